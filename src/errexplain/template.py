@@ -1,0 +1,191 @@
+"""Message templates: the grammar, matching in linear time, value binding and filling.
+
+Grammar
+-------
+A template is the text of an error message in which every part that varies at run time is a
+*placeholder*::
+
+    Kimi-K3 processor feature length does not match image grids: <pixel_values.shape[0]> != <sum(patch_counts)>
+
+* ``<expr>`` is a placeholder. ``expr`` is the expression's source text as written at the raise
+  site, including a format conversion or spec (``<name!r>``, ``<ratio:.2f>``). It names the value
+  bound when a message matches.
+* Outside a placeholder, ``<<`` is a literal ``<`` and ``>>`` a literal ``>``:
+  ``head_dim must be <<= 128`` reads "head_dim must be <= 128"; ``<<lambda>>`` reads "<lambda>".
+* Inside a placeholder, ``>>`` is a literal ``>`` (``<a >> b>`` names the expression ``a > b``);
+  a single ``>`` ends the placeholder. A ``<`` inside a placeholder is literal.
+* A lone ``<`` that is never closed, or an empty ``<>``, is a syntax error
+  (:class:`TemplateSyntaxError`).
+
+Matching
+--------
+Runs of whitespace (spaces, tabs, newlines) in both the template and the message count as one
+space, and leading/trailing whitespace is ignored. Literal text must match exactly (case
+included); each placeholder binds the text between its neighbouring literals, possibly empty.
+A template matches only the whole message. Matching finds each literal chunk in order with
+``str.find`` (leftmost), anchoring the first chunk at the start and the last at the end; for
+patterns whose only wildcards are "any text" this greedy search finds a match whenever one
+exists, and its cost is linear in the message length: no backtracking, whatever the input.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+_WS = re.compile(r"\s+")
+
+
+class TemplateSyntaxError(ValueError):
+    """A template string does not follow the grammar above."""
+
+
+@dataclass(frozen=True, slots=True)
+class Compiled:
+    """A parsed template: literal chunks around placeholders.
+
+    ``literals`` has one more item than ``names``; ``literals[i]`` comes before ``names[i]``.
+    Literal chunks are whitespace-normalised.
+    """
+
+    literals: tuple[str, ...]
+    names: tuple[str, ...]
+
+    @property
+    def literal_text(self) -> str:
+        return " ".join(c.strip() for c in self.literals if c.strip())
+
+    @property
+    def literal_len(self) -> int:
+        return sum(len(c.strip()) for c in self.literals)
+
+
+def normalize_ws(text: str) -> str:
+    """Collapse whitespace runs to one space and strip the ends."""
+    return _WS.sub(" ", text).strip()
+
+
+def escape(text: str) -> str:
+    """Escape literal message text for use in a template."""
+    return text.replace("<", "<<").replace(">", ">>")
+
+
+def escape_name(expr: str) -> str:
+    """Escape an expression for use inside a placeholder."""
+    return expr.replace(">", ">>")
+
+
+def placeholder(expr: str) -> str:
+    return "<" + escape_name(expr) + ">"
+
+
+def _read_placeholder(template: str, start: int) -> tuple[str, int]:
+    """Read the placeholder whose ``<`` is at ``start``; return (name, index after ``>``)."""
+    name: list[str] = []
+    i = start + 1
+    n = len(template)
+    while i < n:
+        ch = template[i]
+        if ch == ">":
+            if i + 1 < n and template[i + 1] == ">":
+                name.append(">")
+                i += 2
+                continue
+            if not name:
+                raise TemplateSyntaxError(f"empty placeholder '<>' at offset {start}")
+            return "".join(name), i + 1
+        name.append(ch)
+        i += 1
+    raise TemplateSyntaxError(f"placeholder opened at offset {start} is never closed")
+
+
+def _split(template: str) -> tuple[list[str], list[str]]:
+    literals: list[str] = []
+    names: list[str] = []
+    buf: list[str] = []
+    i, n = 0, len(template)
+    while i < n:
+        ch = template[i]
+        nxt = template[i + 1] if i + 1 < n else ""
+        if ch in "<>" and nxt == ch:
+            buf.append(ch)
+            i += 2
+        elif ch == "<":
+            name, i = _read_placeholder(template, i)
+            literals.append("".join(buf))
+            buf = []
+            names.append(name)
+        else:
+            # A lone ">" outside a placeholder is accepted as literal text.
+            buf.append(ch)
+            i += 1
+    literals.append("".join(buf))
+    return literals, names
+
+
+@lru_cache(maxsize=4096)
+def compile_template(template: str) -> Compiled:
+    """Parse a template (cached). Raises :class:`TemplateSyntaxError`."""
+    literals, names = _split(template)
+    norm = [_WS.sub(" ", c) for c in literals]
+    norm[0] = norm[0].lstrip()
+    norm[-1] = norm[-1].rstrip()
+    return Compiled(tuple(norm), tuple(names))
+
+
+def _bind(compiled: Compiled, msg: str) -> list[str] | None:
+    lits = compiled.literals
+    first, last = lits[0], lits[-1]
+    if not compiled.names:
+        return [] if msg == first else None
+    if not msg.startswith(first):
+        return None
+    end = len(msg) - len(last)
+    if end < len(first) or not msg.endswith(last):
+        return None
+    values: list[str] = []
+    pos = len(first)
+    for chunk in lits[1:-1]:
+        found = msg.find(chunk, pos, end) if chunk else pos
+        if found < 0:
+            return None
+        values.append(msg[pos:found])
+        pos = found + len(chunk)
+    values.append(msg[pos:end])
+    return values
+
+
+def match(template: str, message: str) -> tuple[tuple[str, str], ...] | None:
+    """Match a whole message; return the bound (name, value) pairs, or None.
+
+    >>> match("bad size <n>, want <<= <limit>", "bad size 300, want <= 128")
+    (('n', '300'), ('limit', '128'))
+    """
+    compiled = compile_template(template)
+    values = _bind(compiled, normalize_ws(message))
+    if values is None:
+        return None
+    return tuple((name, value.strip()) for name, value in zip(compiled.names, values, strict=True))
+
+
+def match_compiled(compiled: Compiled, normalized_message: str) -> list[str] | None:
+    """Like :func:`match` for an already-compiled template and normalised message."""
+    return _bind(compiled, normalized_message)
+
+
+def fill(template: str, values: dict[str, str] | None = None) -> str:
+    """Fill placeholders with values (missing ones are left as their name in angle brackets)."""
+    compiled = compile_template(template)
+    values = values or {}
+    out = [compiled.literals[0]]
+    for name, lit in zip(compiled.names, compiled.literals[1:], strict=True):
+        out.append(values.get(name, f"<{name}>"))
+        out.append(lit)
+    return "".join(out)
+
+
+def render_plain(template: str) -> str:
+    """The template as a reader sees it: placeholders as ``{expr}``, escapes undone."""
+    compiled = compile_template(template)
+    return fill(template, {n: "{" + n + "}" for n in compiled.names})
