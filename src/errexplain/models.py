@@ -199,3 +199,11 @@ class Explanation:
             "generic": self.generic,
             "notes": list(self.notes),
         }
+
+
+def make_id(project: str, module: str, function: str, template: str) -> str:
+    """The stable 16-hex id of an entry: it changes only if one of these four changes."""
+    import hashlib
+
+    key = "\0".join((project, module, function, template)).encode("utf-8")
+    return hashlib.sha256(key).hexdigest()[:16]
