@@ -24,3 +24,13 @@ class CatalogError(ErrexplainError):
 
 class ExtractError(ErrexplainError):
     """A source tree, wheel or distribution cannot be read for extraction."""
+
+
+class ExitCode:
+    """Exit codes (documented in the README). A plain class so the fast path stays cheap."""
+
+    EXPLAINED = 0
+    NO_MATCH = 1
+    BAD_INPUT = 2
+    INTERNAL = 3
+    INTERRUPTED = 130

@@ -1,0 +1,30 @@
+"""Hatch build hook: compile the bundled catalog (errors/) into the index shipped in the wheel,
+so that the first run after `pip install` needs no index build."""
+
+from __future__ import annotations
+
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from hatchling.builders.hooks.plugin.interface import BuildHookInterface
+
+
+class CatalogIndexHook(BuildHookInterface):  # type: ignore[type-arg]
+    PLUGIN_NAME = "custom"
+
+    def initialize(self, version: str, build_data: dict[str, Any]) -> None:
+        if self.target_name != "wheel" or version == "editable":
+            return
+        root = Path(self.root)
+        sys.path.insert(0, str(root / "src"))
+        try:
+            from errexplain import __version__
+            from errexplain.cache import build
+        finally:
+            sys.path.pop(0)
+        data = build((root / "errors",), key=f"bundled-{__version__}")
+        out = Path(tempfile.mkdtemp(prefix="errexplain-index-")) / "catalog.idx"
+        out.write_bytes(data)
+        build_data["force_include"][str(out)] = "errexplain/_index/catalog.idx"

@@ -1,0 +1,291 @@
+"""The YAML catalog: discovery, validation into immutable Entry records, and the index build.
+
+This is the only module that imports ``yaml`` and ``importlib.resources``. Normal runs never come
+here: they read the compiled index (:mod:`errexplain.index`), which this module builds.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .errors import CatalogError
+from .models import Entry, ExampleFix, Source
+from .template import TemplateSyntaxError, compile_template
+
+ENV_VAR = "ERREXPLAIN_CATALOG"
+ENTRY_KEYS = frozenset({
+    "id", "exception", "base", "kind", "template", "source", "condition", "doc", "versions",
+    "removed_in", "derived", "meaning", "trigger", "situations", "solutions", "example_fix",
+    "related", "examples",
+})
+SOURCE_KEYS = frozenset({"path", "line", "function"})
+FIX_KEYS = frozenset({"before", "after", "language"})
+PROJECT_KEYS = frozenset({"name", "version", "repository", "link", "path_prefix", "description"})
+FILE_KEYS = frozenset({"module", "entries"})
+KINDS = frozenset({"raise", "assert", "builtin"})
+
+
+@dataclass(frozen=True, slots=True)
+class Project:
+    name: str
+    version: str | None
+    repository: str | None
+    link: str | None
+    path_prefix: str
+
+    def url(self, path: str | None, line: int | None) -> str | None:
+        if not (self.link and path and line):
+            return None
+        return self.link.format(version=self.version, prefix=self.path_prefix, path=path, line=line)
+
+
+@dataclass(frozen=True, slots=True)
+class Catalog:
+    """Every entry of one or more catalog directories, merged (later directories override)."""
+
+    projects: tuple[Project, ...]
+    entries: tuple[Entry, ...]
+    overridden: tuple[str, ...] = ()
+
+    def by_id(self) -> dict[str, Entry]:
+        return {e.id: e for e in self.entries}
+
+
+def _yaml() -> Any:
+    import yaml
+
+    return yaml
+
+
+def read_yaml(path: Path) -> Any:
+    """Parse one YAML file with the C safe loader (pure-Python fallback)."""
+    yaml = _yaml()
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    try:
+        with path.open("rb") as fh:
+            return yaml.load(fh, Loader=loader)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f"{path}:{mark.line + 1}" if mark else str(path)
+        raise CatalogError(f"{where}: invalid YAML ({getattr(exc, 'problem', exc)})") from None
+    except OSError as exc:
+        raise CatalogError(f"{path}: cannot read ({exc.strerror})") from None
+
+
+def bundled_dir() -> Path:
+    """The catalog shipped with the package, or `errors/` of a source checkout."""
+    from importlib import resources
+
+    pkg = Path(str(resources.files("errexplain")))
+    for candidate in (pkg / "_catalog", pkg.parent.parent / "errors"):
+        if candidate.is_dir():
+            return candidate
+    raise CatalogError("the bundled catalog is missing", hint="reinstall errexplain")
+
+
+def user_dirs(extra: Iterable[str] = ()) -> tuple[Path, ...]:
+    """User catalog directories: ERREXPLAIN_CATALOG (a path list), then --catalog options."""
+    env = [p for p in os.environ.get(ENV_VAR, "").split(os.pathsep) if p]
+    dirs = []
+    for raw in [*env, *extra]:
+        path = Path(raw).expanduser()
+        if not path.is_dir():
+            raise CatalogError(f"catalog directory not found: {raw}",
+                               hint=f"pass an existing directory to --catalog or fix ${ENV_VAR}")
+        dirs.append(path)
+    return tuple(dirs)
+
+
+def catalog_files(root: Path) -> Iterator[Path]:
+    """Every YAML file under root, in sorted order (deterministic)."""
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames.sort()
+        for name in sorted(filenames):
+            if name.endswith((".yaml", ".yml")):
+                yield Path(dirpath) / name
+
+
+def _entry_line(path: Path, index: int) -> int | None:
+    """The line of the index-th entry of a module file (only computed on the error path)."""
+    yaml = _yaml()
+    try:
+        node = yaml.compose(path.read_text(encoding="utf-8"), Loader=yaml.SafeLoader)
+        for key, value in node.value:
+            if key.value == "entries":
+                return int(value.value[index].start_mark.line) + 1
+    except Exception:
+        return None
+    return None
+
+
+class _Invalid(Exception):
+    def __init__(self, key: str, problem: str) -> None:
+        super().__init__(f"{key}: {problem}")
+        self.key, self.problem = key, problem
+
+
+def _str(raw: dict[str, Any], key: str, *, required: bool = False) -> str | None:
+    value = raw.get(key)
+    if value is None:
+        if required:
+            raise _Invalid(key, "is required")
+        return None
+    if not isinstance(value, str | int | float) or isinstance(value, bool):
+        raise _Invalid(key, f"must be text, not {type(value).__name__}")
+    return str(value)
+
+
+def _strs(raw: dict[str, Any], key: str) -> tuple[str, ...]:
+    value = raw.get(key) or []
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise _Invalid(key, "must be a list of strings")
+    return tuple(value)
+
+
+def _keys(raw: Any, allowed: frozenset[str], where: str) -> dict[str, Any]:
+    if not isinstance(raw, dict):
+        raise _Invalid(where or "entry", "must be a mapping")
+    unknown = sorted(set(raw) - allowed)
+    if unknown:
+        prefix = f"{where}." if where else ""
+        raise _Invalid(prefix + str(unknown[0]), "unknown key")
+    return raw
+
+
+def _source(raw: dict[str, Any], project: Project) -> Source:
+    src = _keys(raw.get("source") or {}, SOURCE_KEYS, "source")
+    line = src.get("line")
+    if line is not None and (not isinstance(line, int) or isinstance(line, bool) or line < 1):
+        raise _Invalid("source.line", "must be a positive integer")
+    path = src.get("path")
+    return Source(project.name, project.version, path, line, src.get("function"),
+                  project.url(path, line))
+
+
+def _fix(raw: dict[str, Any]) -> ExampleFix | None:
+    fix = raw.get("example_fix")
+    if fix is None:
+        return None
+    fix = _keys(fix, FIX_KEYS, "example_fix")
+    return ExampleFix(_str(fix, "before") or "", _str(fix, "after", required=True) or "",
+                      _str(fix, "language") or "python")
+
+
+def _check_entry(raw: dict[str, Any]) -> None:
+    template = _str(raw, "template", required=True) or ""
+    try:
+        compile_template(template)
+    except TemplateSyntaxError as exc:
+        raise _Invalid("template", str(exc)) from None
+    ident = _str(raw, "id", required=True) or ""
+    if len(ident) != 16 or any(c not in "0123456789abcdef" for c in ident):
+        raise _Invalid("id", "must be 16 lowercase hex digits")
+    if raw.get("kind", "raise") not in KINDS:
+        raise _Invalid("kind", f"must be one of {', '.join(sorted(KINDS))}")
+    if not isinstance(raw.get("derived", False), bool):
+        raise _Invalid("derived", "must be true or false")
+
+
+def make_entry(raw: Any, project: Project, catalog_file: str) -> Entry:
+    raw = _keys(raw, ENTRY_KEYS, "")
+    _check_entry(raw)
+    derived = bool(raw.get("derived", False))
+    entry = Entry(
+        id=str(raw["id"]), project=project.name, exception=str(raw.get("exception") or ""),
+        template=str(raw["template"]), source=_source(raw, project), base=_str(raw, "base"),
+        kind=str(raw.get("kind", "raise")), condition=_str(raw, "condition"),
+        doc=_str(raw, "doc"), versions=_strs(raw, "versions"), derived=derived,
+        meaning=_str(raw, "meaning"), trigger=_str(raw, "trigger"),
+        situations=_strs(raw, "situations"), solutions=_strs(raw, "solutions"),
+        example_fix=_fix(raw), related=_strs(raw, "related"), examples=_strs(raw, "examples"),
+        removed_in=_str(raw, "removed_in"), catalog_file=catalog_file,
+    )
+    if not entry.exception:
+        raise _Invalid("exception", "is required")
+    if entry.curated and not entry.examples:
+        raise _Invalid("examples", "a curated entry needs at least one example message")
+    return entry
+
+
+def load_project(root: Path) -> Project:
+    path = root / "project.yaml"
+    if not path.is_file():
+        raise CatalogError(f"{root}: no project.yaml", hint="see docs/catalog.md")
+    raw = read_yaml(path)
+    try:
+        raw = _keys(raw, PROJECT_KEYS, "")
+        name = _str(raw, "name", required=True) or ""
+    except _Invalid as exc:
+        raise CatalogError(f"{path}: {exc}") from None
+    return Project(name, _str(raw, "version"), _str(raw, "repository"), _str(raw, "link"),
+                   _str(raw, "path_prefix") or "")
+
+
+def load_module_file(path: Path, project: Project) -> list[Entry]:
+    raw = read_yaml(path)
+    if raw is None:
+        return []
+    try:
+        raw = _keys(raw, FILE_KEYS, "")
+    except _Invalid as exc:
+        raise CatalogError(f"{path}: {exc}") from None
+    items = raw.get("entries") or []
+    if not isinstance(items, list):
+        raise CatalogError(f"{path}: entries: must be a list")
+    out = []
+    for i, item in enumerate(items):
+        try:
+            out.append(make_entry(item, project, str(path)))
+        except _Invalid as exc:
+            ident = item.get("id") if isinstance(item, dict) else None
+            label = f"entry {ident}" if ident else f"entry #{i + 1}"
+            line = _entry_line(path, i)
+            where = f"{path}:{line}" if line else str(path)
+            raise CatalogError(f"{where}: {label}: {exc.key}: {exc.problem}",
+                               hint="see docs/catalog.md for the entry format") from None
+    return out
+
+
+def project_roots(root: Path) -> list[Path]:
+    """A catalog dir is either one project (has project.yaml) or a folder of projects."""
+    if (root / "project.yaml").is_file():
+        return [root]
+    roots = sorted(p for p in root.iterdir() if p.is_dir() and (p / "project.yaml").is_file())
+    if not roots:
+        raise CatalogError(f"{root}: no project.yaml found in it or its subfolders",
+                           hint="a catalog folder holds <project>/project.yaml (docs/catalog.md)")
+    return roots
+
+
+def load_dir(root: Path) -> tuple[list[Project], list[Entry]]:
+    projects, entries = [], []
+    for proot in project_roots(root):
+        project = load_project(proot)
+        projects.append(project)
+        for path in catalog_files(proot):
+            if path.name != "project.yaml":
+                entries.extend(load_module_file(path, project))
+    return projects, entries
+
+
+def load_catalog(dirs: Iterable[Path]) -> Catalog:
+    """Load and merge catalog directories; an id in a later one overrides an earlier one."""
+    projects: dict[str, Project] = {}
+    merged: dict[str, Entry] = {}
+    overridden: list[str] = []
+    for root in dirs:
+        seen_here: set[str] = set()
+        dir_projects, entries = load_dir(root)
+        projects.update((p.name, p) for p in dir_projects)
+        for entry in entries:
+            if entry.id in seen_here:
+                raise CatalogError(f"{entry.catalog_file}: entry {entry.id}: id: duplicate id")
+            seen_here.add(entry.id)
+            if entry.id in merged:
+                overridden.append(entry.id)
+            merged[entry.id] = entry
+    return Catalog(tuple(projects.values()), tuple(merged.values()), tuple(overridden))

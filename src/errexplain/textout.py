@@ -1,0 +1,126 @@
+"""Plain-text rendering of explanations (no third-party imports: used on the fast path)."""
+
+from __future__ import annotations
+
+import json
+import textwrap
+from collections.abc import Sequence
+
+from .models import SCHEMA_VERSION, Entry, Explanation, Match
+from .template import render_plain
+
+WIDTH = 100
+
+
+def _wrap(text: str, indent: str = "  ") -> list[str]:
+    out: list[str] = []
+    for para in text.splitlines() or [""]:
+        out.extend(textwrap.wrap(para, WIDTH, initial_indent=indent, subsequent_indent=indent)
+                   or [indent.rstrip()])
+    return out
+
+
+def header(exp: Explanation) -> list[str]:
+    err = exp.error
+    seen = ""
+    if err.count > 1:
+        ranks = f" ({', '.join(err.ranks)})" if err.ranks else ""
+        seen = f"  [seen {err.count} times{ranks}]"
+    lines = [f"{err.type or 'Error'}: {err.message}".rstrip() + seen]
+    if err.root_cause is not None:
+        rc = err.root_cause
+        lines.append(f"  root cause: {rc.type}: {rc.message}".rstrip())
+    if err.frames:
+        f = err.frames[-1]
+        lines.append(f"  raised at: {f.path}:{f.line} in {f.function}")
+    return lines
+
+
+def entry_lines(entry: Entry) -> list[str]:
+    """The explanation sections of one entry."""
+    out: list[str] = []
+    label = "What it means (derived from the source code, not curated)" if entry.derived \
+        else "What it means"
+    if entry.meaning:
+        out += [label, *_wrap(entry.meaning)]
+    if entry.trigger or entry.situations or entry.condition:
+        out.append("When it happens")
+        if entry.trigger:
+            out += _wrap("Trigger: " + entry.trigger)
+        elif entry.condition:
+            out += _wrap(f"Condition in the code: {entry.condition}")
+        for s in entry.situations:
+            out += _wrap("- " + s, "    ")
+    if entry.solutions:
+        out.append("Solutions")
+        for i, s in enumerate(entry.solutions, 1):
+            out += _wrap(f"{i}. {s}")
+    if entry.example_fix:
+        fix = entry.example_fix
+        out.append("Example fix")
+        if fix.before:
+            out += ["  # before", *("    " + ln for ln in fix.before.rstrip().splitlines())]
+        out += ["  # after", *("    " + ln for ln in fix.after.rstrip().splitlines())]
+    src = entry.source
+    out.append("Source")
+    where = f"{src.path}:{src.line}" if src.path else "(raised by the interpreter or a library)"
+    func = f" in {src.function}" if src.function else ""
+    out.append(f"  {src.project} {src.version or ''}: {where}{func}".replace("  :", ":"))
+    if src.url:
+        out.append(f"  {src.url}")
+    if entry.removed_in:
+        out.append(f"  (removed in {entry.removed_in})")
+    return out
+
+
+def match_lines(m: Match, n: int, total: int) -> list[str]:
+    e = m.entry
+    out = [f"Match {n} of {total}: {e.id}  {m.kind}  score {m.score:.2f}",
+           *_wrap("why: " + "; ".join(m.reasons)),
+           f"Message:  {e.exception}: {render_plain(e.template)}"]
+    if m.values:
+        out.append("Values:   " + "; ".join(f"{k} = {v}" for k, v in m.values))
+    out += entry_lines(e)
+    if m.related:
+        out.append("Related errors (errexplain show ID)")
+        out += [f"  {r.id}  {r.exception}: {render_plain(r.template)}" for r in m.related]
+    return out
+
+
+def explanation_lines(exp: Explanation, *, verbose: bool = False) -> list[str]:
+    out = header(exp)
+    out += [f"note: {n}" for n in exp.notes]
+    if not exp.matches:
+        out.append("No catalog entry matches this message.")
+        if exp.nearest:
+            out.append("Nearest candidates:")
+            out += [f"  {m.score:.2f}  {m.entry.id}  {m.entry.exception}: "
+                    f"{render_plain(m.entry.template)}" for m in exp.nearest]
+    shown = exp.matches if (exp.ambiguous or verbose) else exp.matches[:1]
+    for i, m in enumerate(shown, 1):
+        out.append("")
+        out += match_lines(m, i, len(shown)) if i == 1 else _short(m, i, len(shown))
+    rest = exp.matches[len(shown):]
+    if rest:
+        out.append("Other candidates: " + ", ".join(f"{m.entry.id} ({m.score:.2f})" for m in rest))
+    if exp.generic:
+        out += ["", f"About {exp.error.short_type or 'this error'}", *_wrap(exp.generic)]
+    return out
+
+
+def _short(m: Match, n: int, total: int) -> list[str]:
+    src = m.entry.source
+    return [f"Match {n} of {total}: {m.entry.id}  {m.kind}  score {m.score:.2f}",
+            f"  {src.path}:{src.line} in {src.function}", *([f"  {src.url}"] if src.url else [])]
+
+
+def render_text(exps: Sequence[Explanation], *, verbose: bool = False) -> str:
+    blocks = ["\n".join(explanation_lines(e, verbose=verbose)) for e in exps]
+    return ("\n\n" + "=" * 40 + "\n\n").join(blocks) + "\n"
+
+
+def render_json(exps: Sequence[Explanation], extra: dict[str, object] | None = None) -> str:
+    doc: dict[str, object] = {"schema": SCHEMA_VERSION, "errors": [e.to_dict() for e in exps]}
+    if extra:
+        doc.update(extra)
+    return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"

@@ -1,0 +1,58 @@
+from __future__ import annotations
+
+import io
+import os
+from pathlib import Path
+
+import pytest
+from hypothesis import settings
+
+settings.register_profile("ci", max_examples=300, deadline=None)
+settings.register_profile("dev", max_examples=60, deadline=None)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
+
+DATA = Path(__file__).parent / "data"
+REPO = Path(__file__).parent.parent
+
+
+@pytest.fixture(autouse=True)
+def _clean_env(monkeypatch, tmp_path_factory):
+    for var in ("FORCE_COLOR", "NO_COLOR", "COLUMNS", "ERREXPLAIN_CATALOG", "TERM"):
+        monkeypatch.delenv(var, raising=False)
+    monkeypatch.setenv("ERREXPLAIN_CACHE_DIR", str(tmp_path_factory.getbasetemp() / "cache"))
+
+
+@pytest.fixture(scope="session")
+def small_catalog():
+    from errexplain.catalog import load_catalog
+
+    return load_catalog([DATA / "catalog"])
+
+
+@pytest.fixture(scope="session")
+def small_index(small_catalog):
+    from errexplain.integrity import memory_index
+
+    return memory_index(small_catalog)
+
+
+@pytest.fixture(scope="session")
+def bundled_catalog():
+    from errexplain.catalog import bundled_dir, load_catalog
+
+    return load_catalog([bundled_dir()])
+
+
+@pytest.fixture(scope="session")
+def bundled_index(bundled_catalog):
+    from errexplain.integrity import memory_index
+
+    return memory_index(bundled_catalog)
+
+
+@pytest.fixture
+def console():
+    from rich.console import Console
+
+    return Console(file=io.StringIO(), width=100, no_color=True, color_system=None,
+                   legacy_windows=False, force_terminal=False)

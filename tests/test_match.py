@@ -1,0 +1,107 @@
+from __future__ import annotations
+
+import random
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from errexplain.index import Index, build_bytes
+from errexplain.match import rank
+from errexplain.models import Frame
+
+
+def _top(index, message, exc_type="", frames=()):
+    r = rank(index, message, exc_type, frames)
+    return [(index.main["paths"][h.pos], h.kind, round(h.score, 3)) for h in r.hits], r
+
+
+def test_exact_match_binds_values(small_index):
+    hits, r = _top(small_index, "feature length does not match image grids: 5824 != 5760",
+                   "ValueError")
+    assert hits[0][:2] == ("demo/pkg/images.py", "exact")
+    assert dict(r.hits[0].values) == {"pixel_values.shape[0]": "5824", "sum(patch_counts)": "5760"}
+    assert not r.ambiguous
+
+
+def test_type_counts(small_index):
+    hits, _ = _top(small_index, "image QKV shapes must match", "ValueError")
+    assert small_index.main["types"][_.hits[0].pos] == "ValueError"
+    assert hits[0][2] > hits[1][2]
+    hits, r = _top(small_index, "image QKV shapes must match", "TypeError")
+    assert small_index.main["types"][r.hits[0].pos] == "TypeError"
+
+
+def test_same_template_without_frames_is_ambiguous(small_index):
+    hits, r = _top(small_index, "16 is not divisible by 6", "AssertionError")
+    assert r.ambiguous
+    assert {h[0] for h in hits} == {"demo/pkg/dist.py", "demo/other/dist.py"}
+
+
+def test_frames_pick_the_site(small_index):
+    frames = (Frame("/usr/lib/python3/site-packages/demo/other/dist.py", 42,
+                    "ensure_divisibility"),)
+    hits, r = _top(small_index, "16 is not divisible by 6", "AssertionError", frames)
+    assert hits[0][0] == "demo/other/dist.py"
+    assert not r.ambiguous
+    assert any("frame" in why for why in r.hits[0].reasons)
+
+
+def test_generic_template_never_wins_alone(small_index):
+    hits, r = _top(small_index, "something nobody wrote down", "RuntimeError")
+    assert hits == []
+    assert all(small_index.main["templates"][h.pos] != "<e>" for h in r.nearest)
+
+
+def test_short_literal_prefix_is_still_exact(small_index):
+    hits, _ = _top(small_index, "NCCL error: unhandled system error (run with NCCL_DEBUG=INFO "
+                   "for details)", "RuntimeError")
+    assert hits[0][:2] == ("demo/pkg/nccl.py", "exact")
+
+
+def test_truncated_message_matches_fuzzy(small_index):
+    hits, r = _top(small_index, "Model architectures ['Glm4ForCausalLM'] are not supported for "
+                   "now. ", "ValueError")
+    assert hits[0][:2] == ("demo/pkg/reg.py", "fuzzy")
+    assert "cut off" in " ".join(r.hits[0].reasons)
+
+
+def test_no_match_is_empty_with_nearest(small_index):
+    hits, r = _top(small_index, "feature grids are weird today", "ValueError")
+    assert hits == []
+    assert r.nearest
+
+
+def test_scores_are_in_unit_interval(small_index):
+    for msg in ("feature length does not match image grids: 1 != 2", "16 is not divisible by 6",
+                "Weight output_partition_size = 576 is not divisible by weight quantization "
+                "block_n = 128."):
+        r = rank(small_index, msg, "ValueError")
+        assert all(0.0 <= h.score <= 1.0 for h in r.hits + r.nearest)
+
+
+@settings(max_examples=20)
+@given(st.randoms(use_true_random=False))
+def test_ranking_does_not_depend_on_catalog_order(small_catalog, rnd: random.Random):
+    entries = list(small_catalog.entries)
+    rnd.shuffle(entries)
+    projects = {p.name: [p.version, p.link, p.path_prefix] for p in small_catalog.projects}
+    index = Index.from_bytes(build_bytes(entries, projects, "x"))
+    for msg, t in (("16 is not divisible by 6", "AssertionError"),
+                   ("image QKV shapes must match", "ValueError"),
+                   ("Model architectures ['X'] are not supported for now.", "ValueError")):
+        r = rank(index, msg, t)
+        ids = [index.main["ids"][h.pos] for h in r.hits]
+        base = rank(_base_index(small_catalog), msg, t)
+        base_ids = [_base_index(small_catalog).main["ids"][h.pos] for h in base.hits]
+        assert ids == base_ids
+        assert ids
+
+
+_BASE: dict[str, Index] = {}
+
+
+def _base_index(catalog) -> Index:
+    if "i" not in _BASE:
+        projects = {p.name: [p.version, p.link, p.path_prefix] for p in catalog.projects}
+        _BASE["i"] = Index.from_bytes(build_bytes(catalog.entries, projects, "x"))
+    return _BASE["i"]
