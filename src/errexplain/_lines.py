@@ -1,0 +1,184 @@
+"""Cleaning of pasted text for the traceback parser: one `Line` per physical line, noise removed.
+
+Removes terminal escapes, carriage returns, markdown fences, blockquotes, inline backticks,
+issue-title tags and log prefixes (timestamps with TP/DP/EP ranks, `[rankN]:`, glog, vLLM-style
+and `(Worker pid=N)` prefixes), keeping the rank label and whether the line started a log record.
+Every pattern is anchored or bounded, so cleaning is linear in the size of the input.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+_ESCAPES = re.compile(
+    r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[@-Z\\-_]?"
+    r"|\x9b[0-?]*[ -/]*[@-~]|[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\u200b\ufeff]"
+)
+_LEVEL = r"(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL|FATAL)"
+_STAMP = r"\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:[.,]\d{1,9})?"
+# (pattern, is_stream): a stream prefix names the process a line came from and is printed on
+# every line; any other prefix starts a new log record.
+_PREFIXES: tuple[tuple[re.Pattern[str], bool], ...] = (
+    (re.compile(rf"\[{_STAMP}(?P<rank>(?: [A-Z]{{1,4}}\d{{1,6}}){{0,8}})\] ?"), False),
+    (re.compile(r"\[rank(?P<rank>\d{1,6})\]: ?"), True),
+    (re.compile(r"\[[DIWEF]\d{3,4} \d\d:\d\d:\d\d[^\]\n]{0,200}\] ?"), False),
+    (re.compile(r"[DIWEF]\d{4} \d\d:\d\d:\d\d\.\d{1,9} +\d{1,9} [^\]\s]{1,200}\] ?"), False),
+    (re.compile(rf"{_LEVEL} \d\d-\d\d \d\d:\d\d:\d\d(?:\.\d{{1,9}})? "
+                r"\[[^\]\n]{0,200}\] ?"), False),
+    (re.compile(r"\((?P<name>[\w.-]{1,100})(?: rank=(?P<rank>\d{1,6}))? pid=\d{1,9}"
+                r"(?:, ip=[\d.:]{1,60})?\) ?"), True),
+    (re.compile(rf"{_STAMP}(?:Z|[+-]\d\d:?\d\d)?(?: - [\w.]{{1,100}} - {_LEVEL} -"
+                rf"| +{_LEVEL}\b:?)? ?"), False),
+    (re.compile(rf"{_LEVEL}:\s+"), False),
+)
+# One pass that tells whether any prefix pattern can match (named groups made anonymous).
+_ANY_PREFIX = re.compile("|".join(
+    "(?:" + re.sub(r"\(\?P<\w+>", "(?:", p.pattern) + ")" for p, _ in _PREFIXES
+))
+_RANK_NAME = re.compile(r"[A-Z]{1,4}\d{1,6}(?: [A-Z]{1,4}\d{1,6}){0,7}")
+_TITLE_TAG = re.compile(r"\[(?:bug|BUG|Bug|question|Question)\]:? ?")
+_INFO_STRING = re.compile(r"[\w+.-]{0,30}")
+_TRACEBACK = "Traceback (most recent call last):"
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    """One cleaned line. `prefix` is the log prefix removed (empty if none), `stream` the
+    per-line stream prefix (`[rank3]:`, `(TP0 pid=55)`), `fence` marks a markdown fence."""
+
+    no: int
+    text: str
+    rank: str | None = None
+    prefix: str = ""
+    stream: str = ""
+    fence: bool = False
+
+    @property
+    def record(self) -> bool:
+        """Whether this line started a new log record."""
+        return bool(self.prefix)
+
+
+def clean_lines(text: str) -> list[Line]:
+    """Split `text` into cleaned lines, numbered from 1 as in the input."""
+    text = _ESCAPES.sub("", text.replace("\r\n", "\n").replace("\r", "\n"))
+    text = text.replace("\t", "    ").replace("\u00a0", " ")
+    out: list[Line] = []
+    for no, raw in enumerate(text.split("\n"), start=1):
+        out.extend(_clean_one(no, raw))
+    return out
+
+
+def _clean_one(no: int, raw: str) -> list[Line]:
+    s = _unquote(raw) if raw.lstrip().startswith(">") else raw
+    fence_before = fence_after = False
+    if "```" in s or "~~~" in s:
+        fence_before, s, fence_after = _split_fences(s)
+    if "`" in s:
+        s = _strip_backticks(s)
+    rank, prefix, stream = None, "", ""
+    if _ANY_PREFIX.match(s):
+        s, rank, prefix, stream = _strip_prefixes(s)
+    if s.startswith("["):
+        s = _strip_title_tag(s)
+    parts = _split_header(s) if "Traceback" in s else [s]
+    lines = [Line(no, part, rank, prefix, stream) for part in parts]
+    if fence_before:
+        lines.insert(0, Line(no, "", fence=True))
+    if fence_after:
+        lines.append(Line(no, "", fence=True))
+    return lines
+
+
+def _unquote(s: str) -> str:
+    """Remove markdown blockquote markers (`> `), but not a `>>>` prompt."""
+    for _ in range(8):
+        t = s.lstrip()
+        if not t.startswith(">") or t.startswith(">>>"):
+            return s
+        s = t[2:] if t.startswith("> ") else t[1:]
+    return s
+
+
+def _split_fences(s: str) -> tuple[bool, str, bool]:
+    """Find a fence at the start (with its info string) or glued to the end of a line."""
+    before = after = False
+    t = s.strip()
+    for mark in ("```", "~~~"):
+        if t.startswith(mark):
+            rest = t.lstrip(mark[0])
+            info = _INFO_STRING.fullmatch(rest) and not rest[:1].isupper()
+            before, s = True, "" if info else rest
+            break
+    if s.rstrip().endswith("```"):
+        after, s = True, s.rstrip()[:-3]
+        s = s.rstrip("`") if s.endswith("`") and not s.endswith("``") else s
+    return before, s, after
+
+
+def _strip_backticks(s: str) -> str:
+    """Remove inline-code backticks around a pasted error (possibly spanning lines)."""
+    t = s.strip()
+    if t.startswith("`") and not t.startswith("``") and t.count("`") % 2 == 1:
+        return t[1:]
+    if t.endswith("`") and not t.endswith("``") and t.count("`") % 2 == 1:
+        return s.rstrip()[:-1]
+    if len(t) > 1 and t.startswith("`") and t.endswith("`") and t.count("`") == 2:
+        return t[1:-1]
+    return s
+
+
+def _strip_prefixes(s: str) -> tuple[str, str | None, str, str]:
+    """Strip log prefixes from the start of a line: (rest, rank, log prefix, stream prefix)."""
+    rank: str | None = None
+    prefix = stream = ""
+    for _ in range(6):
+        found = _match_prefix(s)
+        if found is None:
+            break
+        m, is_stream = found
+        rank = _rank_of(m) or rank
+        if is_stream and not prefix:
+            stream += m.group(0).strip()
+        else:
+            prefix += m.group(0)
+        s = s[m.end():]
+    return s, rank, prefix, stream
+
+
+def _match_prefix(s: str) -> tuple[re.Match[str], bool] | None:
+    for pattern, is_stream in _PREFIXES:
+        m = pattern.match(s)
+        if m and m.end() > 0:
+            return m, is_stream
+    return None
+
+
+def _rank_of(m: re.Match[str]) -> str | None:
+    groups = m.groupdict()
+    rank, name = (groups.get("rank") or "").strip(), groups.get("name")
+    if rank and name is not None:
+        return f"rank{rank}"
+    if rank:
+        return rank if not rank.isdigit() else f"rank{rank}"
+    if name and _RANK_NAME.fullmatch(name):
+        return name
+    return None
+
+
+def _strip_title_tag(s: str) -> str:
+    m = _TITLE_TAG.match(s)
+    return s[m.end():] if m else s
+
+
+def _split_header(s: str) -> list[str]:
+    """Split `log message: Traceback (most recent call last):` into the message and header."""
+    i = s.find(_TRACEBACK)
+    if i <= 0:
+        return [s]
+    head = s[:i].rstrip()
+    if not head.strip() or head.endswith(("Exception Group", "|", "+")):
+        return [s]
+    tail = s[i + len(_TRACEBACK):].strip()
+    return [head, _TRACEBACK, tail] if tail else [head, _TRACEBACK]
