@@ -39,7 +39,7 @@ def _chunk_words(chunk: str, after_placeholder: bool, before_placeholder: bool) 
     return [m.group().lower() for m in found]
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=65536)
 def template_words(template: str) -> tuple[str, ...]:
     """Words that every message matching the template must contain as whole words."""
     compiled = compile_template(template)
@@ -59,7 +59,7 @@ def mask(text: str) -> str:
     return _MASK_RUN.sub(MASK, text).strip().lower()
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=65536)
 def mask_template(template: str) -> str:
     """The template as :func:`mask` would see a message built from it."""
     compiled = compile_template(template)

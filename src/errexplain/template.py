@@ -80,51 +80,42 @@ def placeholder(expr: str) -> str:
     return "<" + escape_name(expr) + ">"
 
 
-def _read_placeholder(template: str, start: int) -> tuple[str, int]:
-    """Read the placeholder whose ``<`` is at ``start``; return (name, index after ``>``)."""
-    name: list[str] = []
-    i = start + 1
-    n = len(template)
-    while i < n:
-        ch = template[i]
-        if ch == ">":
-            if i + 1 < n and template[i + 1] == ">":
-                name.append(">")
-                i += 2
-                continue
-            if not name:
-                raise TemplateSyntaxError(f"empty placeholder '<>' at offset {start}")
-            return "".join(name), i + 1
-        name.append(ch)
-        i += 1
-    raise TemplateSyntaxError(f"placeholder opened at offset {start} is never closed")
+_PH_TAIL = re.compile(r"<((?:[^>]|>>)+)>")
 
 
 def _split(template: str) -> tuple[list[str], list[str]]:
+    """Split a template into literal chunks and placeholder names (one regex pass)."""
     literals: list[str] = []
     names: list[str] = []
     buf: list[str] = []
-    i, n = 0, len(template)
-    while i < n:
-        ch = template[i]
-        nxt = template[i + 1] if i + 1 < n else ""
-        if ch in "<>" and nxt == ch:
+    pos, n = 0, len(template)
+    while pos < n:
+        ch = template[pos]
+        if template.startswith(("<<", ">>"), pos):
             buf.append(ch)
-            i += 2
+            pos += 2
         elif ch == "<":
-            name, i = _read_placeholder(template, i)
+            m = _PH_TAIL.match(template, pos)
+            if m is None:
+                if template.startswith("<>", pos):
+                    raise TemplateSyntaxError(f"empty placeholder '<>' at offset {pos}")
+                raise TemplateSyntaxError(f"placeholder opened at offset {pos} is never closed")
             literals.append("".join(buf))
             buf = []
-            names.append(name)
+            names.append(m.group(1).replace(">>", ">"))
+            pos = m.end()
         else:
-            # A lone ">" outside a placeholder is accepted as literal text.
-            buf.append(ch)
-            i += 1
+            end = _LITERAL_RUN.match(template, pos).end()  # type: ignore[union-attr]
+            buf.append(template[pos:end])
+            pos = end
     literals.append("".join(buf))
     return literals, names
 
 
-@lru_cache(maxsize=4096)
+_LITERAL_RUN = re.compile(r"(?:[^<>]|>(?!>))+|>")
+
+
+@lru_cache(maxsize=65536)
 def compile_template(template: str) -> Compiled:
     """Parse a template (cached). Raises :class:`TemplateSyntaxError`."""
     literals, names = _split(template)

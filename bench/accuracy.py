@@ -1,0 +1,180 @@
+"""Accuracy benchmark (run by hand): python bench/accuracy.py [--sample N] [--eval DIR]
+
+For every identifiable entry of the bundled catalog (or a random sample), builds a message by
+filling its placeholders with plausible values, wraps it in a noisy multi-rank traceback whose
+frames point at the entry's file, runs the real parse -> match pipeline, and checks that the
+entry comes first (top-1) or in the first three (top-3). Variants: exact, a word dropped, a word
+inserted, case changed, punctuation changed, tail cut off, older wording. Then runs the real
+pastes of ../shared/eval (truth.yaml) and reports per category.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import re
+from collections import defaultdict
+from collections.abc import Callable
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+SYNONYMS = [("must", "should"), ("not supported", "unsupported"), ("Invalid", "Bad"),
+            ("cannot", "can't"), ("does not", "doesn't"), ("is not", "isn't"),
+            ("Please", "please"), ("got", "received"), ("expected", "expecting")]
+
+
+def value_for(name: str, rnd: random.Random) -> str:
+    low = name.lower()
+    if "shape" in low or "size()" in low:
+        return f"torch.Size([{rnd.choice([1, 4, 8])}, {rnd.choice([128, 4096, 5120])}])"
+    if "dtype" in low:
+        return rnd.choice(["torch.float16", "torch.bfloat16", "torch.float8_e4m3fn"])
+    if "path" in low or "file" in low or "dir" in low:
+        return rnd.choice(["/models/Qwen3-8B/config.json", "/data/ckpt/model-00001.safetensors"])
+    if name.endswith("!r"):
+        return rnd.choice(["'q_proj'", "'deepseek-ai/DeepSeek-V3'", "'fa3'", "None"])
+    if any(k in low for k in ("size", "len", "num", "count", "dim", "rank", "_id", "idx", "tp")):
+        return str(rnd.choice([2, 3, 6, 16, 128, 576, 4096, 129280]))
+    return rnd.choice(["foo bar", "[1, 2, 3]", "{'a': 1}", "'x'", "7", "Qwen3ForCausalLM",
+                       "line one\nline two", "<class 'int'>", "cuda:0"])
+
+
+def make_message(template: str, rnd: random.Random) -> str:
+    from errexplain.template import compile_template, fill
+
+    names = compile_template(template).names
+    return fill(template, {n: value_for(n, rnd) for n in names})
+
+
+def _drop(msg: str, rnd: random.Random) -> str:
+    w = msg.split(" ")
+    if len(w) < 5:
+        return msg
+    del w[rnd.randrange(1, len(w) - 1)]
+    return " ".join(w)
+
+
+def _insert(msg: str, rnd: random.Random) -> str:
+    w = msg.split(" ")
+    w.insert(rnd.randrange(1, len(w)), rnd.choice(["really", "now", "currently", "the"]))
+    return " ".join(w)
+
+
+def _punct(msg: str, rnd: random.Random) -> str:
+    out = msg.rstrip(".!") if msg.endswith((".", "!")) else msg + "."
+    return out.replace(": ", " - ", 1)
+
+
+def _cut(msg: str, rnd: random.Random) -> str:
+    return msg[: max(30, int(len(msg) * 0.6))] if len(msg) > 50 else msg
+
+
+def _older(msg: str, rnd: random.Random) -> str:
+    for a, b in SYNONYMS:
+        if a in msg:
+            return msg.replace(a, b, 1)
+    return _drop(msg, rnd)
+
+
+VARIANTS: dict[str, Callable[[str, random.Random], str]] = {
+    "exact": lambda m, r: m, "word dropped": _drop, "word inserted": _insert,
+    "case changed": lambda m, r: m.lower(), "punctuation": _punct, "tail cut": _cut,
+    "older wording": _older,
+}
+
+
+def noisy(entry_path: str, line: int, func: str, exc: str, msg: str, rnd: random.Random) -> str:
+    lines = ["Traceback (most recent call last):",
+             '  File "/usr/local/lib/python3.12/dist-packages/sglang/srt/managers/scheduler.py"'
+             ", line 2645, in run_scheduler_process",
+             "    scheduler.event_loop_overlap()",
+             f'  File "/usr/local/lib/python3.12/dist-packages/{entry_path}", line {line}, '
+             f"in {func.rsplit('.', 1)[-1]}",
+             "    raise Something(", f"{exc}: {msg}"]
+    out = []
+    for rank in ("TP0", "TP1"):
+        prefix = f"[2026-10-02 11:04:09 {rank}] "
+        out += [prefix + ln for ln in "\n".join(lines).split("\n")]
+    out.append("[2026-10-02 11:04:09] Received sigquit from a child process.")
+    text = "\n".join(out)
+    return "\x1b[31m" + text + "\x1b[0m" if rnd.random() < 0.3 else text
+
+
+def run_catalog(sample: int, seed: int) -> None:
+    from errexplain.catalog import bundled_dir, load_catalog
+    from errexplain.explain import explain_text
+    from errexplain.integrity import memory_index
+    from errexplain.normalize import identifiable
+
+    catalog = load_catalog([bundled_dir()])
+    index = memory_index(catalog)
+    entries = [e for e in catalog.entries if identifiable(e.template) and e.source.path]
+    rnd = random.Random(seed)
+    if sample and sample < len(entries):
+        entries = rnd.sample(entries, sample)
+    stats: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])
+    misses: dict[str, list[str]] = defaultdict(list)
+    for e in entries:
+        base = make_message(e.template, rnd)
+        for name, fn in VARIANTS.items():
+            msg = fn(base, rnd)
+            text = noisy(e.source.path or "", e.source.line or 1, e.source.function or "f",
+                         e.exception, msg, rnd)
+            exps = explain_text(text, index)
+            ranked = [m.entry for m in exps[0].matches] if exps else []
+            top = ranked[0] if ranked else None
+            twins = {m.entry.id for m in exps[0].matches if top and m.entry.template ==
+                     top.template and abs(m.score - exps[0].matches[0].score) < 1e-9} if exps else set()
+            s = stats[name]
+            s[0] += 1
+            s[1] += e.id in twins or (top is not None and top.id == e.id)
+            s[2] += e.id in {x.id for x in ranked[:3]}
+            if not (top is not None and (top.id == e.id or e.id in twins)) and len(misses[name]) < 5:
+                misses[name].append(f"{e.id} {msg[:80]!r} -> {top.id if top else None}")
+    print(f"catalog: {len(entries)} identifiable entries with a source path")
+    print(f"{'variant':16} {'n':>6} {'top-1':>8} {'top-3':>8}")
+    for name, (n, t1, t3) in stats.items():
+        print(f"{name:16} {n:6} {t1 / n:8.2%} {t3 / n:8.2%}")
+    for name, rows in misses.items():
+        print(f"  misses ({name}): " + "; ".join(rows[:3]))
+
+
+def run_eval(eval_dir: Path) -> None:
+    import yaml
+
+    from errexplain.catalog import bundled_dir, load_catalog
+    from errexplain.explain import explain_text
+    from errexplain.integrity import memory_index
+
+    index = memory_index(load_catalog([bundled_dir()]))
+    truth = yaml.safe_load((eval_dir / "truth.yaml").read_text())
+    for case in truth:
+        text = (eval_dir / "cases" / f"{case['id']}.txt").read_text(errors="replace")
+        exps = explain_text(text, index)
+        exp = next((x for x in exps if x.error.message.startswith(
+            case["final_message"].strip()[:20])), exps[0] if exps else None)
+        top = exp.matches[0].entry if exp and exp.matches else None
+        got = f"{top.project}:{top.source.path}:{top.source.line}" if top else "no match"
+        ok = "?"
+        if case["category"] == "external":
+            ok = "ok" if top is None or top.project != "sglang" else "WRONG"
+        elif case["expected_path"]:
+            alts = {(a["path"], a["line"]) for a in case.get("expected_alternatives") or []}
+            alts.add((case["expected_path"], case["expected_line"]))
+            ok = "ok" if top and (top.source.path, top.source.line) in alts else "WRONG"
+        print(f"{case['id']:>4} {case['category']:15} {ok:5} {got}")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--sample", type=int, default=0, help="entries to test (0: all)")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--eval", default=str(REPO.parent / "shared" / "eval"))
+    args = ap.parse_args()
+    if Path(args.eval).is_dir():
+        run_eval(Path(args.eval))
+    run_catalog(args.sample, args.seed)
+
+
+if __name__ == "__main__":
+    main()

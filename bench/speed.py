@@ -1,0 +1,180 @@
+"""Speed benchmark (run by hand): python bench/speed.py [--runs N] [--wheel]
+
+Prints each figure next to the floor it is compared with, measured side by side in one run
+(commands interleaved, median of N):
+  * `errexplain < tb.txt > out.txt`           vs `python -c pass`          (goal <= 2.0x)
+  * `errexplain explain --json tb.txt`        vs a no-op Typer app         (goal <= 1.25x)
+  * in-process match p99 over the full catalog (goal <= 1 ms) and a 100k-template synthetic
+    catalog (goal <= 2 ms)
+  * index build from the YAML (source checkout; goal <= 5 s)
+  * peak RSS of a cold `errexplain < tb.txt` (goal <= 60 MB)
+With --wheel, the CLI figures use a wheel built from this checkout and installed in a fresh
+venv (the prebuilt index path) instead of the current environment.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+TB = REPO / "examples" / "kimi_k3_multirank.log"
+NOOP_TYPER = '''
+import typer
+app = typer.Typer()
+@app.command()
+def main(path: str, json: bool = typer.Option(False, "--json")) -> None:
+    pass
+app()
+'''
+
+
+def _time(cmd: list[str], stdin: Path | None, out: Path) -> float:
+    with open(stdin or os.devnull, "rb") as fin, open(out, "wb") as fout:
+        t0 = time.perf_counter()
+        subprocess.run(cmd, stdin=fin, stdout=fout, stderr=subprocess.DEVNULL, check=False)
+        return time.perf_counter() - t0
+
+
+def _wheel_env(tmp: Path) -> tuple[str, str]:
+    subprocess.run([sys.executable, "-m", "build", "--wheel", "--no-isolation", "-o",
+                    str(tmp / "dist"), str(REPO)], check=True, capture_output=True)
+    venv = tmp / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", str(venv)],
+                   check=True)
+    wheel = next((tmp / "dist").glob("*.whl"))
+    subprocess.run([str(venv / "bin" / "pip"), "install", "-q", "--no-deps", str(wheel)],
+                   check=True)
+    return str(venv / "bin" / "python"), str(venv / "bin" / "errexplain")
+
+
+def cli_figures(runs: int, python: str, exe: str, tmp: Path) -> None:
+    noop = tmp / "noop_typer.py"
+    noop.write_text(NOOP_TYPER)
+    out = tmp / "out.txt"
+    cmds = {
+        "python -c pass": ([python, "-c", "pass"], None),
+        "errexplain < tb.txt": ([exe], TB),
+        "no-op typer app": ([python, str(noop), str(TB), "--json"], None),
+        "errexplain explain --json": ([exe, "explain", "--json", str(TB)], None),
+    }
+    for cmd, stdin in cmds.values():  # warm the OS cache and the index cache
+        _time(cmd, stdin, out)
+    times: dict[str, list[float]] = {k: [] for k in cmds}
+    for _ in range(runs):
+        for name, (cmd, stdin) in cmds.items():
+            times[name].append(_time(cmd, stdin, out))
+    med = {k: statistics.median(v) * 1000 for k, v in times.items()}
+    print(f"{'command':32} {'median ms':>10}")
+    for k, v in med.items():
+        print(f"{k:32} {v:10.1f}")
+    r1 = med["errexplain < tb.txt"] / med["python -c pass"]
+    r2 = med["errexplain explain --json"] / med["no-op typer app"]
+    print(f"piped explain / python -c pass      = {r1:.2f}x  (goal <= 2.0x)")
+    print(f"explain --json / no-op typer app     = {r2:.2f}x  (goal <= 1.25x)")
+    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    subprocess.run([exe], stdin=TB.open("rb"), stdout=subprocess.DEVNULL, check=False)
+    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    print(f"peak RSS of a cold piped explain     = {peak / 1024:.1f} MB (goal <= 60 MB)"
+          + ("" if peak > before else " (max over all children so far)"))
+
+
+def _messages(index, n: int, rnd: random.Random) -> list[tuple[str, str]]:
+    from errexplain.normalize import identifiable
+    from errexplain.template import compile_template, fill
+
+    out = []
+    positions = list(range(len(index)))
+    rnd.shuffle(positions)
+    for pos in positions:
+        t = index.main["templates"][pos]
+        if identifiable(t):
+            names = compile_template(t).names
+            out.append((fill(t, {k: str(rnd.randint(1, 9999)) for k in names}),
+                        index.main["types"][pos]))
+        if len(out) >= n:
+            break
+    return out
+
+
+def _p99(index, msgs: list[tuple[str, str]]) -> tuple[float, float]:
+    from errexplain.match import rank
+
+    lat = []
+    for msg, t in msgs:
+        t0 = time.perf_counter()
+        rank(index, msg, t)
+        lat.append(time.perf_counter() - t0)
+    lat.sort()
+    return statistics.median(lat) * 1000, lat[int(len(lat) * 0.99)] * 1000
+
+
+def _synthetic(catalog, target: int, rnd: random.Random):
+    from dataclasses import replace
+
+    from errexplain.models import make_id
+
+    words = ["cache", "shard", "expert", "rank", "tensor", "buffer", "layer", "prefill",
+             "decode", "kernel", "stream", "page", "token", "batch", "adapter", "graph"]
+    base = list(catalog.entries)
+    out = list(base)
+    i = 0
+    while len(out) < target:
+        e = base[i % len(base)]
+        i += 1
+        extra = " ".join(rnd.sample(words, 2))
+        t = f"{extra} {e.template}" if i % 2 else f"{e.template} ({extra} {i})"
+        out.append(replace(e, id=make_id("synthetic", str(i), "", t), template=t,
+                           project="synthetic"))
+    return out
+
+
+def match_figures(n: int) -> None:
+    from errexplain.cache import build
+    from errexplain.catalog import bundled_dir, load_catalog
+    from errexplain.index import Index, build_bytes
+
+    t0 = time.perf_counter()
+    data = build((bundled_dir(),), "bench")
+    print(f"index build from YAML (source checkout) = {time.perf_counter() - t0:.2f} s "
+          "(goal <= 5 s)")
+    index = Index.from_bytes(data)
+    rnd = random.Random(7)
+    med, p99 = _p99(index, _messages(index, n, rnd))
+    print(f"in-process match, {len(index)} templates: median {med:.3f} ms, p99 {p99:.3f} ms "
+          "(goal p99 <= 1 ms)")
+    catalog = load_catalog([bundled_dir()])
+    big = _synthetic(catalog, 100_000, rnd)
+    projects = {p.name: [p.version, p.link, p.path_prefix] for p in catalog.projects}
+    big_index = Index.from_bytes(build_bytes(big, projects, "big"))
+    med, p99 = _p99(big_index, _messages(big_index, n, rnd))
+    print(f"in-process match, {len(big_index)} templates: median {med:.3f} ms, p99 {p99:.3f} "
+          "ms (goal p99 <= 2 ms)")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--runs", type=int, default=21)
+    ap.add_argument("--messages", type=int, default=2000)
+    ap.add_argument("--wheel", action="store_true")
+    args = ap.parse_args()
+    with tempfile.TemporaryDirectory() as d:
+        tmp = Path(d)
+        if args.wheel:
+            python, exe = _wheel_env(tmp)
+        else:
+            python, exe = sys.executable, str(Path(sys.executable).parent / "errexplain")
+        cli_figures(args.runs, python, exe, tmp)
+    match_figures(args.messages)
+
+
+if __name__ == "__main__":
+    main()

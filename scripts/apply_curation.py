@@ -1,0 +1,118 @@
+"""Apply curated text written in the staging format onto the extracted catalog.
+
+Usage: python scripts/apply_curation.py CURATION.yaml [...] [--catalog errors/sglang] [--dry-run]
+
+A staging item names a raise site by `path` + `line` (in the pinned release) and carries the
+curated layer (meaning, trigger, situations, solutions, example_fix, examples) plus `related`
+as a list of {path, line}. Each item is applied only if the site exists and at least one example
+matches the site's template; examples that do not match are dropped and reported. Curated text
+then survives re-extraction (the extractor never overwrites curated fields).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from errexplain.template import match
+
+CURATED = ("meaning", "trigger", "situations", "solutions", "example_fix", "examples")
+
+
+def module_file(root: Path, path: str) -> Path:
+    rel = path.split("/", 1)[1] if "/" in path else path
+    return root / (rel[:-3] + ".yaml")
+
+
+def load(path: Path) -> Any:
+    return yaml.load(path.read_text(encoding="utf-8"), Loader=yaml.CSafeLoader)
+
+
+def find(doc: Any, line: int, path: str) -> dict[str, Any] | None:
+    for e in doc.get("entries") or []:
+        src = e.get("source") or {}
+        if src.get("line") == line and src.get("path") == path:
+            return e
+    return None
+
+
+def apply(items: list[dict[str, Any]], root: Path) -> tuple[dict[Path, Any], list[str]]:
+    docs: dict[Path, Any] = {}
+    report: list[str] = []
+
+    def doc_for(path: str) -> Any:
+        f = module_file(root, path)
+        if f not in docs:
+            docs[f] = load(f) if f.is_file() else None
+        return docs[f]
+
+    for item in items:
+        where = f"{item.get('path')}:{item.get('line')}"
+        doc = doc_for(item["path"])
+        entry = find(doc, item["line"], item["path"]) if doc else None
+        if entry is None:
+            report.append(f"SKIP {where}: no such site in the catalog")
+            continue
+        examples = [x for x in item.get("examples") or [] if match(entry["template"], x)]
+        bad = [x for x in item.get("examples") or [] if x not in examples]
+        for x in bad:
+            report.append(f"DROP example of {where}: {x[:70]!r} does not match "
+                          f"{entry['template'][:70]!r}")
+        if not examples:
+            report.append(f"SKIP {where}: no example matches the template")
+            continue
+        if not item.get("meaning") or len(item.get("solutions") or []) < 1:
+            report.append(f"SKIP {where}: no meaning or solutions")
+            continue
+        for key in CURATED:
+            if item.get(key):
+                entry[key] = item[key]
+        entry["examples"] = examples
+        entry["derived"] = False
+        item["_entry"] = entry
+    for item in items:
+        entry = item.get("_entry")
+        if entry is None:
+            continue
+        ids = []
+        for rel in item.get("related") or []:
+            d = doc_for(rel["path"])
+            target = find(d, rel["line"], rel["path"]) if d else None
+            if target is None:
+                report.append(f"related of {item['path']}:{item['line']}: "
+                              f"{rel['path']}:{rel['line']} not found")
+            elif target["id"] != entry["id"]:
+                ids.append(target["id"])
+        old = [r for r in entry.get("related") or [] if r not in ids]
+        entry["related"] = (ids + old)[:8]
+    return docs, report
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("files", nargs="+")
+    ap.add_argument("--catalog", default="errors/sglang")
+    ap.add_argument("--dry-run", action="store_true")
+    args = ap.parse_args()
+    items: list[dict[str, Any]] = []
+    for f in args.files:
+        items.extend(load(Path(f)) or [])
+    docs, report = apply(items, Path(args.catalog))
+    applied = sum(1 for i in items if i.get("_entry") is not None)
+    print("\n".join(report))
+    print(f"applied {applied} of {len(items)} curated items", file=sys.stderr)
+    if not args.dry_run:
+        from errexplain.extract.writer import dump
+
+        for path, doc in docs.items():
+            if doc is not None:
+                path.write_text(dump(doc), encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
