@@ -199,6 +199,21 @@ def test_syntax_error_frame_without_function() -> None:
     assert err.frames[0].code == "x = ("
 
 
+def test_camelcase_type_only_right_after_frames() -> None:
+    text = (
+        'File "/usr/lib/python3.12/site-packages/torch/_dynamo/symbolic_convert.py", line 9, in f\n'
+        "    unimplemented(msg)\n"
+        "torch._dynamo.exc.Unsupported: call_function UserDefinedObjectVariable\n"
+        "\n"
+        "Note: this is a note, not an exception.\n"
+    )
+    (err,) = parse_traceback(text)
+    assert (err.type, err.message) == (
+        "torch._dynamo.exc.Unsupported", "call_function UserDefinedObjectVariable",
+    )
+    assert parse_traceback("Note: this is a note, not an exception.") == ()
+
+
 # 4. Chains --------------------------------------------------------------------------------
 
 
@@ -238,6 +253,28 @@ def test_exception_group_members() -> None:
     assert (second.type, second.message) == ("TimeoutError", "")
 
 
+def test_group_header_inside_a_log_line() -> None:
+    text = (
+        "[2026-10-02 11:04:09 TP2] Scheduler hit an exception:   + Exception Group Traceback "
+        "(most recent call last):\n"
+        '  |   File "/sgl-workspace/sglang/python/sglang/srt/managers/io.py", line 40, in f\n'
+        "  |     raise ExceptionGroup(\n"
+        "  | ExceptionGroup: bad requests (1 sub-exception)\n"
+        "  +-+---------------- 1 ----------------\n"
+        "    | KeyError: 'rid'\n"
+        "    +------------------------------------\n"
+    )
+    (err,) = parse_traceback(text)
+    assert (err.type, err.ranks) == ("ExceptionGroup", ("TP2",))
+    assert [(m.type, m.message) for m in err.members] == [("KeyError", "'rid'")]
+
+
+def test_paste_starting_inside_a_group() -> None:
+    text = "    | Traceback (most recent call last):\n    | ValueError: x is bad\n    +-----\n"
+    (err,) = parse_traceback(text)
+    assert (err.type, err.message) == ("ValueError", "x is bad")
+
+
 # 6. Multi-line messages -------------------------------------------------------------------
 
 
@@ -253,8 +290,10 @@ def test_multiline_message_ends_at_next_log_record() -> None:
 def test_nvcc_lines_are_not_new_errors() -> None:
     err = only("nvcc_jit.txt")
     assert err.type == "RuntimeError"
-    assert err.message.startswith("Capture prefill CUDA graph failed: Failed to build JIT module")
-    assert "SymbolicSize" in err.message
+    assert err.message == (
+        "Capture prefill CUDA graph failed: Failed to build JIT module "
+        "sgl_kernel_jit_gelu_tanh_and_mul_fp4_quant_true"
+    )
 
 
 def test_hard_wrapped_message_is_joined() -> None:
@@ -263,6 +302,32 @@ def test_hard_wrapped_message_is_joined() -> None:
         "TP rank 2 could finish the model loading, but there are other ranks that didn't "
         "finish loading. It is likely due to unexpected failures (e.g., OOM) or a slow node."
     )
+
+
+def test_blank_line_then_prose_ends_the_message() -> None:
+    text = (
+        "ValueError: Model architectures ['Glm4ForCausalLM'] are not supported for now.\n"
+        "\n"
+        "I am running sglang 0.4.6 on 8xH100 with --tp 8.\n"
+    )
+    (err,) = parse_traceback(text)
+    assert err.message == "Model architectures ['Glm4ForCausalLM'] are not supported for now."
+
+
+def test_blank_line_then_indented_text_continues_the_message() -> None:
+    text = "RuntimeError: Worker failed:\n\n    rank 3: CUDA error\n\nSee the log above.\n"
+    (err,) = parse_traceback(text)
+    assert err.message == "Worker failed:\n\n    rank 3: CUDA error"
+
+
+def test_next_record_with_same_prefix_is_not_continuation() -> None:
+    text = (
+        "[2026-10-02 11:04:09 TP0] Load weight end.\n"
+        "[2026-10-02 11:04:09 TP1] RuntimeError: Not enough memory.\n"
+        "[2026-10-02 11:04:09 TP1] Decode batch. #running-req: 1\n"
+    )
+    (err,) = parse_traceback(text)
+    assert (err.message, err.ranks) == ("Not enough memory.", ("TP1",))
 
 
 # 7. Trailing noise, several errors, ranks, truncation -------------------------------------
@@ -308,6 +373,20 @@ def test_rank_copies_with_different_paths_merge() -> None:
     assert err.message.splitlines()[0] == "CUDA error: an illegal memory access was encountered"
     assert len(err.message.splitlines()) == 4
     assert (err.count, err.ranks) == (2, ("TP0", "TP1"))
+
+
+def test_chain_whose_final_traceback_is_cut() -> None:
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "/sgl-workspace/sglang/python/sglang/srt/utils.py", line 9, in f\n'
+        "    g()\n"
+        "ValueError: first failure\n\n"
+        "During handling of the above exception, another exception occurred:\n\n"
+        "Traceback (most recent call last):\n"
+        '  File "/sgl-workspace/sglang/python/sglang/srt/utils.py", line 12, in f\n'
+    )
+    (err,) = parse_traceback(text)
+    assert (err.type, err.message, err.truncated) == ("ValueError", "first failure", False)
 
 
 # 8. Exceptions inside log lines -----------------------------------------------------------
@@ -380,12 +459,12 @@ _ALPHABET = st.characters(
     min_codepoint=32, max_codepoint=0x2FF, blacklist_characters="`\x7f",
     blacklist_categories=("Cc", "Cs"),
 )
-# A message line shaped like markdown, a log prefix or `SomeName: text` is read as such, so the
-# oracle does not generate one.
+# A message line shaped like markdown, a log prefix or `SomeName: text` is read as such, and a
+# blank line followed by unindented text ends a message, so the oracle generates neither.
 _EXCEPTION_LIKE = re.compile(r"\s*[A-Z][\w.]*(?:\(.*\))?:")
 _LINE = st.text(_ALPHABET, max_size=60).filter(
     lambda s: not s.lstrip().startswith((">", "|", "+", "~", "[", "("))
-    and not _EXCEPTION_LIKE.match(s)
+    and not _EXCEPTION_LIKE.match(s) and bool(s.strip())
 )
 MESSAGES = st.lists(_LINE, min_size=1, max_size=4).map("\n".join)
 EXCEPTIONS = st.sampled_from([ValueError, RuntimeError, TypeError, AssertionError, OSError])

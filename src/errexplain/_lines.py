@@ -1,15 +1,18 @@
-"""Cleaning of pasted text for the traceback parser: one `Line` per physical line, noise removed.
+"""Single lines of a paste, for the traceback parser: cleaning and classification.
 
-Removes terminal escapes, carriage returns, markdown fences, blockquotes, inline backticks,
-issue-title tags and log prefixes (timestamps with TP/DP/EP ranks, `[rankN]:`, glog, vLLM-style
-and `(Worker pid=N)` prefixes), keeping the rank label and whether the line started a log record.
-Every pattern is anchored or bounded, so cleaning is linear in the size of the input.
+`clean_lines` gives one `Line` per physical line with the noise removed: terminal escapes,
+carriage returns, markdown fences, blockquotes, inline backticks, issue-title tags and log
+prefixes (timestamps with TP/DP/EP ranks, `[rankN]:`, glog, vLLM-style and `(Worker pid=N)`
+prefixes), keeping the rank label and whether the line started a log record. The classifiers
+(`line_kind`, `exception_head`, `embedded_exception`) say what a cleaned line is. Every pattern
+is anchored or bounded, so all of this is linear in the size of the input.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from functools import lru_cache
+from typing import NamedTuple
 
 _ESCAPES = re.compile(
     r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[@-Z\\-_]?"
@@ -36,14 +39,45 @@ _PREFIXES: tuple[tuple[re.Pattern[str], bool], ...] = (
 _ANY_PREFIX = re.compile("|".join(
     "(?:" + re.sub(r"\(\?P<\w+>", "(?:", p.pattern) + ")" for p, _ in _PREFIXES
 ))
+_NEEDS_CLEANING = re.compile(rf"\A(?:\s*>|\[|{_ANY_PREFIX.pattern})|`|~~~|Traceback")
 _RANK_NAME = re.compile(r"[A-Z]{1,4}\d{1,6}(?: [A-Z]{1,4}\d{1,6}){0,7}")
 _TITLE_TAG = re.compile(r"\[(?:bug|BUG|Bug|question|Question)\]:? ?")
 _INFO_STRING = re.compile(r"[\w+.-]{0,30}")
 _TRACEBACK = "Traceback (most recent call last):"
+_GROUP_HEADER = "  + Exception Group " + _TRACEBACK  # the margin Python gives a top-level group
 
 
-@dataclass(frozen=True, slots=True)
-class Line:
+# Line classification: the shapes of traceback lines.
+FRAME = re.compile(
+    r'File "(?P<path>[^"\n]{1,1000})", line (?P<line>\d{1,9})(?:, in (?P<func>.{1,500}))?'
+)
+_HEADER = re.compile(r"(?:Exception Group )?Traceback \(most recent call last\):")
+_GROUP = "+ Exception Group Traceback (most recent call last):"
+CHAIN = {
+    "The above exception was the direct cause of the following exception:": "cause",
+    "During handling of the above exception, another exception occurred:": "context",
+}
+_NAME = r"(?:[A-Za-z_]\w{0,100}\.){0,10}"
+_HEAD = re.compile(
+    rf"(?P<type>{_NAME}[A-Za-z_]\w{{0,100}})(?P<args>\([^()\n]{{0,300}}\))?(?::(?P<msg>.*))?"
+)
+_EMBEDDED = re.compile(
+    rf"(?<![\w.])(?P<type>{_NAME}[A-Z]\w{{0,100}}(?:Error|Exception|Interrupt|Exit))"
+    r"(?P<args>\([^()\n]{0,300}\))?:(?: |$)"
+)
+_SEPARATOR = re.compile(r"\+(?:-\+)?-{3,}(?: (?:\d+|\.\.\.) -{3,})?")
+NOISE = re.compile(
+    r"Killed$|Aborted(?: \(core dumped\))?$|Segmentation fault|Received sigquit"
+    r"|Exception ignored in|Fatal Python error|\S{1,500}\.py:\d{1,9}: \w{0,100}Warning:"
+)
+_SUFFIXES = ("Error", "Exception", "Warning", "Interrupt", "Exit")
+_KNOWN = frozenset({
+    "BaseException", "Exception", "ExceptionGroup", "BaseExceptionGroup", "KeyboardInterrupt",
+    "StopIteration", "StopAsyncIteration", "SystemExit", "GeneratorExit", "OutOfResources",
+})
+
+
+class Line(NamedTuple):
     """One cleaned line. `prefix` is the log prefix removed (empty if none), `stream` the
     per-line stream prefix (`[rank3]:`, `(TP0 pid=55)`), `fence` marks a markdown fence."""
 
@@ -66,7 +100,10 @@ def clean_lines(text: str) -> list[Line]:
     text = text.replace("\t", "    ").replace("\u00a0", " ")
     out: list[Line] = []
     for no, raw in enumerate(text.split("\n"), start=1):
-        out.extend(_clean_one(no, raw))
+        if _NEEDS_CLEANING.search(raw):
+            out.extend(_clean_one(no, raw))
+        else:
+            out.append(Line(no, raw))
     return out
 
 
@@ -177,8 +214,85 @@ def _split_header(s: str) -> list[str]:
     i = s.find(_TRACEBACK)
     if i <= 0:
         return [s]
-    head = s[:i].rstrip()
+    head, header = s[:i].rstrip(), _TRACEBACK
+    if head.endswith("+ Exception Group"):
+        head, header = head[: -len("+ Exception Group")].rstrip(), _GROUP_HEADER
     if not head.strip() or head.endswith(("Exception Group", "|", "+")):
         return [s]
     tail = s[i + len(_TRACEBACK):].strip()
-    return [head, _TRACEBACK, tail] if tail else [head, _TRACEBACK]
+    return [head, header, tail] if tail else [head, header]
+
+
+@lru_cache(maxsize=512)
+def exception_head(st: str, lax: bool) -> tuple[str, str] | None:
+    """(type, first message line) if `st` is an exception line such as `ValueError: bad`.
+
+    Strict mode wants a name ending in Error/Exception/Warning/Interrupt/Exit or a known
+    builtin; `lax` (right after frames) also takes any CamelCase name followed by a colon.
+    """
+    if not (st[:1].isalpha() or st[:1] == "_"):
+        return None
+    m = _HEAD.fullmatch(st)
+    if m is None or (m["args"] and m["msg"] is None):
+        return None
+    name = m["type"]
+    last = name.rsplit(".", 1)[-1]
+    if not _plausible(last) and not (lax and _camel(last) and (m["msg"] is not None)):
+        return None
+    return name, (m["msg"] or "").strip()
+
+
+def _plausible(last: str) -> bool:
+    if last in _KNOWN:
+        return True
+    if not last.endswith(_SUFFIXES) or last in _SUFFIXES:
+        return False
+    return last[:1].isupper() and not last.isupper()
+
+
+def _camel(last: str) -> bool:
+    return last[:1].isupper() and not last.isupper() and last.isidentifier()
+
+
+def embedded_exception(st: str) -> tuple[str, str] | None:
+    """An exception stringified inside a log line: `... with exception KVTransferError(x): msg`."""
+    if ":" not in st:
+        return None
+    m = _EMBEDDED.search(st)
+    if m is None:
+        return None
+    return m["type"], st[m.end():].strip()
+
+
+def line_kind(st: str) -> str:
+    """Classify a non-blank stripped line by its structure, cheapest tests first."""
+    c = st[0]
+    if c == "F":
+        return "frame" if st.startswith('File "') and FRAME.fullmatch(st) else ""
+    if c in "+~^.[":
+        if st.startswith(_GROUP):
+            return "group"
+        if _SEPARATOR.fullmatch(st):
+            return "separator"
+        return "skip" if skippable(st) else ""
+    if c in "TE" and _HEADER.fullmatch(st):
+        return "header"
+    if c in "TD" and st in CHAIN:
+        return "chain"
+    return ""
+
+
+def skippable(st: str) -> bool:
+    """Caret lines, elided frames and `[Previous line repeated N more times]`."""
+    if not st.strip("~^ "):
+        return True
+    return st == "..." or st.startswith(("[Previous line repeated", "...<"))
+
+
+def structural(st: str) -> bool:
+    """A line that belongs to traceback structure, never to a message."""
+    return line_kind(st) in ("header", "frame", "chain", "group", "separator")
+
+
+def indent(text: str) -> int:
+    return len(text) - len(text.lstrip())

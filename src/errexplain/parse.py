@@ -10,44 +10,26 @@ linear in the size of the input: every regex is anchored or bounded.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from functools import lru_cache
 
-from errexplain._lines import Line, clean_lines
+from errexplain._lines import (
+    CHAIN,
+    FRAME,
+    NOISE,
+    Line,
+    clean_lines,
+    embedded_exception,
+    exception_head,
+    indent,
+    line_kind,
+    skippable,
+    structural,
+)
 from errexplain.models import Frame, RaisedError
 
 __all__ = ["parse_traceback"]
 
-_FRAME = re.compile(
-    r'File "(?P<path>[^"\n]{1,1000})", line (?P<line>\d{1,9})(?:, in (?P<func>.{1,500}))?'
-)
-_HEADER = re.compile(r"(?:Exception Group )?Traceback \(most recent call last\):")
-_GROUP = "+ Exception Group Traceback (most recent call last):"
-_CHAIN = {
-    "The above exception was the direct cause of the following exception:": "cause",
-    "During handling of the above exception, another exception occurred:": "context",
-}
-_NAME = r"(?:[A-Za-z_]\w{0,100}\.){0,10}"
-_HEAD = re.compile(
-    rf"(?P<type>{_NAME}[A-Za-z_]\w{{0,100}})(?P<args>\([^()\n]{{0,300}}\))?(?::(?P<msg>.*))?"
-)
-_EMBEDDED = re.compile(
-    rf"(?<![\w.])(?P<type>{_NAME}[A-Z]\w{{0,100}}(?:Error|Exception|Interrupt|Exit))"
-    r"(?P<args>\([^()\n]{0,300}\))?:(?: |$)"
-)
-_SEPARATOR = re.compile(r"\+(?:-\+)?-{3,}(?: (?:\d+|\.\.\.) -{3,})?")
-_NOISE = re.compile(
-    r"Killed$|Aborted(?: \(core dumped\))?$|Segmentation fault|Received sigquit"
-    r"|Exception ignored in|Fatal Python error|\S{1,500}\.py:\d{1,9}: \w{0,100}Warning:"
-)
-_SUFFIXES = ("Error", "Exception", "Warning", "Interrupt", "Exit")
-_EMBEDDED_HINTS = ("Error", "Exception", "Interrupt", "Exit")
-_KNOWN = frozenset({
-    "BaseException", "Exception", "ExceptionGroup", "BaseExceptionGroup", "KeyboardInterrupt",
-    "StopIteration", "StopAsyncIteration", "SystemExit", "GeneratorExit", "OutOfResources",
-})
 _MAX_DEPTH = 16
 _WRAP_WIDTH = 72
 
@@ -84,17 +66,18 @@ def _streams(lines: Sequence[Line]) -> list[list[Line]]:
 
 def _merge(errors: Sequence[RaisedError]) -> tuple[RaisedError, ...]:
     """Merge records with the same `_key`: counts added, rank labels kept in order seen."""
-    first: dict[tuple[object, ...], RaisedError] = {}
-    counts: dict[tuple[object, ...], int] = {}
-    ranks: dict[tuple[object, ...], dict[str, None]] = {}
+    groups: dict[tuple[object, ...], tuple[RaisedError, list[int], dict[str, None]]] = {}
     for err in errors:
         key = _key(err)
-        first.setdefault(key, err)
-        counts[key] = counts.get(key, 0) + err.count
-        ranks.setdefault(key, {}).update(dict.fromkeys(err.ranks))
+        if key not in groups:
+            groups[key] = (err, [0], {})
+        _, count, ranks = groups[key]
+        count[0] += err.count
+        for rank in err.ranks:
+            ranks[rank] = None
     return tuple(
-        err if counts[k] == err.count else replace(err, count=counts[k], ranks=tuple(ranks[k]))
-        for k, err in first.items()
+        err if count[0] == err.count else replace(err, count=count[0], ranks=tuple(ranks))
+        for err, count, ranks in groups.values()
     )
 
 
@@ -102,79 +85,6 @@ def _key(err: RaisedError) -> tuple[object, ...]:
     """Same type, message and frames; paths compared by their last two parts."""
     frames = tuple(("/".join(f.path.split("/")[-2:]), f.line, f.function) for f in err.frames)
     return (err.type, err.message, frames, err.truncated)
-
-
-@lru_cache(maxsize=512)
-def _exception_head(st: str, lax: bool) -> tuple[str, str] | None:
-    """(type, first message line) if `st` is an exception line such as `ValueError: bad`.
-
-    Strict mode wants a name ending in Error/Exception/Warning/Interrupt/Exit or a known
-    builtin; `lax` (right after frames) also takes any CamelCase name followed by a colon.
-    """
-    if not (st[:1].isalpha() or st[:1] == "_"):
-        return None
-    m = _HEAD.fullmatch(st)
-    if m is None or (m["args"] and m["msg"] is None):
-        return None
-    name = m["type"]
-    last = name.rsplit(".", 1)[-1]
-    if not _plausible(last) and not (lax and _camel(last) and (m["msg"] is not None)):
-        return None
-    return name, (m["msg"] or "").strip()
-
-
-def _plausible(last: str) -> bool:
-    if last in _KNOWN:
-        return True
-    if not last.endswith(_SUFFIXES) or last in _SUFFIXES:
-        return False
-    return last[:1].isupper() and not last.isupper()
-
-
-def _camel(last: str) -> bool:
-    return last[:1].isupper() and not last.isupper() and last.isidentifier()
-
-
-def _embedded(st: str) -> tuple[str, str] | None:
-    """An exception stringified inside a log line: `... with exception KVTransferError(x): msg`."""
-    if ":" not in st or not any(s in st for s in _EMBEDDED_HINTS):
-        return None
-    m = _EMBEDDED.search(st)
-    if m is None:
-        return None
-    return m["type"], st[m.end():].strip()
-
-
-def _kind(st: str) -> str:
-    """Classify a non-blank stripped line by its structure, cheapest tests first."""
-    c = st[0]
-    if c == "F":
-        return "frame" if st.startswith('File "') and _FRAME.fullmatch(st) else ""
-    if c in "+~^.[":
-        if st.startswith(_GROUP):
-            return "group"
-        return "skip" if _SEPARATOR.fullmatch(st) or _skippable(st) else ""
-    if c in "TE" and _HEADER.fullmatch(st):
-        return "header"
-    if c in "TD" and st in _CHAIN:
-        return "chain"
-    return ""
-
-
-def _skippable(st: str) -> bool:
-    """Caret lines, elided frames and `[Previous line repeated N more times]`."""
-    if not st.strip("~^ "):
-        return True
-    return st == "..." or st.startswith(("[Previous line repeated", "...<"))
-
-
-def _structural(st: str) -> bool:
-    """A line that belongs to traceback structure, never to a message."""
-    return _kind(st) in ("header", "frame", "chain", "group")
-
-
-def _indent(text: str) -> int:
-    return len(text) - len(text.lstrip())
 
 
 class _Stream:
@@ -189,6 +99,7 @@ class _Stream:
         self.chain: list[RaisedError] = []
         self.relation: str | None = None
         self.linkable = False
+        self.after_frames = False
 
     def run(self) -> list[RaisedError]:
         while self.i < len(self.lines):
@@ -203,27 +114,35 @@ class _Stream:
         st = line.text.strip()
         if not st or line.fence:
             return
-        kind = _kind(st)
+        if st[0] == "|":  # a paste that starts inside an exception group
+            st = st.lstrip("| ")
+            line = line._replace(text=st)
+            if not st:
+                return
+        kind = line_kind(st)
+        lax, self.after_frames = self.after_frames, bool(kind) and kind != "chain"
+        if kind:
+            self._structure(line, st, kind)
+        elif head := exception_head(st, lax=lax and self.trace is not None):
+            self._raise(line, head)
+        elif head := embedded_exception(st):
+            if line.record:
+                self._close_trace()
+            self._raise(line, head)
+
+    def _structure(self, line: Line, st: str, kind: str) -> None:
         if kind == "header":
             self._close_trace()
             self.trace = _Trace(line)
         elif kind == "group":
             self._group(line)
         elif kind == "chain":
-            self._link(_CHAIN[st])
+            self._link(CHAIN[st])
         elif kind == "frame":
             self._frame(line, st)
-        elif kind == "skip":
-            return
-        elif head := _exception_head(st, lax=self.trace is not None):
-            self._raise(line, head)
-        elif head := _embedded(st):
-            if line.record:
-                self._close_trace()
-            self._raise(line, head)
 
     def _frame(self, line: Line, st: str) -> None:
-        m = _FRAME.fullmatch(st)
+        m = FRAME.fullmatch(st)
         if m is None:
             return
         if self.trace is None:
@@ -239,15 +158,17 @@ class _Stream:
         st = nxt.text.strip()
         if not st or nxt.fence or (nxt.record and nxt.prefix != line.prefix):
             return None
-        if _structural(st) or _skippable(st):
+        if structural(st) or skippable(st):
             return None
-        if _indent(nxt.text) <= _indent(line.text) and _exception_head(st, lax=True):
+        if indent(nxt.text) <= indent(line.text) and exception_head(st, lax=True):
             return None
         self.i += 1
         return st
 
     def _raise(self, line: Line, head: tuple[str, str]) -> None:
-        message, self.i = _message(self.lines, self.i, line, head[1])
+        prev = self.lines[self.i - 2] if self.i >= 2 else None
+        per_line = bool(prev and prev.no != line.no and line.record and prev.prefix == line.prefix)
+        message, self.i = _message(self.lines, self.i, line, head[1], per_line)
         trace, self.trace = self.trace, None
         start = trace.start if trace else line
         rank = start.rank or line.rank
@@ -295,7 +216,7 @@ class _Stream:
 
     def _group(self, line: Line) -> None:
         """Read an exception group's `|`-margined block into one record with members."""
-        margin = line.text[: _indent(line.text)]
+        margin = line.text[: indent(line.text)]
         start, j = self.i - 1, self.i
         while j < len(self.lines) and _in_region(self.lines[j].text, margin):
             j += 1
@@ -334,14 +255,22 @@ def _split_region(lines: Sequence[Line], margin: str) -> tuple[list[Line], list[
         if body.startswith("+-+") or (body.startswith("  +-") and not body.startswith("  +-+")):
             members.append([])
         elif body.startswith("  ") and members:
-            members[-1].append(replace(ln, text=body[2:]))
+            members[-1].append(ln._replace(text=body[2:]))
         else:
-            own.append(replace(ln, text=body[2:] if body[:1] in ("|", "+") else body))
+            own.append(ln._replace(text=body[2:] if body[:1] in ("|", "+") else body))
     return own, members
 
 
-def _message(lines: Sequence[Line], j: int, exc: Line, first: str) -> tuple[str, int]:
-    """Collect the message lines after an exception line; return it and where reading stops."""
+def _message(
+    lines: Sequence[Line], j: int, exc: Line, first: str, per_line: bool
+) -> tuple[str, int]:
+    """Collect the message lines after an exception line; return it and where reading stops.
+
+    The message ends at a blank line followed by an unindented line, a new log record (unless
+    every line of this record carries the same prefix, `per_line`), traceback structure, another
+    exception line, a fence, or a log line that echoes the message.
+    """
+    prefix = exc.prefix if per_line else None
     parts = [first]
     prev = exc.text.rstrip()
     while j < len(lines):
@@ -350,12 +279,13 @@ def _message(lines: Sequence[Line], j: int, exc: Line, first: str) -> tuple[str,
             k = j
             while k < len(lines) and not lines[k].text.strip() and not lines[k].fence:
                 k += 1
-            if k >= len(lines) or _stops(lines[k], exc, first):
+            indented = k < len(lines) and lines[k].text[:1].isspace()
+            if not indented or _stops(lines[k], prefix, first):
                 break
             parts.extend([""] * (k - j))
             j = k
             continue
-        if _stops(ln, exc, first):
+        if _stops(ln, prefix, first):
             break
         parts = _append(parts, prev, ln.text.rstrip())
         prev = ln.text.rstrip()
@@ -377,14 +307,15 @@ def _append(parts: list[str], prev: str, text: str) -> list[str]:
     return parts
 
 
-def _stops(ln: Line, exc: Line, first: str) -> bool:
-    """Whether `ln` ends the message begun on line `exc`."""
-    if ln.fence or (ln.record and ln.prefix != exc.prefix):
+def _stops(ln: Line, prefix: str | None, first: str) -> bool:
+    """Whether `ln` ends a message whose first line is `first`; `prefix` is the log prefix
+    that continuation lines may carry (None: any log prefix starts a new record)."""
+    if ln.fence or (ln.prefix and ln.prefix != prefix):
         return True
     st = ln.text.strip()
-    if _structural(st) or _NOISE.match(st):
+    if structural(st) or NOISE.match(st):
         return True
-    if not ln.text[:1].isspace() and ":" in st and _exception_head(st, lax=False):
+    if not ln.text[:1].isspace() and ":" in st and exception_head(st, lax=False):
         return True
     return _echoes(st, first)
 
