@@ -20,7 +20,18 @@ import yaml
 
 from errexplain.template import match
 
+DERIVED: dict[str, Any] = {}
 CURATED = ("meaning", "trigger", "situations", "solutions", "example_fix", "examples")
+
+
+def as_text(value: Any) -> Any:
+    """A YAML plain scalar like `- Step: do this` parses as {'Step': 'do this'}: undo that."""
+    if isinstance(value, list):
+        return [as_text(v) for v in value]
+    if isinstance(value, dict) and len(value) == 1:
+        ((k, v),) = value.items()
+        return f"{k}: {v}"
+    return value
 
 
 def module_file(root: Path, path: str) -> Path:
@@ -57,7 +68,7 @@ def apply(items: list[dict[str, Any]], root: Path) -> tuple[dict[Path, Any], lis
         if entry is None:
             report.append(f"SKIP {where}: no such site in the catalog")
             continue
-        examples = [x for x in item.get("examples") or [] if match(entry["template"], x)]
+        examples = [x for x in item.get("examples") or [] if match(entry["template"], x) is not None]
         bad = [x for x in item.get("examples") or [] if x not in examples]
         for x in bad:
             report.append(f"DROP example of {where}: {x[:70]!r} does not match "
@@ -68,9 +79,10 @@ def apply(items: list[dict[str, Any]], root: Path) -> tuple[dict[Path, Any], lis
         if not item.get("meaning") or len(item.get("solutions") or []) < 1:
             report.append(f"SKIP {where}: no meaning or solutions")
             continue
+        DERIVED.setdefault(entry["id"], entry.get("meaning"))
         for key in CURATED:
             if item.get(key):
-                entry[key] = item[key]
+                entry[key] = as_text(item[key]) if key != "example_fix" else item[key]
         entry["examples"] = examples
         entry["derived"] = False
         item["_entry"] = entry
@@ -78,7 +90,7 @@ def apply(items: list[dict[str, Any]], root: Path) -> tuple[dict[Path, Any], lis
         entry = item.get("_entry")
         if entry is None:
             continue
-        ids = []
+        ids: list[str] = []
         for rel in item.get("related") or []:
             d = doc_for(rel["path"])
             target = find(d, rel["line"], rel["path"]) if d else None
@@ -106,12 +118,44 @@ def main() -> int:
     print("\n".join(report))
     print(f"applied {applied} of {len(items)} curated items", file=sys.stderr)
     if not args.dry_run:
-        from errexplain.extract.writer import dump
-
-        for path, doc in docs.items():
-            if doc is not None:
-                path.write_text(dump(doc), encoding="utf-8")
+        write(docs)
+        prune(docs, Path(args.catalog))
     return 0
+
+
+def write(docs: dict[Path, Any]) -> None:
+    from errexplain.extract.writer import dump
+
+    for path, doc in docs.items():
+        if doc is not None:
+            path.write_text(dump(doc), encoding="utf-8")
+
+
+def prune(docs: dict[Path, Any], root: Path) -> None:
+    """Drop examples that do not rank their entry first; an entry left without examples loses
+    its curated layer (it goes back to the derived text of the extractor)."""
+    from errexplain.catalog import load_catalog
+    from errexplain.integrity import examples_rank_first
+
+    catalog = load_catalog([root.parent])
+    bad: dict[str, set[str]] = {}
+    for p in examples_rank_first(catalog):
+        entry = catalog.by_id()[p.entry_id]
+        bad.setdefault(p.entry_id, set()).update(
+            x for x in entry.examples if x[:60] in p.message)
+    for doc in docs.values():
+        for e in (doc or {}).get("entries") or []:
+            if e["id"] not in bad:
+                continue
+            e["examples"] = [x for x in e.get("examples") or [] if x not in bad[e["id"]]]
+            print(f"PRUNE {e['id']} {e['source']['path']}:{e['source']['line']}: "
+                  f"{len(bad[e['id']])} example(s) not ranked first")
+            if not e["examples"]:
+                for key in CURATED:
+                    e.pop(key, None)
+                e["derived"] = True
+                e["meaning"] = DERIVED.get(e["id"]) or e.get("meaning")
+    write(docs)
 
 
 if __name__ == "__main__":

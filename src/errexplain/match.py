@@ -28,6 +28,9 @@ FUZZY_CUTOFF = 0.80
 TYPE_MISMATCH = 0.85
 MAX_POSTING = 2500
 FUZZY_POOL = 40
+BUILTIN_PRIOR = 0.01
+"""A message the interpreter/library raises everywhere beats a project site that copies its
+wording, unless a frame points at that site."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,6 +102,9 @@ def _exact(index: Index, msg: str, exc_type: str, frames: Sequence[Frame]) -> li
         bonus, why = _frame_reason(index, pos, frames)
         if why:
             reasons.append(why)
+        elif index.main["kinds"][pos] == "builtin":
+            bonus = BUILTIN_PRIOR
+            reasons.append("raised by the interpreter or library itself, in any code")
         pairs = tuple((n, v.strip()) for n, v in zip(compiled.names, values, strict=True))
         hits.append(Hit(pos, min(1.0, score + bonus), "exact", pairs, tuple(reasons), literal))
     return hits
