@@ -261,7 +261,13 @@ def embedded_exception(st: str) -> tuple[str, str] | None:
     m = _EMBEDDED.search(st)
     if m is None:
         return None
-    return m["type"], st[m.end():].strip()
+    message = st[m.end():]
+    quote = st[m.start() - 1] if m.start() else ""
+    if quote == "`" and quote in message:  # prose: "I get `ValueError: x` when ..."
+        message = message[: message.find(quote)]
+    elif quote in ("'", '"') and quote in message:
+        message = message[: message.rfind(quote)]
+    return m["type"], message.strip()
 
 
 def line_kind(st: str) -> str:

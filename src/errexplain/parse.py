@@ -31,6 +31,7 @@ from errexplain.models import Frame, RaisedError
 __all__ = ["parse_traceback"]
 
 _MAX_DEPTH = 16
+_MAX_CHAIN = 64
 _WRAP_WIDTH = 72
 
 
@@ -190,7 +191,10 @@ class _Stream:
         self._close_trace()
         if self.linkable and self.out and not self.out[-1].truncated:
             last = self.out.pop()
-            self.chain = [*last.chain, replace(last, chain=())]
+            chain = [*last.chain, replace(last, chain=())]
+            # Real chains are a few links long; keep the root cause and the latest links of an
+            # absurd one, so that every link costs the same.
+            self.chain = chain if len(chain) <= _MAX_CHAIN else [chain[0], *chain[-_MAX_CHAIN + 1:]]
         self.relation = relation
         self.linkable = False
 
