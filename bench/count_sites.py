@@ -39,7 +39,7 @@ def _reason(node: ast.AST) -> str:
     assert isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call)
     func = node.exc.func
     name = func.id if isinstance(func, ast.Name) else getattr(func, "attr", "")
-    if name[:1].islower():
+    if name.lstrip("_")[:1].islower():
         return "raise of a lower-case call (helper function?)"
     if all(isinstance(a, ast.Starred) for a in node.exc.args) and not node.exc.keywords:
         return "only *args"
@@ -84,7 +84,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     sites, broken = count(args.source)
     kinds = Counter(kind for _, _, kind in sites)
-    print(f"message-carrying sites: {len(sites)} ({kinds['raise']} raise, {kinds['assert']} assert)")
+    print(f"message-carrying sites: {len(sites)} "
+          f"({kinds['raise']} raise, {kinds['assert']} assert)")
     for line in broken:
         print(f"  unparsable: {line}")
     catalog = catalog_sites(args.catalog)

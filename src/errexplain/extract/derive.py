@@ -1,0 +1,119 @@
+"""The derived layer: a factual ``meaning`` and the ``related`` ids of uncurated entries."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from rapidfuzz import fuzz, process, utils
+
+from errexplain.template import compile_template
+
+MAX_RELATED = 5
+FUZZY_CUTOFF = 70
+_MAX_CANDIDATES = 60
+_MAX_TOKEN_DF = 400
+_TOKEN = re.compile(r"[a-z_][a-z0-9_]{2,}")
+
+
+@dataclass(frozen=True, slots=True)
+class Facts:
+    """What derivation needs to know about one live entry."""
+
+    id: str
+    kind: str
+    template: str
+    path: str
+    line: int
+    function: str
+    condition: str | None = None
+    doc: str | None = None
+    helper: bool = False
+
+
+def meaning(facts: Facts) -> str:
+    """One factual sentence built from the site: where, under which condition, and its doc."""
+    func = facts.function
+    where = f"at module level of `{facts.path}`" if func == "<module>" else f"by `{func}`"
+    cond = facts.condition
+    if facts.kind == "assert":
+        text = f"Assertion {where.replace('by ', 'in ', 1)} failed: `{cond}`."
+    elif facts.helper:
+        text = f"Built {where}, whose callers raise it" + (f", when `{cond}`." if cond else ".")
+    else:
+        text = f"Raised {where}" + (f" when `{cond}`." if cond else ".")
+    if facts.doc and func != "<module>":
+        text += f" (`{func}`: {facts.doc})"
+    return text
+
+
+def _tokens(text: str) -> set[str]:
+    return set(_TOKEN.findall(text.lower()))
+
+
+class RelatedIndex:
+    """Finds related entries: same function, same template, then similar literal text."""
+
+    def __init__(self, entries: Sequence[Facts]) -> None:
+        self.entries = list(entries)
+        self.by_func: dict[tuple[str, str], list[int]] = defaultdict(list)
+        self.by_template: dict[str, list[int]] = defaultdict(list)
+        self.texts = [compile_template(e.template).literal_text for e in self.entries]
+        self.processed = [utils.default_process(t) for t in self.texts]
+        self.tokens = [_tokens(t) for t in self.texts]
+        self.postings: dict[str, list[int]] = defaultdict(list)
+        for i, e in enumerate(self.entries):
+            self.by_func[(e.path, e.function)].append(i)
+            self.by_template[e.template].append(i)
+            for tok in self.tokens[i]:
+                self.postings[tok].append(i)
+        self.df = Counter({tok: len(ids) for tok, ids in self.postings.items()})
+
+    def _candidates(self, i: int) -> list[int]:
+        ranked = sorted((self.df[t], t) for t in self.tokens[i] if 1 < self.df[t] <= _MAX_TOKEN_DF)
+        seen: dict[int, None] = {}
+        for _, tok in ranked[:4]:
+            for j in self.postings[tok]:
+                if j != i:
+                    seen[j] = None
+            if len(seen) >= _MAX_CANDIDATES:
+                break
+        return sorted(seen)[:_MAX_CANDIDATES]
+
+    def _fuzzy(self, i: int) -> list[int]:
+        if not self.texts[i]:
+            return []
+        cands = self._candidates(i)
+        if not cands:
+            return []
+        hits = process.extract(
+            self.processed[i], [self.processed[j] for j in cands], scorer=fuzz.token_set_ratio,
+            processor=None, score_cutoff=FUZZY_CUTOFF, limit=3 * MAX_RELATED,
+        )
+        ranked = sorted((-score, -fuzz.ratio(self.processed[i], text), cands[k])
+                        for text, score, k in hits)
+        return [j for _, _, j in ranked]
+
+    def related(self, i: int) -> list[str]:
+        me = self.entries[i]
+        same_func = sorted(
+            (j for j in self.by_func[(me.path, me.function)] if j != i),
+            key=lambda j: (abs(self.entries[j].line - me.line), self.entries[j].line),
+        )
+        same_text = [j for j in self.by_template[me.template] if j != i]
+        picked: dict[str, None] = {}
+        for group in (same_func, same_text):
+            for j in group:
+                picked.setdefault(self.entries[j].id, None)
+        if len(picked) < MAX_RELATED:
+            for j in self._fuzzy(i):
+                picked.setdefault(self.entries[j].id, None)
+        return [x for x in picked if x != me.id][:MAX_RELATED]
+
+
+def related_ids(entries: Iterable[Facts], wanted: set[str]) -> dict[str, list[str]]:
+    """``related`` for each entry whose id is in ``wanted``, computed over all ``entries``."""
+    index = RelatedIndex(sorted(entries, key=lambda e: (e.path, e.line, e.id)))
+    return {e.id: index.related(i) for i, e in enumerate(index.entries) if e.id in wanted}

@@ -1,0 +1,165 @@
+"""Merge freshly extracted sites with an existing catalog, keeping curated text.
+
+Old entries are matched to new sites by id, then by (path, function, template), then by
+(path, function) with a similar template at the nearest line. A matched entry keeps its id and
+its curated fields; its derived fields are refreshed. An old entry whose site is gone stays,
+with ``removed_in`` set.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from rapidfuzz import fuzz
+
+from errexplain.extract.records import Site
+from errexplain.models import make_id
+
+Entry = dict[str, Any]
+KEY_ORDER = (
+    "id", "exception", "base", "kind", "template", "source", "condition", "doc", "versions",
+    "removed_in", "derived", "meaning", "trigger", "situations", "solutions", "example_fix",
+    "related", "examples",
+)
+SOURCE_KEYS = ("path", "line", "function")
+SITE_KEYS = ("exception", "base", "kind", "template", "source", "condition", "doc")
+SIMILAR_TEMPLATE = 75
+
+
+def is_curated(entry: Entry) -> bool:
+    """``derived: false`` (or no ``derived`` key but a meaning) marks text written by a person."""
+    if "derived" in entry:
+        return entry["derived"] is False
+    return bool(entry.get("meaning"))
+
+
+def site_fields(site: Site) -> Entry:
+    fields: Entry = {"exception": site.exception}
+    if site.base and site.base != site.exception:
+        fields["base"] = site.base
+    fields["kind"] = site.kind
+    fields["template"] = site.template
+    fields["source"] = {"path": site.path, "line": site.line, "function": site.function}
+    if site.condition:
+        fields["condition"] = site.condition
+    if site.doc:
+        fields["doc"] = site.doc
+    return fields
+
+
+def ordered(entry: Entry) -> Entry:
+    """The entry with keys in catalog order, empty optional values dropped."""
+    out: Entry = {}
+    for key in KEY_ORDER:
+        value = entry.get(key)
+        if value is None or value == []:
+            continue
+        if key == "source" and isinstance(value, dict):
+            value = {k: value[k] for k in SOURCE_KEYS if value.get(k) is not None}
+        out[key] = value
+    return out
+
+
+def entry_path(entry: Entry) -> str | None:
+    source = entry.get("source")
+    return source.get("path") if isinstance(source, dict) else None
+
+
+def _where(entry: Entry) -> str:
+    source = entry.get("source") or {}
+    return f"{source.get('path', '?')}:{source.get('line', '?')}"
+
+
+def _line(entry: Entry) -> int:
+    source = entry.get("source") or {}
+    line = source.get("line")
+    return line if isinstance(line, int) else 0
+
+
+def _function(entry: Entry) -> str | None:
+    source = entry.get("source") or {}
+    return source.get("function")
+
+
+def new_ids(sites: Sequence[Site], project: str) -> list[str]:
+    """Ids of the sites; the n-th same-template site of a function hashes ``function#n``."""
+    seen: dict[tuple[str, str, str], int] = defaultdict(int)
+    ids = [""] * len(sites)
+    order = sorted(range(len(sites)), key=lambda i: (sites[i].path, sites[i].line, sites[i].kind))
+    for i in order:
+        site = sites[i]
+        key = (site.path, site.function, site.template)
+        seen[key] += 1
+        func = site.function if seen[key] == 1 else f"{site.function}#{seen[key]}"
+        ids[i] = make_id(project, site.path, func, site.template)
+    return ids
+
+
+@dataclass
+class Matching:
+    """Which old entry (index) each new site (index) continues."""
+
+    pairs: dict[int, int] = field(default_factory=dict)
+
+    def taken(self) -> set[int]:
+        return set(self.pairs.values())
+
+
+def _match_by_id(old: Sequence[Entry], ids: Sequence[str], m: Matching) -> None:
+    index = {e.get("id"): i for i, e in enumerate(old)}
+    for s, new_id in enumerate(ids):
+        if new_id in index:
+            m.pairs[s] = index[new_id]
+
+
+def _match_by_key(old: Sequence[Entry], sites: Sequence[Site], m: Matching) -> None:
+    taken = m.taken()
+    by_key: dict[tuple[Any, ...], list[int]] = defaultdict(list)
+    for i, e in enumerate(old):
+        if i not in taken:
+            by_key[(entry_path(e), _function(e), e.get("template"))].append(i)
+    for s, site in enumerate(sites):
+        if s in m.pairs:
+            continue
+        cands = by_key.get((site.path, site.function, site.template))
+        if cands:
+            best = min(cands, key=lambda i: (abs(_line(old[i]) - site.line), i))
+            cands.remove(best)
+            m.pairs[s] = best
+
+
+def _match_similar(old: Sequence[Entry], sites: Sequence[Site], m: Matching) -> None:
+    taken = m.taken()
+    by_func: dict[tuple[Any, ...], list[int]] = defaultdict(list)
+    for i, e in enumerate(old):
+        if i not in taken and e.get("kind", "raise") != "builtin":
+            by_func[(entry_path(e), _function(e))].append(i)
+    for s, site in enumerate(sites):
+        cands = by_func.get((site.path, site.function))
+        if s in m.pairs or not cands:
+            continue
+        scored = [
+            (abs(_line(old[i]) - site.line), i) for i in cands
+            if old[i].get("kind", "raise") == site.kind
+            and fuzz.ratio(str(old[i].get("template", "")), site.template) >= SIMILAR_TEMPLATE
+        ]
+        if scored:
+            best = min(scored)[1]
+            cands.remove(best)
+            m.pairs[s] = best
+
+
+def match(old: Sequence[Entry], sites: Sequence[Site], ids: Sequence[str]) -> Matching:
+    m = Matching()
+    _match_by_id(old, ids, m)
+    _match_by_key(old, sites, m)
+    _match_similar(old, sites, m)
+    return m
+
+
+def changed_keys(before: Entry, after: Entry) -> list[str]:
+    keys: Iterable[str] = dict.fromkeys([*before, *after])
+    return [k for k in keys if before.get(k) != after.get(k)]

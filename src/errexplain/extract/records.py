@@ -1,0 +1,45 @@
+"""Plain records produced by the source walk and consumed by merge/derive/write."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class Site:
+    """One message-carrying raise/assert site (or a helper that builds an exception).
+
+    ``exception`` is the class name as raised; ``base`` is filled in later, once every class of
+    the tree is known. ``constant`` is false when the message has no literal text at all.
+    """
+
+    path: str
+    line: int
+    kind: str
+    exception: str
+    template: str
+    function: str
+    condition: str | None = None
+    doc: str | None = None
+    constant: bool = True
+    helper: bool = False
+    base: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ClassInfo:
+    """A class defined in the scanned tree: its name and its bases as written (last part)."""
+
+    name: str
+    path: str
+    bases: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class FileResult:
+    """What the walk found in one file; ``error`` is set when the file could not be parsed."""
+
+    path: str
+    sites: tuple[Site, ...] = ()
+    classes: tuple[ClassInfo, ...] = ()
+    error: str | None = None

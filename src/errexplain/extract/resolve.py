@@ -1,0 +1,101 @@
+"""Cross-file resolution: builtin bases of custom exception classes and helper-built errors."""
+
+from __future__ import annotations
+
+import builtins
+import dataclasses
+import re
+from collections.abc import Iterable
+
+from errexplain.extract.records import ClassInfo, FileResult, Site
+
+BUILTIN_EXCEPTIONS = frozenset(
+    name
+    for name, obj in vars(builtins).items()
+    if isinstance(obj, type) and issubclass(obj, BaseException)
+)
+_EXCEPTION_NAME = re.compile(r"(Error|Exception|Warning|Exit|Interrupt|Failure|Abort)$")
+
+
+class ClassTable:
+    """Every class defined in the tree, to walk a custom exception up to its builtin base."""
+
+    def __init__(self, classes: Iterable[ClassInfo]) -> None:
+        self._by_name: dict[str, list[ClassInfo]] = {}
+        for info in classes:
+            self._by_name.setdefault(info.name, []).append(info)
+
+    def __contains__(self, name: str) -> bool:
+        return name in self._by_name
+
+    def base(self, name: str, path: str | None = None, seen: frozenset[str] = frozenset()) -> str:
+        """The builtin base of ``name``, else the outermost base found as written, else itself."""
+        if name in BUILTIN_EXCEPTIONS or name in seen or name not in self._by_name:
+            return name
+        infos = sorted(self._by_name[name], key=lambda i: (i.path != path, i.path))
+        fallback: str | None = None
+        for info in infos:
+            for written in info.bases:
+                resolved = self.base(written, info.path, seen | {name})
+                if resolved in BUILTIN_EXCEPTIONS:
+                    return resolved
+                fallback = fallback or resolved
+        return fallback or name
+
+    def is_exception(self, name: str) -> bool:
+        base = self.base(name)
+        return bool(base in BUILTIN_EXCEPTIONS or _EXCEPTION_NAME.search(base)
+                    or _EXCEPTION_NAME.search(name))
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Resolved:
+    sites: tuple[Site, ...]
+    warnings: tuple[str, ...]
+
+
+def _helper_map(sites: list[Site], table: ClassTable) -> dict[str, Site]:
+    """Helper function name (last part) -> the exception-building return site in it."""
+    helpers: dict[str, Site] = {}
+    for site in sites:
+        if site.helper and table.is_exception(site.exception):
+            name = site.function.rsplit(".", 1)[-1]
+            if name not in helpers or (site.constant and not helpers[name].constant):
+                helpers[name] = site
+    return helpers
+
+
+def _finish(site: Site, exception: str, table: ClassTable) -> Site:
+    base = table.base(exception, site.path) if exception in table else None
+    return dataclasses.replace(site, exception=exception,
+                               base=None if base == exception else base)
+
+
+def resolve(results: Iterable[FileResult]) -> Resolved:
+    """Resolve bases and helpers over all files; drop helper returns that are not exceptions."""
+    results = list(results)
+    table = ClassTable(c for r in results for c in r.classes)
+    sites = [s for r in results for s in r.sites]
+    helpers = _helper_map(sites, table)
+    out: list[Site] = []
+    notes: list[str] = []
+    for site in sites:
+        where = f"{site.path}:{site.line}"
+        if site.helper:
+            if site.constant and table.is_exception(site.exception):
+                out.append(_finish(site, site.exception, table))
+            continue
+        exception = site.exception
+        helper = helpers.get(exception) if exception not in table else None
+        if helper is not None:
+            # The message is written either in the helper (recorded there) or here.
+            if helper.constant or not site.constant:
+                notes.append(f"{where}: message is built in helper {exception}(); "
+                             f"recorded at {helper.path}:{helper.line}")
+                continue
+            exception = helper.exception
+        if not site.constant:
+            notes.append(f"{where}: message is not a constant")
+        out.append(_finish(site, exception, table))
+    out.sort(key=lambda s: (s.path, s.line, s.kind, s.template))
+    return Resolved(tuple(out), tuple(notes))

@@ -1,0 +1,88 @@
+"""Name bindings of one function (or module) body, for following ``msg = ...; raise X(msg)``."""
+
+from __future__ import annotations
+
+import ast
+import bisect
+from collections.abc import Iterator
+
+from errexplain.extract.messages import Binding
+
+_NESTED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
+
+
+def _own_nodes(body: list[ast.stmt]) -> Iterator[ast.AST]:
+    """Every node of a body, not descending into nested functions, classes or lambdas."""
+    stack: list[ast.AST] = list(reversed(body))
+    while stack:
+        node = stack.pop()
+        yield node
+        if isinstance(node, _NESTED):
+            continue
+        stack.extend(reversed(list(ast.iter_child_nodes(node))))
+
+
+def _params(node: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
+    a = node.args
+    names = {p.arg for p in (*a.posonlyargs, *a.args, *a.kwonlyargs)}
+    names.update(p.arg for p in (a.vararg, a.kwarg) if p is not None)
+    return names
+
+
+class Scope:
+    """Assignments in one body, looked up by name and line; falls back to the parent scope."""
+
+    def __init__(
+        self,
+        body: list[ast.stmt],
+        parent: Scope | None = None,
+        func: ast.FunctionDef | ast.AsyncFunctionDef | None = None,
+    ) -> None:
+        self.parent = parent
+        self.is_function = func is not None
+        self._body = body
+        self._func = func
+        self._ready = False
+        self.locals: set[str] = set()
+        self.bindings: dict[str, list[Binding]] = {}
+        self._lines: dict[str, list[int]] = {}
+
+    def _add(self, name: str, binding: Binding) -> None:
+        self.bindings.setdefault(name, []).append(binding)
+
+    def _collect(self) -> None:
+        """Collect the bindings on first use: most scopes are never looked into."""
+        self._ready = True
+        if self._func is not None:
+            self.locals = _params(self._func)
+        for node in _own_nodes(self._body):
+            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+                self.locals.add(node.id)
+            if isinstance(node, ast.Assign) and len(node.targets) == 1:
+                target = node.targets[0]
+                if isinstance(target, ast.Name):
+                    self._add(target.id, Binding(node.lineno, node.value))
+            elif isinstance(node, ast.AnnAssign) and node.value is not None:
+                if isinstance(node.target, ast.Name):
+                    self._add(node.target.id, Binding(node.lineno, node.value))
+            elif (isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name)
+                  and isinstance(node.op, ast.Add)):
+                self._add(node.target.id, Binding(node.lineno, node.value, augmented=True))
+        for name, items in self.bindings.items():
+            items.sort(key=lambda b: b.line)
+            self._lines[name] = [b.line for b in items]
+
+    def lookup(self, name: str, line: int) -> Binding | None:
+        """The nearest assignment to ``name`` before ``line`` (any line, in an outer scope)."""
+        if not self._ready:
+            self._collect()
+        items = self.bindings.get(name)
+        if items:
+            i = bisect.bisect_left(self._lines[name], line)
+            if i:
+                return items[i - 1]
+            if not self.is_function:
+                return items[-1]
+        if name in self.locals or self.parent is None:
+            return None
+        return self.parent.lookup(name, 1 << 30)

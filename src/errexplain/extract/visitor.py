@@ -1,0 +1,213 @@
+"""The ast walk over one module: raise/assert sites, helper-built exceptions and classes."""
+
+from __future__ import annotations
+
+import ast
+import gc
+import warnings
+from collections.abc import Callable, Iterator
+from typing import Any, ClassVar
+
+from errexplain.extract.messages import Message, from_call, from_expr, source_of
+from errexplain.extract.records import ClassInfo, FileResult, Site
+from errexplain.extract.scope import Scope
+
+MAX_TEXT = 200
+_FuncDef = ast.FunctionDef | ast.AsyncFunctionDef
+
+
+def cut(text: str, limit: int = MAX_TEXT) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _callee_name(func: ast.expr) -> str:
+    if isinstance(func, ast.Name):
+        return func.id
+    if isinstance(func, ast.Attribute):
+        return func.attr
+    return source_of(func)
+
+
+def _negate(test: ast.expr) -> str:
+    text = source_of(test)
+    if isinstance(test, ast.Name | ast.Attribute | ast.Call | ast.Subscript):
+        return "not " + text
+    return f"not ({text})"
+
+
+def _doc_line(func: _FuncDef | None) -> str | None:
+    if func is None:
+        return None
+    doc = ast.get_docstring(func, clean=True)
+    if not doc:
+        return None
+    first = next((line.strip() for line in doc.splitlines() if line.strip()), "")
+    return cut(first) if first else None
+
+
+_BODIES = ("body", "orelse", "finalbody")
+
+
+def _child_bodies(node: ast.stmt) -> Iterator[list[ast.stmt]]:
+    """The statement lists inside a compound statement (loops, with, try, match)."""
+    for name in _BODIES:
+        body = getattr(node, name, None)
+        if body:
+            yield body
+    for handler in getattr(node, "handlers", ()):
+        yield handler.body
+    for case in getattr(node, "cases", ()):
+        yield case.body
+
+
+class SiteVisitor:
+    """Collects :class:`Site` and :class:`ClassInfo` records from one module's tree.
+
+    Only statements are visited (raise, assert and return are statements), never expressions.
+    """
+
+    def __init__(self, path: str, tree: ast.Module) -> None:
+        self.path = path
+        self.sites: list[Site] = []
+        self.classes: list[ClassInfo] = []
+        self._names: list[str] = []
+        self._funcs: list[_FuncDef | None] = [None]
+        self._scopes: list[Scope] = [Scope(tree.body)]
+        self._guards: list[list[tuple[ast.expr, bool]]] = [[]]
+
+    # --- structure -------------------------------------------------------------------------
+    def visit(self, node: ast.stmt | ast.Module) -> None:
+        handler = self._handlers.get(type(node))
+        if handler is not None:
+            handler(self, node)
+            return
+        for body in _child_bodies(node):  # type: ignore[arg-type]
+            for stmt in body:
+                self.visit(stmt)
+
+    @property
+    def qualname(self) -> str:
+        return ".".join(self._names) or "<module>"
+
+    def _visit_function(self, node: _FuncDef) -> None:
+        self._names.append(node.name)
+        self._funcs.append(node)
+        self._scopes.append(Scope(node.body, self._scopes[-1], node))
+        self._guards.append([])
+        for stmt in node.body:
+            self.visit(stmt)
+        self._guards.pop()
+        self._scopes.pop()
+        self._funcs.pop()
+        self._names.pop()
+
+
+    def visit_ClassDef(self, node: ast.ClassDef) -> None:
+        bases = tuple(_callee_name(b) for b in node.bases)
+        self.classes.append(ClassInfo(node.name, self.path, bases))
+        self._names.append(node.name)
+        self._funcs.append(None)
+        self._guards.append([])
+        for stmt in node.body:
+            self.visit(stmt)
+        self._guards.pop()
+        self._funcs.pop()
+        self._names.pop()
+
+    def visit_If(self, node: ast.If) -> None:
+        guards = self._guards[-1]
+        for negated, body in ((False, node.body), (True, node.orelse)):
+            guards.append((node.test, negated))
+            for stmt in body:
+                self.visit(stmt)
+            guards.pop()
+
+    # --- sites -----------------------------------------------------------------------------
+    def _condition(self) -> str | None:
+        guards = self._guards[-1]
+        if not guards:
+            return None
+        test, negated = guards[-1]
+        return cut(_negate(test) if negated else source_of(test))
+
+    def _add(self, node: ast.stmt, kind: str, exception: str, message: Message,
+             condition: str | None, helper: bool = False) -> None:
+        self.sites.append(Site(
+            path=self.path, line=node.lineno, kind=kind, exception=exception,
+            template=message.template, function=self.qualname, condition=condition,
+            doc=_doc_line(self._funcs[-1]), constant=message.constant, helper=helper,
+        ))
+
+    def _exception_call(self, exc: ast.expr, line: int) -> ast.Call | None:
+        if isinstance(exc, ast.Call):
+            return exc
+        if isinstance(exc, ast.Name):
+            found = self._scopes[-1].lookup(exc.id, line)
+            if found is not None and not found.augmented and isinstance(found.value, ast.Call):
+                return found.value
+        return None
+
+    def visit_Raise(self, node: ast.Raise) -> None:
+        call = None if node.exc is None else self._exception_call(node.exc, node.lineno)
+        if call is None:
+            return
+        message = from_call(call, node.lineno, self._scopes[-1].lookup)
+        if message is not None:
+            self._add(node, "raise", _callee_name(call.func), message, self._condition())
+
+    def visit_Assert(self, node: ast.Assert) -> None:
+        if node.msg is None:
+            return
+        message = from_expr(node.msg, node.lineno, self._scopes[-1].lookup)
+        self._add(node, "assert", "AssertionError", message, cut(source_of(node.test)))
+
+    def visit_Return(self, node: ast.Return) -> None:
+        value = node.value
+        if self._funcs[-1] is None or not isinstance(value, ast.Call):
+            return
+        name = _callee_name(value.func)
+        if not name[:1].isupper():
+            return
+        message = from_call(value, node.lineno, self._scopes[-1].lookup)
+        if message is not None:
+            self._add(node, "raise", name, message, self._condition(), helper=True)
+
+    _handlers: ClassVar[dict[type, Callable[[SiteVisitor, Any], None]]] = {
+        ast.FunctionDef: _visit_function,
+        ast.AsyncFunctionDef: _visit_function,
+        ast.ClassDef: visit_ClassDef,
+        ast.If: visit_If,
+        ast.Raise: visit_Raise,
+        ast.Assert: visit_Assert,
+        ast.Return: visit_Return,
+    }
+
+
+def visit_source(path: str, data: bytes) -> FileResult:
+    """Parse one file and collect its sites; a file that does not parse gives ``error``."""
+    # A tree is many small objects and no cycles: pausing the collector saves a third.
+    paused = gc.isenabled()
+    gc.disable()
+    try:
+        return _visit(path, data)
+    finally:
+        if paused:
+            gc.enable()
+
+
+def _visit(path: str, data: bytes) -> FileResult:
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            tree = ast.parse(data, filename=path)
+    except (SyntaxError, ValueError, UnicodeDecodeError) as exc:
+        return FileResult(path, error=cut(f"{type(exc).__name__}: {exc}"))
+    except RecursionError:
+        return FileResult(path, error="RecursionError: the file is nested too deeply to parse")
+    visitor = SiteVisitor(path, tree)
+    try:
+        visitor.visit(tree)
+    except RecursionError:
+        return FileResult(path, error="RecursionError: the file is nested too deeply to walk")
+    return FileResult(path, tuple(visitor.sites), tuple(visitor.classes))

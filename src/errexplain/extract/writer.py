@@ -1,0 +1,123 @@
+"""Catalog YAML on disk: load the existing module files, render and write them atomically."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+import yaml
+
+from errexplain.errors import ExtractError
+
+PROJECT_FILE = "project.yaml"
+Entry = dict[str, Any]
+
+
+class ChangedOnDisk(Exception):
+    """A catalog file changed between loading it and writing the merged result."""
+
+    def __init__(self, path: Path) -> None:
+        super().__init__(str(path))
+        self.path = path
+
+
+@dataclass(frozen=True, slots=True)
+class CatalogFile:
+    """One module file of an existing catalog: its path relative to the catalog dir."""
+
+    name: str
+    module: str | None
+    entries: tuple[Entry, ...]
+    raw: bytes = b""
+
+
+def catalog_file_for(module: str) -> str:
+    """``sglang/srt/x.py`` -> ``srt/x.yaml`` (the leading package directory is dropped)."""
+    parts = PurePosixPath(module).with_suffix(".yaml").parts
+    return "/".join(parts[1:] if len(parts) > 1 else parts)
+
+
+def _read_yaml(path: Path) -> tuple[bytes, Any]:
+    try:
+        raw = path.read_bytes()
+        return raw, yaml.load(raw.decode("utf-8"), Loader=yaml.CSafeLoader)
+    except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
+        raise ExtractError(
+            f"cannot read catalog file {path}: {exc}",
+            hint="fix or delete the file, then run the extraction again",
+        ) from exc
+
+
+def load_catalog(out: Path) -> list[CatalogFile]:
+    """Every module file under ``out`` (sorted), skipping ``project.yaml``."""
+    files: list[CatalogFile] = []
+    if not out.is_dir():
+        return files
+    for path in sorted(out.rglob("*.yaml")):
+        name = path.relative_to(out).as_posix()
+        if name == PROJECT_FILE:
+            continue
+        raw, doc = _read_yaml(path)
+        if not isinstance(doc, dict) or not isinstance(doc.get("entries", []), list):
+            raise ExtractError(f"catalog file {path} is not a mapping with an 'entries' list",
+                               hint="fix or delete the file, then run the extraction again")
+        entries = tuple(e for e in doc.get("entries") or [] if isinstance(e, dict))
+        files.append(CatalogFile(name, doc.get("module"), entries, raw))
+    return files
+
+
+def load_project(out: Path) -> tuple[dict[str, Any], bytes | None]:
+    """``project.yaml`` as a mapping (empty when missing) and its raw bytes (None: missing)."""
+    path = out / PROJECT_FILE
+    if not path.exists():
+        return {}, None
+    raw, doc = _read_yaml(path)
+    return (doc if isinstance(doc, dict) else {}), raw
+
+
+def dump(doc: dict[str, Any]) -> str:
+    text: str = yaml.dump(doc, Dumper=yaml.CSafeDumper, sort_keys=False, allow_unicode=True,
+                          width=4096, default_flow_style=False)
+    return text
+
+
+def _mode() -> int:
+    """0o666 minus the umask, as ``open()`` would create it (mkstemp gives 0o600)."""
+    umask = os.umask(0)
+    os.umask(umask)
+    return 0o666 & ~umask
+
+
+def read_bytes(path: Path) -> bytes | None:
+    try:
+        return path.read_bytes()
+    except OSError:
+        return None
+
+
+def write_atomic(path: Path, text: str, expected: bytes | None) -> bool:
+    """Write ``text`` to ``path`` via a temporary file and rename; skip identical content.
+
+    ``expected`` is what the file held when it was loaded before the merge (None: it did not
+    exist). If someone changed it meanwhile, :class:`ChangedOnDisk` is raised, nothing written.
+    """
+    data = text.encode("utf-8")
+    current = read_bytes(path)
+    if current == data:
+        return False
+    if current != expected:
+        raise ChangedOnDisk(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+        os.chmod(tmp, _mode())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return True
