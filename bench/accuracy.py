@@ -12,15 +12,22 @@ from __future__ import annotations
 
 import argparse
 import random
-import re
 from collections import defaultdict
 from collections.abc import Callable
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
-SYNONYMS = [("must", "should"), ("not supported", "unsupported"), ("Invalid", "Bad"),
-            ("cannot", "can't"), ("does not", "doesn't"), ("is not", "isn't"),
-            ("Please", "please"), ("got", "received"), ("expected", "expecting")]
+SYNONYMS = [
+    ("must", "should"),
+    ("not supported", "unsupported"),
+    ("Invalid", "Bad"),
+    ("cannot", "can't"),
+    ("does not", "doesn't"),
+    ("is not", "isn't"),
+    ("Please", "please"),
+    ("got", "received"),
+    ("expected", "expecting"),
+]
 
 
 def value_for(name: str, rnd: random.Random) -> str:
@@ -35,8 +42,19 @@ def value_for(name: str, rnd: random.Random) -> str:
         return rnd.choice(["'q_proj'", "'deepseek-ai/DeepSeek-V3'", "'fa3'", "None"])
     if any(k in low for k in ("size", "len", "num", "count", "dim", "rank", "_id", "idx", "tp")):
         return str(rnd.choice([2, 3, 6, 16, 128, 576, 4096, 129280]))
-    return rnd.choice(["foo bar", "[1, 2, 3]", "{'a': 1}", "'x'", "7", "Qwen3ForCausalLM",
-                       "line one\nline two", "<class 'int'>", "cuda:0"])
+    return rnd.choice(
+        [
+            "foo bar",
+            "[1, 2, 3]",
+            "{'a': 1}",
+            "'x'",
+            "7",
+            "Qwen3ForCausalLM",
+            "line one\nline two",
+            "<class 'int'>",
+            "cuda:0",
+        ]
+    )
 
 
 def make_message(template: str, rnd: random.Random) -> str:
@@ -56,7 +74,7 @@ def _drop(msg: str, rnd: random.Random) -> str:
 
 def _insert(msg: str, rnd: random.Random) -> str:
     w = msg.split(" ")
-    w.insert(rnd.randrange(1, len(w)), rnd.choice(["really", "now", "currently", "the"]))
+    w.insert(rnd.randrange(0, len(w) + 1), rnd.choice(["really", "now", "currently", "the"]))
     return " ".join(w)
 
 
@@ -77,20 +95,27 @@ def _older(msg: str, rnd: random.Random) -> str:
 
 
 VARIANTS: dict[str, Callable[[str, random.Random], str]] = {
-    "exact": lambda m, r: m, "word dropped": _drop, "word inserted": _insert,
-    "case changed": lambda m, r: m.lower(), "punctuation": _punct, "tail cut": _cut,
+    "exact": lambda m, r: m,
+    "word dropped": _drop,
+    "word inserted": _insert,
+    "case changed": lambda m, r: m.lower(),
+    "punctuation": _punct,
+    "tail cut": _cut,
     "older wording": _older,
 }
 
 
 def noisy(entry_path: str, line: int, func: str, exc: str, msg: str, rnd: random.Random) -> str:
-    lines = ["Traceback (most recent call last):",
-             '  File "/usr/local/lib/python3.12/dist-packages/sglang/srt/managers/scheduler.py"'
-             ", line 2645, in run_scheduler_process",
-             "    scheduler.event_loop_overlap()",
-             f'  File "/usr/local/lib/python3.12/dist-packages/{entry_path}", line {line}, '
-             f"in {func.rsplit('.', 1)[-1]}",
-             "    raise Something(", f"{exc}: {msg}"]
+    lines = [
+        "Traceback (most recent call last):",
+        '  File "/usr/local/lib/python3.12/dist-packages/sglang/srt/managers/scheduler.py"'
+        ", line 2645, in run_scheduler_process",
+        "    scheduler.event_loop_overlap()",
+        f'  File "/usr/local/lib/python3.12/dist-packages/{entry_path}", line {line}, '
+        f"in {func.rsplit('.', 1)[-1]}",
+        "    raise Something(",
+        f"{exc}: {msg}",
+    ]
     out = []
     for rank in ("TP0", "TP1"):
         prefix = f"[2026-10-02 11:04:09 {rank}] "
@@ -102,7 +127,7 @@ def noisy(entry_path: str, line: int, func: str, exc: str, msg: str, rnd: random
 
 def run_catalog(sample: int, seed: int) -> None:
     from errexplain.catalog import bundled_dir, load_catalog
-    from errexplain.explain import explain_text
+    from errexplain.explainer import explain_text
     from errexplain.integrity import memory_index
     from errexplain.normalize import identifiable
 
@@ -118,18 +143,36 @@ def run_catalog(sample: int, seed: int) -> None:
         base = make_message(e.template, rnd)
         for name, fn in VARIANTS.items():
             msg = fn(base, rnd)
-            text = noisy(e.source.path or "", e.source.line or 1, e.source.function or "f",
-                         e.exception, msg, rnd)
+            text = noisy(
+                e.source.path or "",
+                e.source.line or 1,
+                e.source.function or "f",
+                e.exception,
+                msg,
+                rnd,
+            )
             exps = explain_text(text, index)
             ranked = [m.entry for m in exps[0].matches] if exps else []
             top = ranked[0] if ranked else None
-            twins = {m.entry.id for m in exps[0].matches if top and m.entry.template ==
-                     top.template and abs(m.score - exps[0].matches[0].score) < 1e-9} if exps else set()
+            twins = (
+                {
+                    m.entry.id
+                    for m in exps[0].matches
+                    if top
+                    and m.entry.template == top.template
+                    and abs(m.score - exps[0].matches[0].score) < 1e-9
+                }
+                if exps
+                else set()
+            )
             s = stats[name]
             s[0] += 1
             s[1] += e.id in twins or (top is not None and top.id == e.id)
             s[2] += e.id in {x.id for x in ranked[:3]}
-            if not (top is not None and (top.id == e.id or e.id in twins)) and len(misses[name]) < 5:
+            if (
+                not (top is not None and (top.id == e.id or e.id in twins))
+                and len(misses[name]) < 5
+            ):
                 misses[name].append(f"{e.id} {msg[:80]!r} -> {top.id if top else None}")
     print(f"catalog: {len(entries)} identifiable entries with a source path")
     print(f"{'variant':16} {'n':>6} {'top-1':>8} {'top-3':>8}")
@@ -143,7 +186,7 @@ def run_eval(eval_dir: Path) -> None:
     import yaml
 
     from errexplain.catalog import bundled_dir, load_catalog
-    from errexplain.explain import explain_text
+    from errexplain.explainer import explain_text
     from errexplain.integrity import memory_index
 
     index = memory_index(load_catalog([bundled_dir()]))
@@ -151,8 +194,10 @@ def run_eval(eval_dir: Path) -> None:
     for case in truth:
         text = (eval_dir / "cases" / f"{case['id']}.txt").read_text(errors="replace")
         exps = explain_text(text, index)
-        exp = next((x for x in exps if x.error.message.startswith(
-            case["final_message"].strip()[:20])), exps[0] if exps else None)
+        exp = next(
+            (x for x in exps if x.error.message.startswith(case["final_message"].strip()[:20])),
+            exps[0] if exps else None,
+        )
         top = exp.matches[0].entry if exp and exp.matches else None
         got = f"{top.project}:{top.source.path}:{top.source.line}" if top else "no match"
         ok = "?"

@@ -56,7 +56,7 @@ def test_bad_template(tmp_path):
 def test_invalid_yaml(tmp_path):
     root = _copy(tmp_path)
     (root / "demo" / "pkg" / "broken.yaml").write_text("entries: [\n")
-    with pytest.raises(CatalogError, match="broken.yaml.*invalid YAML"):
+    with pytest.raises(CatalogError, match=r"broken\.yaml.*invalid YAML"):
         load_catalog([root])
 
 
@@ -92,5 +92,5 @@ def test_lint_reports_generic_and_duplicates(small_catalog):
 
 def test_missing_project_yaml(tmp_path):
     (tmp_path / "x").mkdir()
-    with pytest.raises(CatalogError, match="no project.yaml"):
+    with pytest.raises(CatalogError, match=r"no project\.yaml"):
         load_catalog([tmp_path / "x"])

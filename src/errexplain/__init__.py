@@ -24,7 +24,7 @@ def explain(text: str, *, catalogs: tuple[str, ...] = ()) -> tuple[Explanation, 
     'exact'
     """
     from . import cache
-    from .explain import explain_text
+    from .explainer import explain_text
 
     return explain_text(text, cache.load(catalogs))
 
@@ -37,7 +37,7 @@ def lookup(message: str, exc_type: str = "", *, catalogs: tuple[str, ...] = ()) 
     'exact'
     """
     from . import cache
-    from .explain import explain_message
+    from .explainer import explain_message
 
     return explain_message(message, exc_type, cache.load(catalogs))
 
@@ -51,6 +51,7 @@ def load_catalog(*dirs: str) -> Catalog:
     """
     from pathlib import Path
 
-    from .catalog import bundled_dir, load_catalog as _load
+    from .catalog import bundled_dir
+    from .catalog import load_catalog as _load
 
     return _load((bundled_dir(), *(Path(d) for d in dirs)))

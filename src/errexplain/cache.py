@@ -75,7 +75,6 @@ def open_index(dirs: tuple[Path, ...], *, use_prebuilt: bool) -> Index:
         index = Index.open(path)
         if index.key == key:
             return index
-        index.close()
     except (OSError, IndexCorrupt):
         pass
     data = build(dirs, key)

@@ -7,6 +7,7 @@ invalid catalog, 3 internal error, 130 interrupted.
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from typing import Annotated, NoReturn
 
 import typer
@@ -16,21 +17,44 @@ from .errors import ErrexplainError, ExitCode
 from .match import FUZZY_CUTOFF
 from .session import Options, run_explain
 
-app = typer.Typer(no_args_is_help=True, add_completion=False, rich_markup_mode=None,
-                  help="Explain Python errors from pasted tracebacks and logs, offline.")
+app = typer.Typer(
+    no_args_is_help=True,
+    add_completion=False,
+    rich_markup_mode=None,
+    help="Explain Python errors from pasted tracebacks and logs, offline.",
+)
 catalog_app = typer.Typer(no_args_is_help=True, help="Check, inspect and extract catalogs.")
 app.add_typer(catalog_app, name="catalog")
 
-CatalogOpt = Annotated[list[str], typer.Option(
-    "--catalog", help="Extra catalog directory merged over the bundled one (repeatable; also "
-    "$ERREXPLAIN_CATALOG).")]
+CatalogOpt = Annotated[
+    list[str],
+    typer.Option(
+        "--catalog",
+        help="Extra catalog directory merged over the bundled one (repeatable; also "
+        "$ERREXPLAIN_CATALOG).",
+    ),
+]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON (schema 1, see README).")]
 DebugOpt = Annotated[bool, typer.Option("--debug", help="Show Python tracebacks of errexplain.")]
 
 
-def _opts(json_: bool, catalog: list[str], **kw: object) -> Options:
-    return Options(fmt="json" if json_ else str(kw.pop("fmt", "auto")), catalogs=tuple(catalog),
-                   **kw)  # type: ignore[arg-type]
+def _opts(
+    json_: bool,
+    catalog: list[str],
+    fmt: str = "auto",
+    cutoff: float = FUZZY_CUTOFF,
+    verbose: bool = False,
+    color: bool | None = None,
+) -> Options:
+    if fmt not in ("auto", "text", "rich", "json"):
+        raise typer.BadParameter(f"unknown format {fmt!r}: use auto, text, rich or json")
+    return Options(
+        fmt="json" if json_ else fmt,
+        catalogs=tuple(catalog),
+        cutoff=cutoff,
+        verbose=verbose,
+        color=color,
+    )
 
 
 @app.command()
@@ -39,18 +63,27 @@ def explain(
     json_: JsonOpt = False,
     fmt: Annotated[str, typer.Option("--format", help="auto, text, rich or json.")] = "auto",
     catalog: CatalogOpt = [],  # noqa: B006 (typer reads the default)
-    cutoff: Annotated[float, typer.Option(help="Score under which nothing is called a match "
-                                          "(0-1).")] = FUZZY_CUTOFF,
-    verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Show every match in full.")
-                       ] = False,
+    cutoff: Annotated[
+        float, typer.Option(help="Score under which nothing is called a match (0-1).")
+    ] = FUZZY_CUTOFF,
+    verbose: Annotated[
+        bool, typer.Option("--verbose", "-v", help="Show every match in full.")
+    ] = False,
     no_color: Annotated[bool, typer.Option("--no-color", help="No colour.")] = False,
     debug: DebugOpt = False,
 ) -> None:
     """Explain every distinct error in a log, a traceback file or stdin."""
-    opts = _opts(json_, catalog, fmt=fmt, cutoff=cutoff, verbose=verbose,
-                 color=False if no_color else None)
-    raise typer.Exit(run_explain(file, opts, sys.stdin.buffer, sys.stdout, sys.stderr,
-                                 sys.stdout.isatty()))
+    opts = _opts(
+        json_, catalog, fmt=fmt, cutoff=cutoff, verbose=verbose, color=False if no_color else None
+    )
+    raise typer.Exit(
+        _guard(
+            lambda: run_explain(
+                file, opts, sys.stdin.buffer, sys.stdout, sys.stderr, sys.stdout.isatty()
+            ),
+            debug,
+        )
+    )
 
 
 @app.command()
@@ -62,7 +95,7 @@ def lookup(
     debug: DebugOpt = False,
 ) -> None:
     """Explain one message, no traceback needed."""
-    raise typer.Exit(commands.lookup(message, type_, _opts(json_, catalog)))
+    raise typer.Exit(_guard(lambda: commands.lookup(message, type_, _opts(json_, catalog)), debug))
 
 
 @app.command()
@@ -73,7 +106,7 @@ def show(
     debug: DebugOpt = False,
 ) -> None:
     """Show one catalog entry by id."""
-    raise typer.Exit(commands.show(entry_id, _opts(json_, catalog)))
+    raise typer.Exit(_guard(lambda: commands.show(entry_id, _opts(json_, catalog)), debug))
 
 
 @app.command()
@@ -84,7 +117,7 @@ def related(
     debug: DebugOpt = False,
 ) -> None:
     """List the errors related to an entry (by id) or to a message."""
-    raise typer.Exit(commands.related(what, _opts(json_, catalog)))
+    raise typer.Exit(_guard(lambda: commands.related(what, _opts(json_, catalog)), debug))
 
 
 @app.command()
@@ -96,7 +129,9 @@ def search(
     debug: DebugOpt = False,
 ) -> None:
     """Search the catalog by keywords (fuzzy, ranked)."""
-    raise typer.Exit(commands.search(" ".join(keywords), limit, _opts(json_, catalog)))
+    raise typer.Exit(
+        _guard(lambda: commands.search(" ".join(keywords), limit, _opts(json_, catalog)), debug)
+    )
 
 
 @app.command("list")
@@ -110,7 +145,11 @@ def list_(
     debug: DebugOpt = False,
 ) -> None:
     """List catalog entries, filtered by project, exception type and path."""
-    raise typer.Exit(commands.list_entries(project, type_, path, limit, _opts(json_, catalog)))
+    raise typer.Exit(
+        _guard(
+            lambda: commands.list_entries(project, type_, path, limit, _opts(json_, catalog)), debug
+        )
+    )
 
 
 @catalog_app.command("check")
@@ -119,7 +158,7 @@ def catalog_check(
     debug: DebugOpt = False,
 ) -> None:
     """Validate a catalog: schema, unique ids, related ids, every example matches first."""
-    raise typer.Exit(commands.check(directory))
+    raise typer.Exit(_guard(lambda: commands.check(directory), debug))
 
 
 @catalog_app.command("stats")
@@ -129,7 +168,7 @@ def catalog_stats(
     debug: DebugOpt = False,
 ) -> None:
     """Count entries by project, exception type, kind and curated/derived."""
-    raise typer.Exit(commands.stats(_opts(json_, catalog)))
+    raise typer.Exit(_guard(lambda: commands.stats(_opts(json_, catalog)), debug))
 
 
 @catalog_app.command("lint")
@@ -138,23 +177,54 @@ def catalog_lint(
     debug: DebugOpt = False,
 ) -> None:
     """Report too-generic templates, duplicate templates and dangling related ids."""
-    raise typer.Exit(commands.lint(directory))
+    raise typer.Exit(_guard(lambda: commands.lint(directory), debug))
 
 
 @catalog_app.command("extract")
 def catalog_extract(
-    source: Annotated[str, typer.Argument(help="Source dir, wheel/sdist, or installed "
-                                          "distribution name.")],
+    source: Annotated[
+        str, typer.Argument(help="Source dir, wheel/sdist, or installed distribution name.")
+    ],
     project: Annotated[str, typer.Option(help="Project name.")],
     version: Annotated[str, typer.Option(help="Release the source is from.")],
     out: Annotated[str, typer.Option(help="Catalog dir to write/merge.")] = "",
-    dry_run: Annotated[bool, typer.Option("--dry-run", help="Print changes, write nothing.")
-                       ] = False,
+    dry_run: Annotated[
+        bool, typer.Option("--dry-run", help="Print changes, write nothing.")
+    ] = False,
     debug: DebugOpt = False,
 ) -> None:
     """Extract raise/assert sites from source into catalog YAML (curated text is kept)."""
-    raise typer.Exit(commands.extract(source, project, version, out or f"errors/{project}",
-                                      dry_run))
+    raise typer.Exit(
+        _guard(
+            lambda: commands.extract(source, project, version, out or f"errors/{project}", dry_run),
+            debug,
+        )
+    )
+
+
+def _guard(call: Callable[[], int], debug: bool) -> int:
+    """The error boundary around a command body: domain errors become one line and a code."""
+    try:
+        return call()
+    except ErrexplainError as exc:
+        if debug:
+            raise
+        sys.stderr.write(f"errexplain: {exc.message}\n")
+        if exc.hint:
+            sys.stderr.write(f"hint: {exc.hint}\n")
+        return exc.exit_code
+    except BrokenPipeError:
+        return ExitCode.EXPLAINED
+    except (KeyboardInterrupt, typer.Exit):
+        raise
+    except Exception as exc:
+        if debug:
+            raise
+        sys.stderr.write(
+            f"errexplain: internal error: {type(exc).__name__}: {exc}\n"
+            "hint: rerun with --debug and report the traceback\n"
+        )
+        return ExitCode.INTERNAL
 
 
 def _fail(message: str, hint: str | None, code: int) -> NoReturn:
@@ -187,6 +257,9 @@ def main() -> None:
     except Exception as exc:
         if debug:
             raise
-        _fail(f"internal error: {type(exc).__name__}: {exc}",
-              "rerun with --debug and report the traceback", ExitCode.INTERNAL)
+        _fail(
+            f"internal error: {type(exc).__name__}: {exc}",
+            "rerun with --debug and report the traceback",
+            ExitCode.INTERNAL,
+        )
     sys.exit(code if isinstance(code, int) else 0)

@@ -24,9 +24,9 @@ def _index(opts: Options) -> Any:
 
 
 def _console() -> Any:
-    from rich.console import Console
+    from .render import make_console
 
-    return Console()
+    return make_console(sys.stdout)
 
 
 def _print(text: str) -> None:
@@ -34,8 +34,8 @@ def _print(text: str) -> None:
 
 
 def _emit(exps: tuple[Explanation, ...], opts: Options) -> int:
-    from .session import exit_code, write_output
     from .inputs import InputText
+    from .session import exit_code, write_output
 
     inp = InputText("", "argument", 0)
     write_output(exps, inp, opts, sys.stdout, sys.stdout.isatty())
@@ -43,7 +43,7 @@ def _emit(exps: tuple[Explanation, ...], opts: Options) -> int:
 
 
 def lookup(message: str, exc_type: str, opts: Options) -> int:
-    from .explain import explain_message
+    from .explainer import explain_message
 
     typed = _TYPED.match(message.strip())
     if typed and not exc_type:
@@ -121,7 +121,7 @@ def _emit_rows(index: Any, positions: list[int], opts: Options,
 
 
 def related(what: str, opts: Options) -> int:
-    from .explain import explain_message
+    from .explainer import explain_message
 
     index = _index(opts)
     if _ID.match(what.strip().lower()):
@@ -225,7 +225,8 @@ def lint(directory: str) -> int:
 
 
 def extract(source: str, project: str, version: str, out: str, dry_run: bool) -> int:
-    from .extract import extract as do_extract, format_report
+    from .extract import extract as do_extract
+    from .extract import format_report
 
     report = do_extract(source, project, version, out=Path(out), dry_run=dry_run)
     if dry_run:

@@ -23,7 +23,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import Any
 
 from .models import Entry, ExampleFix, Source
 from .normalize import identifiable, template_words
@@ -124,7 +124,7 @@ class Index:
     """A loaded index. Entry prose is read from the store on demand."""
 
     main: dict[str, Any]
-    _fh: BinaryIO | None
+    _path: Path | None
     _blob: bytes | None
     _fuzzy_at: int
     _fuzzy_len: int
@@ -135,15 +135,11 @@ class Index:
 
     @classmethod
     def open(cls, path: Path) -> Index:
-        fh = path.open("rb")
-        try:
+        with path.open("rb") as fh:
             head = fh.read(_HEAD.size)
-            lm, lf, ls = cls._check_head(head, os.fstat(fh.fileno()).st_size)
+            lm, lf, _ = cls._check_head(head, os.fstat(fh.fileno()).st_size)
             main = cls._loads(fh.read(lm))
-        except BaseException:
-            fh.close()
-            raise
-        return cls(main, fh, None, _HEAD.size + lm, lf, _HEAD.size + lm + lf)
+        return cls(main, path, None, _HEAD.size + lm, lf, _HEAD.size + lm + lf)
 
     @classmethod
     def from_bytes(cls, data: bytes) -> Index:
@@ -173,13 +169,13 @@ class Index:
     def _read(self, at: int, length: int) -> bytes:
         if self._blob is not None:
             return self._blob[at:at + length]
-        assert self._fh is not None
-        self._fh.seek(at)
-        return self._fh.read(length)
-
-    def close(self) -> None:
-        if self._fh is not None:
-            self._fh.close()
+        assert self._path is not None
+        with self._path.open("rb") as fh:
+            fh.seek(at)
+            data = fh.read(length)
+        if len(data) != length:
+            raise IndexCorrupt(f"{self._path} changed while in use")
+        return data
 
     @property
     def key(self) -> str:

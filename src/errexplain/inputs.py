@@ -7,7 +7,6 @@ log is read in bounded memory; the result says how much was left out.
 
 from __future__ import annotations
 
-import io
 import re
 from collections import deque
 from collections.abc import Iterator
@@ -93,8 +92,7 @@ def read_stream(stream: BinaryIO, name: str) -> InputText:
     if len(head) < SMALL:
         text, replaced = _decode(head)
         return InputText(text, name, len(head), replaced_bytes=replaced)
-    rest = io.BufferedReader(stream) if not hasattr(stream, "readline") else stream
-    lines = _chain(head, rest)
+    lines = _chain(head, stream)
     kept, skipped, cut = _filtered(lines)
     size = sum(map(len, kept)) + skipped
     text, replaced = _decode(b"".join(kept))

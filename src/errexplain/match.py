@@ -61,7 +61,7 @@ def _frame_reason(index: Index, pos: int, frames: Sequence[Frame]) -> tuple[floa
     if not path or not frames:
         return 0.0, None
     func = (index.main["funcs"][pos] or "").rsplit(".", 1)[-1]
-    best = (0.0, None)
+    best: tuple[float, str | None] = (0.0, None)
     for depth, frame in enumerate(reversed(frames)):
         fpath = _norm_path(frame.path)
         if not (fpath.endswith("/" + path) or fpath == path):
@@ -161,7 +161,8 @@ def _order(index: Index, hits: list[Hit]) -> list[Hit]:
 
     def key(h: Hit) -> tuple[float, int, int, int, str]:
         path = m["paths"][h.pos] or ""
-        return (-round(h.score, 6), -h.literal, -int(m["curated"][h.pos]), len(path), m["ids"][h.pos])
+        curated = int(m["curated"][h.pos])
+        return (-round(h.score, 6), -h.literal, -curated, len(path), m["ids"][h.pos])
 
     return sorted(hits, key=key)
 

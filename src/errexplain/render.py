@@ -6,6 +6,7 @@ Pasted and catalog text is always wrapped in `Text` objects, never parsed as mar
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TextIO
 
 from rich.console import Console, Group, RenderableType
 from rich.padding import Padding
@@ -142,6 +143,11 @@ def explanation_renderable(exp: Explanation, *, verbose: bool = False) -> Render
         parts += [_section(f"About {err.short_type or 'this error'}"), _body(exp.generic)]
     title = message_text(exp, exp.matches[0] if exp.matches else None)
     return Panel(Group(*parts), title=title, title_align="left")
+
+
+def make_console(out: TextIO, color: bool | None = None) -> Console:
+    """A console on `out`; `color=False` disables colour (NO_COLOR is honoured by Rich)."""
+    return Console(file=out, no_color=color is False, force_terminal=True if color else None)
 
 
 def print_explanations(console: Console, exps: Sequence[Explanation], *,

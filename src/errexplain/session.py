@@ -34,7 +34,7 @@ def _no_error(inp: InputText) -> InputError:
 
 def explain_input(inp: InputText, opts: Options) -> tuple[Explanation, ...]:
     from .cache import load
-    from .explain import explain_text
+    from .explainer import explain_text
 
     if not inp.text.strip():
         raise InputError(f"{inp.name} is empty: nothing to explain",
@@ -63,13 +63,9 @@ def write_output(exps: Sequence[Explanation], inp: InputText, opts: Options, out
 
         out.write(render_text(exps, verbose=opts.verbose))
     else:
-        from rich.console import Console
+        from .render import make_console, print_explanations
 
-        from .render import print_explanations
-
-        console = Console(file=out, no_color=opts.color is False,
-                          force_terminal=True if opts.color else None)
-        print_explanations(console, exps, verbose=opts.verbose)
+        print_explanations(make_console(out, opts.color), exps, verbose=opts.verbose)
 
 
 def run_explain(path: str, opts: Options, stdin: BinaryIO, out: TextIO, err: TextIO,

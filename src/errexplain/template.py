@@ -5,7 +5,7 @@ Grammar
 A template is the text of an error message in which every part that varies at run time is a
 *placeholder*::
 
-    Kimi-K3 processor feature length does not match image grids: <pixel_values.shape[0]> != <sum(patch_counts)>
+    feature length does not match image grids: <pixel_values.shape[0]> != <sum(patch_counts)>
 
 * ``<expr>`` is a placeholder. ``expr`` is the expression's source text as written at the raise
   site, including a format conversion or spec (``<name!r>``, ``<ratio:.2f>``). It names the value

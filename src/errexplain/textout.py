@@ -36,6 +36,31 @@ def header(exp: Explanation) -> list[str]:
     return lines
 
 
+def _when(entry: Entry) -> list[str]:
+    if not (entry.trigger or entry.situations or entry.condition):
+        return []
+    out = ["When it happens"]
+    if entry.trigger:
+        out += _wrap("Trigger: " + entry.trigger)
+    elif entry.condition:
+        out += _wrap(f"Condition in the code: {entry.condition}")
+    for s in entry.situations:
+        out += _wrap("- " + s, "    ")
+    return out
+
+
+def _source_lines(entry: Entry) -> list[str]:
+    src = entry.source
+    where = f"{src.path}:{src.line}" if src.path else "(raised by the interpreter or a library)"
+    func = f" in {src.function}" if src.function else ""
+    out = ["Source", f"  {src.project} {src.version or ''}: {where}{func}".replace("  :", ":")]
+    if src.url:
+        out.append(f"  {src.url}")
+    if entry.removed_in:
+        out.append(f"  (removed in {entry.removed_in})")
+    return out
+
+
 def entry_lines(entry: Entry) -> list[str]:
     """The explanation sections of one entry."""
     out: list[str] = []
@@ -43,14 +68,7 @@ def entry_lines(entry: Entry) -> list[str]:
         else "What it means"
     if entry.meaning:
         out += [label, *_wrap(entry.meaning)]
-    if entry.trigger or entry.situations or entry.condition:
-        out.append("When it happens")
-        if entry.trigger:
-            out += _wrap("Trigger: " + entry.trigger)
-        elif entry.condition:
-            out += _wrap(f"Condition in the code: {entry.condition}")
-        for s in entry.situations:
-            out += _wrap("- " + s, "    ")
+    out += _when(entry)
     if entry.solutions:
         out.append("Solutions")
         for i, s in enumerate(entry.solutions, 1):
@@ -61,16 +79,7 @@ def entry_lines(entry: Entry) -> list[str]:
         if fix.before:
             out += ["  # before", *("    " + ln for ln in fix.before.rstrip().splitlines())]
         out += ["  # after", *("    " + ln for ln in fix.after.rstrip().splitlines())]
-    src = entry.source
-    out.append("Source")
-    where = f"{src.path}:{src.line}" if src.path else "(raised by the interpreter or a library)"
-    func = f" in {src.function}" if src.function else ""
-    out.append(f"  {src.project} {src.version or ''}: {where}{func}".replace("  :", ":"))
-    if src.url:
-        out.append(f"  {src.url}")
-    if entry.removed_in:
-        out.append(f"  (removed in {entry.removed_in})")
-    return out
+    return out + _source_lines(entry)
 
 
 def match_lines(m: Match, n: int, total: int) -> list[str]:

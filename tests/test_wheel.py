@@ -1,0 +1,49 @@
+"""The catalog ships inside the wheel, with its prebuilt index: build, install in a fresh venv,
+run from outside the repository."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import sysconfig
+import zipfile
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).parent.parent
+
+
+@pytest.mark.slow
+def test_wheel_installs_and_explains_outside_the_repo(tmp_path):
+    dist = tmp_path / "dist"
+    subprocess.run([sys.executable, "-m", "build", "--wheel", "--no-isolation", "-o", str(dist),
+                    str(REPO)], check=True, capture_output=True)
+    wheel = next(dist.glob("errexplain-*.whl"))
+    names = zipfile.ZipFile(wheel).namelist()
+    assert "errexplain/_index/catalog.idx" in names
+    assert "errexplain/_catalog/sglang/project.yaml" in names
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+    # Dependencies come from this interpreter's site-packages (appended to sys.path, and .pth
+    # files there are not processed, so the editable errexplain is not seen); errexplain itself
+    # comes from the wheel.
+    site = next((venv / "lib").glob("python3*/site-packages"))
+    (site / "deps.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
+    subprocess.run([str(venv / "bin" / "pip"), "install", "-q", "--no-deps", str(wheel)],
+                   check=True, capture_output=True)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    env = {"PATH": str(venv / "bin"), "HOME": str(tmp_path),
+           "ERREXPLAIN_CACHE_DIR": str(tmp_path / "cache")}
+    r = subprocess.run([str(venv / "bin" / "errexplain"), "lookup",
+                        "image QKV shapes must match"], cwd=elsewhere, env=env,
+                       capture_output=True, text=True, check=False)
+    assert r.returncode == 0, r.stderr
+    assert "hunyuan_qkv_pack_triton.py:173" in r.stdout
+    where = subprocess.run([str(venv / "bin" / "python"), "-c",
+                            "import errexplain; print(errexplain.__file__)"], cwd=elsewhere,
+                           env=env, capture_output=True, text=True, check=True).stdout
+    assert str(venv) in where
+    # first run after a wheel install builds no index: the cache dir stays empty
+    assert not (tmp_path / "cache").exists() or not any((tmp_path / "cache").iterdir())
