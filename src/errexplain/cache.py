@@ -39,17 +39,30 @@ def cache_dir() -> Path:
     return Path(user_cache_dir("errexplain", appauthor=False))
 
 
+def _fingerprint(top: str, out: list[str]) -> None:
+    """Append `relpath size mtime` of every YAML file under top (sorted, no pathlib: this runs
+    on every start from a source checkout, so it stays a plain scandir walk)."""
+    stack = [top]
+    while stack:
+        d = stack.pop()
+        with os.scandir(d) as it:
+            entries = sorted(it, key=lambda e: e.name)
+        for e in entries:
+            if e.is_dir(follow_symlinks=False):
+                stack.append(e.path)
+            elif e.name.endswith((".yaml", ".yml")):
+                st = e.stat()
+                out.append(f"{e.path[len(top):]}\0{st.st_size}\0{st.st_mtime_ns}")
+
+
 def catalog_key(dirs: Iterable[Path]) -> str:
     """A hash of errexplain's version and every catalog file's path, size and mtime."""
-    from .catalog import catalog_files
-
-    h = hashlib.sha256(f"errexplain {__version__}\n".encode())
+    parts = [f"errexplain {__version__}"]
     for root in dirs:
-        h.update(f"dir {root.resolve()}\n".encode())
-        for path in catalog_files(root):
-            st = path.stat()
-            h.update(f"{path.relative_to(root)}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
-    return h.hexdigest()[:24]
+        top = os.path.realpath(root)
+        parts.append(f"dir {top}")
+        _fingerprint(top, parts)
+    return hashlib.sha256("\n".join(parts).encode()).hexdigest()[:24]
 
 
 def build(dirs: Iterable[Path], key: str) -> bytes:
