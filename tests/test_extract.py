@@ -303,7 +303,7 @@ def test_merge_keeps_curated_text(tmp_path):
     assert (local["derived"], local["meaning"]) == (False, "A person wrote this.")
     assert local["solutions"] == ["Pass a smaller x."]
     assert local["examples"] == ["local message for 3"]
-    assert "related" not in local and "unknown_key" not in local
+    assert local["related"] == [] and "unknown_key" not in local
     assert local["source"]["line"] == old_local["source"]["line"] + 1  # +3 lines, -2 lines
     assert local["versions"] == ["1.0", "2.0"]
 
@@ -460,4 +460,4 @@ def test_same_version_reextraction_keeps_vanished_curated_entries(tmp_path):
     extract(_make_v2(tmp_path), "mypkg", "1.0", out=out)
     literal = _one(out, "literal")
     assert literal["meaning"] == "A person wrote this."
-    assert literal["removed_in"] == "1.0" and "versions" not in literal
+    assert literal["removed_in"] == "1.0" and literal["versions"] == []

@@ -143,7 +143,7 @@ def _derive(placed: Sequence[_Placed]) -> None:
     for p in live:
         if str(p.entry["id"]) in wanted:
             p.entry["meaning"] = derive.meaning(_facts(p))
-            p.entry["related"] = related[str(p.entry["id"])]
+            p.entry["related"] = related[str(p.entry["id"])] or None
 
 
 def _record(p: _Placed, plan: Plan) -> None:

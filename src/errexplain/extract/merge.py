@@ -51,11 +51,11 @@ def site_fields(site: Site) -> Entry:
 
 
 def ordered(entry: Entry) -> Entry:
-    """The entry with keys in catalog order, empty optional values dropped."""
+    """The entry with keys in catalog order, null values dropped (empty lists are kept)."""
     out: Entry = {}
     for key in KEY_ORDER:
         value = entry.get(key)
-        if value is None or value == []:
+        if value is None:
             continue
         if key == "source" and isinstance(value, dict):
             value = {k: value[k] for k in SOURCE_KEYS if value.get(k) is not None}
