@@ -90,7 +90,10 @@ def catalog(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, ExtractRepo
         ("attribute_class", "attribute class <x>"),
         ("angle_brackets", "head_dim must be <<= 128, got <<<x>>> for <<lambda>>"),
         ("assert_tuple", "(<a.shape>, <b.shape>)"),
-        ("raise_variable", "missing key <x>"),
+        # str(KeyError(msg)) is repr(msg): the template carries the quotes repr adds.
+        ("raise_variable", "'missing key <x>'"),
+        ("key_error_quotes", "\"no key '<k>'\""),
+        ("key_error_name", "<k>"),
     ],
 )
 def test_message_forms(catalog, function, template):
@@ -461,3 +464,9 @@ def test_same_version_reextraction_keeps_vanished_curated_entries(tmp_path):
     literal = _one(out, "literal")
     assert literal["meaning"] == "A person wrote this."
     assert literal["removed_in"] == "1.0" and literal["versions"] == []
+
+
+def test_meaning_names_the_handled_exception(catalog):
+    out, _ = catalog
+    assert _one(out, "chained")["meaning"] == "Raised by `chained` while handling `OSError`."
+    assert "condition" not in _one(out, "chained")

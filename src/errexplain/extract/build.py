@@ -133,7 +133,7 @@ def _facts(p: _Placed) -> derive.Facts:
     assert p.site is not None
     s = p.site
     return derive.Facts(str(p.entry["id"]), s.kind, s.template, s.path, s.line, s.function,
-                        s.condition, s.doc, s.helper)
+                        s.condition, s.doc, s.helper, s.handling)
 
 
 def _derive(placed: Sequence[_Placed]) -> None:

@@ -31,6 +31,7 @@ class Facts:
     condition: str | None = None
     doc: str | None = None
     helper: bool = False
+    handling: str | None = None
 
 
 def meaning(facts: Facts) -> str:
@@ -38,12 +39,14 @@ def meaning(facts: Facts) -> str:
     func = facts.function
     where = f"at module level of `{facts.path}`" if func == "<module>" else f"by `{func}`"
     cond = facts.condition
+    when = (f" when `{cond}`" if cond else "") + (
+        f" while handling `{facts.handling}`" if facts.handling else "")
     if facts.kind == "assert":
         text = f"Assertion {where.replace('by ', 'in ', 1)} failed: `{cond}`."
     elif facts.helper:
-        text = f"Built {where}, whose callers raise it" + (f", when `{cond}`." if cond else ".")
+        text = f"Built {where}, whose callers raise it" + (f",{when}." if when else ".")
     else:
-        text = f"Raised {where}" + (f" when `{cond}`." if cond else ".")
+        text = f"Raised {where}{when}."
     if facts.doc and func != "<module>":
         text += f" (`{func}`: {facts.doc})"
     return text

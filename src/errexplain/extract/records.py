@@ -10,7 +10,9 @@ class Site:
     """One message-carrying raise/assert site (or a helper that builds an exception).
 
     ``exception`` is the class name as raised; ``base`` is filled in later, once every class of
-    the tree is known. ``constant`` is false when the message has no literal text at all.
+    the tree is known. ``constant`` is false when the message has no literal text at all;
+    ``single`` is true when the message is the only argument of the exception call;
+    ``handling`` names the exception of the innermost enclosing ``except`` clause.
     """
 
     path: str
@@ -24,6 +26,8 @@ class Site:
     constant: bool = True
     helper: bool = False
     base: str | None = None
+    single: bool = True
+    handling: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,6 +8,7 @@ import re
 from collections.abc import Iterable
 
 from errexplain.extract.records import ClassInfo, FileResult, Site
+from errexplain.template import compile_template
 
 BUILTIN_EXCEPTIONS = frozenset(
     name
@@ -65,9 +66,19 @@ def _helper_map(sites: list[Site], table: ClassTable) -> dict[str, Site]:
     return helpers
 
 
+def _repr_quoted(template: str) -> str:
+    """``str(KeyError(msg))`` is ``repr(msg)``: quote the template the way repr would."""
+    literal = compile_template(template).literal_text
+    quote = '"' if "'" in literal and '"' not in literal else "'"
+    return quote + template + quote
+
+
 def _finish(site: Site, exception: str, table: ClassTable) -> Site:
     base = table.base(exception, site.path) if exception in table else None
-    return dataclasses.replace(site, exception=exception,
+    template = site.template
+    if site.single and site.constant and "KeyError" in (exception, base):
+        template = _repr_quoted(template)
+    return dataclasses.replace(site, exception=exception, template=template,
                                base=None if base == exception else base)
 
 

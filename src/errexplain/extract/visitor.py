@@ -75,6 +75,7 @@ class SiteVisitor:
         self._funcs: list[_FuncDef | None] = [None]
         self._scopes: list[Scope] = [Scope(tree.body)]
         self._guards: list[list[tuple[ast.expr, bool]]] = [[]]
+        self._handling: list[list[str]] = [[]]
 
     # --- structure -------------------------------------------------------------------------
     def visit(self, node: ast.stmt | ast.Module) -> None:
@@ -95,8 +96,10 @@ class SiteVisitor:
         self._funcs.append(node)
         self._scopes.append(Scope(node.body, self._scopes[-1], node))
         self._guards.append([])
+        self._handling.append([])
         for stmt in node.body:
             self.visit(stmt)
+        self._handling.pop()
         self._guards.pop()
         self._scopes.pop()
         self._funcs.pop()
@@ -109,8 +112,10 @@ class SiteVisitor:
         self._names.append(node.name)
         self._funcs.append(None)
         self._guards.append([])
+        self._handling.append([])
         for stmt in node.body:
             self.visit(stmt)
+        self._handling.pop()
         self._guards.pop()
         self._funcs.pop()
         self._names.pop()
@@ -123,6 +128,18 @@ class SiteVisitor:
                 self.visit(stmt)
             guards.pop()
 
+    def visit_Try(self, node: ast.Try | ast.TryStar) -> None:
+        for stmt in node.body:
+            self.visit(stmt)
+        handling = self._handling[-1]
+        for handler in node.handlers:
+            handling.append(cut(source_of(handler.type)) if handler.type else "BaseException")
+            for stmt in handler.body:
+                self.visit(stmt)
+            handling.pop()
+        for stmt in (*node.orelse, *node.finalbody):
+            self.visit(stmt)
+
     # --- sites -----------------------------------------------------------------------------
     def _condition(self) -> str | None:
         guards = self._guards[-1]
@@ -132,11 +149,13 @@ class SiteVisitor:
         return cut(_negate(test) if negated else source_of(test))
 
     def _add(self, node: ast.stmt, kind: str, exception: str, message: Message,
-             condition: str | None, helper: bool = False) -> None:
+             condition: str | None, call: ast.Call | None = None, helper: bool = False) -> None:
         self.sites.append(Site(
             path=self.path, line=node.lineno, kind=kind, exception=exception,
             template=message.template, function=self.qualname, condition=condition,
             doc=_doc_line(self._funcs[-1]), constant=message.constant, helper=helper,
+            single=call is None or len(call.args) + len(call.keywords) == 1,
+            handling=self._handling[-1][-1] if self._handling[-1] else None,
         ))
 
     def _exception_call(self, exc: ast.expr, line: int) -> ast.Call | None:
@@ -154,7 +173,7 @@ class SiteVisitor:
             return
         message = from_call(call, node.lineno, self._scopes[-1].lookup)
         if message is not None:
-            self._add(node, "raise", _callee_name(call.func), message, self._condition())
+            self._add(node, "raise", _callee_name(call.func), message, self._condition(), call)
 
     def visit_Assert(self, node: ast.Assert) -> None:
         if node.msg is None:
@@ -171,17 +190,22 @@ class SiteVisitor:
             return
         message = from_call(value, node.lineno, self._scopes[-1].lookup)
         if message is not None:
-            self._add(node, "raise", name, message, self._condition(), helper=True)
+            self._add(node, "raise", name, message, self._condition(), value, helper=True)
 
     _handlers: ClassVar[dict[type, Callable[[SiteVisitor, Any], None]]] = {
         ast.FunctionDef: _visit_function,
         ast.AsyncFunctionDef: _visit_function,
         ast.ClassDef: visit_ClassDef,
         ast.If: visit_If,
+        ast.Try: visit_Try,
         ast.Raise: visit_Raise,
         ast.Assert: visit_Assert,
         ast.Return: visit_Return,
     }
+
+
+if hasattr(ast, "TryStar"):  # Python 3.11+: try/except*
+    SiteVisitor._handlers[ast.TryStar] = SiteVisitor.visit_Try
 
 
 def visit_source(path: str, data: bytes) -> FileResult:

@@ -132,3 +132,11 @@ def assert_tuple(a, b):
 def raise_variable(x):
     err = KeyError(f"missing key {x}")
     raise err
+
+
+def key_error_quotes(k):
+    raise KeyError(f"no key '{k}'")
+
+
+def key_error_name(k):
+    raise KeyError(k)
