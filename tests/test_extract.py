@@ -470,3 +470,15 @@ def test_meaning_names_the_handled_exception(catalog):
     out, _ = catalog
     assert _one(out, "chained")["meaning"] == "Raised by `chained` while handling `OSError`."
     assert "condition" not in _one(out, "chained")
+
+
+def test_file_left_without_entries_is_removed(tmp_path):
+    out = tmp_path / "out"
+    extract(V1, "mypkg", "1.0", out=out)
+    root = tmp_path / "v2" / "mypkg"
+    shutil.copytree(V1, root)
+    (root / "helpers.py").write_text("def nothing():\n    return None\n")
+    report = extract(root, "mypkg", "1.0", out=out)
+    assert not (out / "helpers.yaml").exists()
+    assert "helpers.yaml" in report.files_written
+    assert report.entries_removed == 2

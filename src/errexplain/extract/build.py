@@ -31,6 +31,7 @@ class Plan:
 
     docs: dict[str, dict[str, Any]] = field(default_factory=dict)
     loaded: dict[str, bytes] = field(default_factory=dict)
+    emptied: list[str] = field(default_factory=list)
     added: int = 0
     updated: int = 0
     removed: int = 0
@@ -189,4 +190,5 @@ def build(old_files: Sequence[CatalogFile], sites: Sequence[Site], project: str,
         doc: dict[str, Any] = {"module": module} if module else {}
         doc["entries"] = entries
         plan.docs[name] = doc
+    plan.emptied = sorted(set(plan.loaded) - set(plan.docs))
     return plan

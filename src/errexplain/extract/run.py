@@ -20,6 +20,7 @@ from errexplain.extract.writer import (
     load_catalog,
     load_project,
     read_bytes,
+    remove_file,
     write_atomic,
 )
 
@@ -76,6 +77,13 @@ def _write(out: Path, plan: Plan, project: str, version: str, dry_run: bool) -> 
         except ChangedOnDisk:
             plan.warnings.append(f"{path}: changed on disk during the extraction, "
                                  "not written; run the extraction again")
+    for name in plan.emptied:
+        try:
+            if dry_run or remove_file(out / name, plan.loaded[name]):
+                written.append(name)
+        except ChangedOnDisk:
+            plan.warnings.append(f"{out / name}: changed on disk during the extraction, "
+                                 "not removed; run the extraction again")
     return written
 
 

@@ -121,3 +121,14 @@ def write_atomic(path: Path, text: str, expected: bytes | None) -> bool:
         Path(tmp).unlink(missing_ok=True)
         raise
     return True
+
+
+def remove_file(path: Path, expected: bytes) -> bool:
+    """Delete a catalog file left without entries, unless it changed since it was loaded."""
+    current = read_bytes(path)
+    if current is None:
+        return False
+    if current != expected:
+        raise ChangedOnDisk(path)
+    path.unlink()
+    return True
