@@ -12,7 +12,7 @@ from errexplain.models import Frame
 
 def _top(index, message, exc_type="", frames=()):
     r = rank(index, message, exc_type, frames)
-    return [(index.main["paths"][h.pos], h.kind, round(h.score, 3)) for h in r.hits], r
+    return [(index.table["paths"][h.pos], h.kind, round(h.score, 3)) for h in r.hits], r
 
 
 def test_exact_match_binds_values(small_index):
@@ -25,10 +25,10 @@ def test_exact_match_binds_values(small_index):
 
 def test_type_counts(small_index):
     hits, _ = _top(small_index, "image QKV shapes must match", "ValueError")
-    assert small_index.main["types"][_.hits[0].pos] == "ValueError"
+    assert small_index.table["types"][_.hits[0].pos] == "ValueError"
     assert hits[0][2] > hits[1][2]
     hits, r = _top(small_index, "image QKV shapes must match", "TypeError")
-    assert small_index.main["types"][r.hits[0].pos] == "TypeError"
+    assert small_index.table["types"][r.hits[0].pos] == "TypeError"
 
 
 def test_same_template_without_frames_is_ambiguous(small_index):
@@ -49,7 +49,7 @@ def test_frames_pick_the_site(small_index):
 def test_generic_template_never_wins_alone(small_index):
     hits, r = _top(small_index, "something nobody wrote down", "RuntimeError")
     assert hits == []
-    assert all(small_index.main["templates"][h.pos] != "<e>" for h in r.nearest)
+    assert all(small_index.table["templates"][h.pos] != "<e>" for h in r.nearest)
 
 
 def test_short_literal_prefix_is_still_exact(small_index):
@@ -90,9 +90,9 @@ def test_ranking_does_not_depend_on_catalog_order(small_catalog, rnd: random.Ran
                    ("image QKV shapes must match", "ValueError"),
                    ("Model architectures ['X'] are not supported for now.", "ValueError")):
         r = rank(index, msg, t)
-        ids = [index.main["ids"][h.pos] for h in r.hits]
+        ids = [index.table["ids"][h.pos] for h in r.hits]
         base = rank(_base_index(small_catalog), msg, t)
-        base_ids = [_base_index(small_catalog).main["ids"][h.pos] for h in base.hits]
+        base_ids = [_base_index(small_catalog).table["ids"][h.pos] for h in base.hits]
         assert ids == base_ids
         assert ids
 

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 __version__ = "0.1.0"
+TYPE_CHECKING = False  # see errexplain.models: typing stays out of the fast path
 
 if TYPE_CHECKING:
     from .catalog import Catalog

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from typing import NamedTuple
+
+from .models import record as _record
 
 _ESCAPES = re.compile(
     r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[@-Z\\-_]?"
@@ -77,7 +78,8 @@ _KNOWN = frozenset({
 })
 
 
-class Line(NamedTuple):
+@_record
+class Line:
     """One cleaned line. `prefix` is the log prefix removed (empty if none), `stream` the
     per-line stream prefix (`[rank3]:`, `(TP0 pid=55)`), `fence` marks a markdown fence."""
 

@@ -1,47 +1,58 @@
 """Find the compiled index: prebuilt in the wheel, or built once into a per-user cache.
 
-Source checkouts and user catalogs get an index built on first use, keyed by errexplain's
-version and the size and mtime of every catalog file, written atomically (two processes building
-at once both succeed), rebuilt when stale or corrupt, and kept in memory when the cache directory
-is not writable.
+A wheel ships `errexplain/_index/catalog.idx`, built from the bundled catalog at build time:
+an installed errexplain opens it and checks nothing else. A source checkout (or any user
+catalog) gets an index built on first use into the per-user cache, keyed by errexplain's version
+and the size and mtime of every catalog file, written atomically (two processes building at once
+both succeed), rebuilt when stale or corrupt, and kept in memory when the cache directory is not
+writable.
+
+This module runs on every start, so it sticks to `os.path` and `zlib` (no pathlib, hashlib,
+importlib.resources or platformdirs on the common path); the package directory comes from
+`__file__` for the same reason (the catalog loader uses importlib.resources).
 """
 
 from __future__ import annotations
 
-import hashlib
 import os
-from collections.abc import Iterable
-from pathlib import Path
+import sys
+import zlib
 
 from . import __version__
 from .index import Index, IndexCorrupt, build_bytes, write_atomic
+from .models import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+    from pathlib import Path
 
 CACHE_ENV = "ERREXPLAIN_CACHE_DIR"
-PREBUILT = "catalog.idx"
+CATALOG_ENV = "ERREXPLAIN_CATALOG"
+_PKG = os.path.dirname(os.path.abspath(__file__))
 
 
-def _package_dir() -> Path:
-    return Path(__file__).resolve().parent
-
-
-def prebuilt_path() -> Path | None:
+def prebuilt_path() -> str | None:
     """The index shipped inside a wheel (built from the bundled catalog at build time)."""
-    path = _package_dir() / "_index" / PREBUILT
-    return path if path.is_file() and (_package_dir() / "_catalog").is_dir() else None
+    path = os.path.join(_PKG, "_index", "catalog.idx")
+    return path if os.path.isfile(path) else None
 
 
-def cache_dir() -> Path:
+def cache_dir() -> str:
+    """$ERREXPLAIN_CACHE_DIR, else the platform's user cache dir (XDG on Linux)."""
     env = os.environ.get(CACHE_ENV)
     if env:
-        return Path(env)
+        return env
+    platform = sys.platform  # a plain value: the same code type-checks on every platform
+    if platform.startswith("linux"):
+        base = os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache")
+        return os.path.join(base, "errexplain")
     from platformdirs import user_cache_dir
 
-    return Path(user_cache_dir("errexplain", appauthor=False))
+    return str(user_cache_dir("errexplain", appauthor=False))
 
 
 def _fingerprint(top: str, out: list[str]) -> None:
-    """Append `relpath size mtime` of every YAML file under top (sorted, no pathlib: this runs
-    on every start from a source checkout, so it stays a plain scandir walk)."""
+    """Append `relpath size mtime` of every YAML file under top, in sorted order."""
     stack = [top]
     while stack:
         d = stack.pop()
@@ -55,35 +66,33 @@ def _fingerprint(top: str, out: list[str]) -> None:
                 out.append(f"{e.path[len(top):]}\0{st.st_size}\0{st.st_mtime_ns}")
 
 
-def catalog_key(dirs: Iterable[Path]) -> str:
-    """A hash of errexplain's version and every catalog file's path, size and mtime."""
+def catalog_key(dirs: Iterable[str | Path]) -> str:
+    """A fingerprint of errexplain's version and every catalog file's path, size and mtime
+    (a staleness check, not a security boundary: crc32 and adler32 of the listing)."""
     parts = [f"errexplain {__version__}"]
     for root in dirs:
         top = os.path.realpath(root)
         parts.append(f"dir {top}")
         _fingerprint(top, parts)
-    return hashlib.sha256("\n".join(parts).encode()).hexdigest()[:24]
+    data = "\n".join(parts).encode()
+    return f"{zlib.crc32(data):08x}{zlib.adler32(data):08x}{len(data):x}"
 
 
-def build(dirs: Iterable[Path], key: str) -> bytes:
+def build(dirs: Iterable[str | Path], key: str) -> bytes:
     """Load and validate the YAML catalogs and compile them into index bytes."""
+    from pathlib import Path
+
     from .catalog import load_catalog
 
-    catalog = load_catalog(dirs)
+    catalog = load_catalog([Path(d) for d in dirs])
     projects = {p.name: [p.version, p.link, p.path_prefix] for p in catalog.projects}
     return build_bytes(catalog.entries, projects, key)
 
 
-def open_index(dirs: tuple[Path, ...], *, use_prebuilt: bool) -> Index:
-    """The index for these catalog dirs (bundled first), from the wheel, the cache or built."""
-    prebuilt = prebuilt_path() if use_prebuilt else None
-    if prebuilt is not None:
-        try:
-            return Index.open(prebuilt)
-        except IndexCorrupt:
-            pass
+def open_index(dirs: tuple[str, ...]) -> Index:
+    """The index for these catalog dirs, from the cache or built (and cached if possible)."""
     key = catalog_key(dirs)
-    path = cache_dir() / f"index-{key}.idx"
+    path = os.path.join(cache_dir(), f"index-{key}.idx")
     try:
         index = Index.open(path)
         if index.key == key:
@@ -91,18 +100,37 @@ def open_index(dirs: tuple[Path, ...], *, use_prebuilt: bool) -> Index:
     except (OSError, IndexCorrupt):
         pass
     data = build(dirs, key)
-    try:
+    from contextlib import suppress
+
+    with suppress(OSError):  # not writable: serve this run from memory
         write_atomic(path, data)
-    except OSError:
-        return Index.from_bytes(data)
     return Index.from_bytes(data)
+
+
+def _source_catalog() -> str:
+    """The bundled catalog: `_catalog` in a wheel, `errors/` two levels above the package in
+    a source checkout (editable install)."""
+    for path in (os.path.join(_PKG, "_catalog"),
+                 os.path.normpath(os.path.join(_PKG, os.pardir, os.pardir, "errors"))):
+        if os.path.isdir(path):
+            return path
+    from .catalog import bundled_dir
+
+    return str(bundled_dir())
 
 
 def load(extra_dirs: Iterable[str] = ()) -> Index:
     """The index of the bundled catalog merged with user catalogs (env var, then options)."""
+    extra = tuple(extra_dirs)
+    prebuilt = prebuilt_path()
+    if not extra and not os.environ.get(CATALOG_ENV) and prebuilt is not None:
+        try:
+            return Index.open(prebuilt)
+        except IndexCorrupt:
+            pass
+    if not extra and not os.environ.get(CATALOG_ENV):
+        return open_index((_source_catalog(),))
     from .catalog import bundled_dir, user_dirs
 
-    users = user_dirs(extra_dirs)
-    if not users and prebuilt_path() is not None:
-        return open_index((), use_prebuilt=True)
-    return open_index((bundled_dir(), *users), use_prebuilt=False)
+    users = tuple(str(p) for p in user_dirs(extra))
+    return open_index((str(bundled_dir()), *users))

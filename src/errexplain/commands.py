@@ -95,7 +95,7 @@ def show(entry_id: str, opts: Options) -> int:
 def _rows(index: Any, positions: list[int], scores: list[float] | None = None) -> list[str]:
     from .template import render_plain
 
-    m = index.main
+    m = index.table
     out = []
     for k, pos in enumerate(positions):
         score = f"{scores[k]:.2f}  " if scores else ""
@@ -107,7 +107,7 @@ def _rows(index: Any, positions: list[int], scores: list[float] | None = None) -
 
 def _emit_rows(index: Any, positions: list[int], opts: Options,
                scores: list[float] | None = None) -> int:
-    m = index.main
+    m = index.table
     if opts.fmt == "json":
         rows = [{"id": m["ids"][p], "exception_type": m["types"][p],
                  "template": m["templates"][p], "project": m["projs"][p],
@@ -150,7 +150,7 @@ def search(query: str, limit: int, opts: Options) -> int:
 
 def list_entries(project: str, exc_type: str, path: str, limit: int, opts: Options) -> int:
     index = _index(opts)
-    m = index.main
+    m = index.table
     positions = [i for i in range(len(index))
                  if (not project or m["projs"][i] == project)
                  and (not exc_type or exc_type in (m["types"][i], m["bases"][i]))
@@ -189,7 +189,7 @@ def check(directory: str) -> int:
 
 def stats(opts: Options) -> int:
     index = _index(opts)
-    m = index.main
+    m = index.table
     data: dict[str, Any] = {"entries": len(index)}
     for name, col in (("by project", "projs"), ("by kind", "kinds"), ("by exception", "types")):
         data[name] = dict(Counter(m[col]).most_common())

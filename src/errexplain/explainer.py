@@ -9,27 +9,15 @@ from .models import Explanation, Match, RaisedError, Related
 from .parse import parse_traceback
 
 
-def _related(index: Index, ids: tuple[str, ...]) -> tuple[Related, ...]:
-    out = []
-    for rid in ids:
-        pos = index.position(rid)
-        if pos is not None:
-            out.append(Related(rid, index.main["templates"][pos], index.main["types"][pos]))
-    return tuple(out)
-
-
 def _to_match(index: Index, hit: Hit) -> Match:
     entry = index.entry(hit.pos)
+    related = tuple(Related(*r) for r in index.related(hit.pos))
     return Match(entry, hit.score, "exact" if hit.kind == "exact" else "fuzzy", hit.values,
-                 hit.reasons, _related(index, entry.related))
+                 hit.reasons, related)
 
 
 def _known_base(index: Index, exc_type: str) -> str | None:
-    short = exc_type.rsplit(".", 1)[-1]
-    for t, b in zip(index.main["types"], index.main["bases"], strict=True):
-        if t == short and b:
-            return str(b)
-    return None
+    return index.known_base(exc_type.rsplit(".", 1)[-1])
 
 
 def explain_error(error: RaisedError, index: Index, *, cutoff: float = FUZZY_CUTOFF

@@ -1,226 +1,337 @@
 """The compiled catalog index: one file, read without YAML, built once and cached.
 
-Layout of an index file::
+A normal run reads only what one message needs, so it stays fast at 100k templates::
 
-    b"ERRXIDX1" | 3 x uint64 little-endian (len main, len fuzzy, len store) | main | fuzzy | store
+    b"ERRXIDX2" | 5 x uint64 (len meta, len rows, len ids, len fuzzy, len store)
+    | meta | rows | ids | fuzzy | store
 
-``main`` (marshal) holds one column per entry field needed to match (ids, types, templates,
-paths, ...) and ``rare``: each identifiable template filed under its rarest literal word, so the
-exact-match candidates of a message are the union of ``rare[w]`` over its words. ``fuzzy``
-(marshal, loaded only when no exact match is found) is an inverted index of every literal word.
-``store`` is one JSON record per entry (the prose), read by offset only for the entries shown.
+* ``meta`` (marshal): format, key, projects, the number of rows, ``row_offs`` (where each row
+  starts inside ``rows``) and ``rare``: every identifiable template is filed under its rarest
+  literal word, and its rows are stored contiguously, so ``rare[word] = (first_row, count)``.
+  The exact-match candidates of a message are the buckets of its words: one read each.
+* ``rows``: one marshal blob per entry: the fields matching needs (see ``R_*``).
+* ``ids`` (marshal, lazy): id -> row, for ``show``/``related``.
+* ``fuzzy`` (marshal, lazy): an inverted index of all literal words with their idf, loaded only
+  when no exact match is found.
+* ``store``: one marshal record per entry (the prose), read by offset for the entries shown.
+
+Only the standard library is used; ``tempfile`` is imported when a file is written.
 """
 
 from __future__ import annotations
 
-import json
 import marshal
 import math
 import os
 import struct
-import tempfile
-from collections import Counter
-from collections.abc import Sequence
-from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any
+import weakref
+from collections.abc import Iterable, Sequence
 
-from .models import Entry, ExampleFix, Source
+from .models import TYPE_CHECKING, Entry, ExampleFix, Source
 from .normalize import identifiable, template_words
 
-MAGIC = b"ERRXIDX1"
-FORMAT = 1
-_HEAD = struct.Struct("<8sQQQ")
+if TYPE_CHECKING:
+    from typing import Any
+
+    Row = tuple[Any, ...]
+else:
+    Row = tuple
+
+MAGIC = b"ERRXIDX2"
+FORMAT = 2
+_HEAD = struct.Struct("<8s5Q")
+
+# Row fields (a row is a plain tuple: cheap to unmarshal).
+R_POS, R_ID, R_TYPE, R_BASE, R_TEMPLATE, R_PATH, R_FUNC, R_LINE, R_PROJ, R_KIND = range(10)
+R_CURATED, R_STORE, R_STORE_LEN, R_LITERAL = range(10, 14)
 
 
 class IndexCorrupt(Exception):
     """The file is not a complete index of this format (it gets rebuilt)."""
 
 
-def _record(entry: Entry) -> dict[str, Any]:
+def _record(entry: Entry, brief: dict[str, tuple[str, str]]) -> tuple[Any, ...]:
+    """The prose of an entry, with its related entries resolved to (id, template, type)."""
     fix = entry.example_fix
-    return {
-        "condition": entry.condition, "doc": entry.doc, "versions": entry.versions,
-        "removed_in": entry.removed_in, "derived": entry.derived, "meaning": entry.meaning,
-        "trigger": entry.trigger, "situations": entry.situations, "solutions": entry.solutions,
-        "example_fix": fix.to_dict() if fix else None, "related": entry.related,
-        "examples": entry.examples, "file": entry.catalog_file,
-    }
+    related = tuple((rid, *brief[rid]) for rid in entry.related if rid in brief)
+    return (entry.condition, entry.doc, entry.versions, entry.removed_in, entry.derived,
+            entry.meaning, entry.trigger, entry.situations, entry.solutions,
+            (fix.before, fix.after, fix.language) if fix else None, entry.related,
+            entry.examples, entry.catalog_file, related)
 
 
-def _file_words(entries: Sequence[Entry]) -> tuple[list[tuple[str, ...]], Counter[str]]:
+def _bucket_order(entries: Sequence[Entry]) -> tuple[list[int], dict[str, tuple[int, int]],
+                                                      list[tuple[str, ...]]]:
+    """Order entries by their rarest word's bucket; return (order, rare, words per entry)."""
     per_entry = [tuple(dict.fromkeys(template_words(e.template))) for e in entries]
-    df: Counter[str] = Counter()
+    df: dict[str, int] = {}
     for ws in per_entry:
-        df.update(ws)
-    return per_entry, df
+        for w in ws:
+            df[w] = df.get(w, 0) + 1
+    buckets: dict[str, list[int]] = {}
+    generic: list[int] = []
+    for i, ws in enumerate(per_entry):
+        if ws and identifiable(entries[i].template):
+            best = min(ws, key=lambda w: (df[w], -len(w), w))
+            buckets.setdefault(best, []).append(i)
+        else:
+            generic.append(i)
+    order: list[int] = []
+    rare: dict[str, tuple[int, int]] = {}
+    for word in sorted(buckets):
+        members = sorted(buckets[word], key=lambda i: entries[i].id)
+        rare[word] = (len(order), len(members))
+        order.extend(members)
+    order.extend(sorted(generic, key=lambda i: entries[i].id))
+    return order, rare, per_entry
+
+
+def _fuzzy_blob(order: list[int], per_entry: list[tuple[str, ...]],
+                entries: Sequence[Entry]) -> bytes:
+    post: dict[str, list[int]] = {}
+    df: dict[str, int] = {}
+    for pos, i in enumerate(order):
+        if not identifiable(entries[i].template):
+            continue
+        for w in per_entry[i]:
+            post.setdefault(w, []).append(pos)
+            df[w] = df.get(w, 0) + 1
+    n = max(len(entries), 1)
+    idf = {w: math.log(1 + n / c) for w, c in df.items()}
+    wsum = tuple(sum(idf.get(w, 0.0) for w in per_entry[i]) for i in order)
+    return marshal.dumps({"post": {w: tuple(v) for w, v in post.items()}, "idf": idf,
+                          "wsum": wsum})
 
 
 def build_bytes(entries: Sequence[Entry], projects: dict[str, list[Any]], key: str) -> bytes:
     """Compile entries into the bytes of an index file."""
-    per_entry, df = _file_words(entries)
-    rare: dict[str, list[int]] = {}
-    post: dict[str, list[int]] = {}
-    generic: list[int] = []
-    for i, ws in enumerate(per_entry):
-        if not ws or not identifiable(entries[i].template):
-            generic.append(i)
-            continue
-        best = min(ws, key=lambda w: (df[w], -len(w), w))
-        rare.setdefault(best, []).append(i)
-        for w in ws:
-            post.setdefault(w, []).append(i)
-    n = max(len(entries), 1)
-    idf = {w: math.log(1 + n / c) for w, c in df.items()}
-    store = bytearray()
-    offs = []
-    for e in entries:
-        offs.append(len(store))
-        store += json.dumps(_record(e), ensure_ascii=False, separators=(",", ":")).encode()
-        store += b"\n"
-    offs.append(len(store))
-    main = marshal.dumps({
-        "format": FORMAT, "key": key, "projects": projects,
-        "ids": tuple(e.id for e in entries), "types": tuple(e.exception for e in entries),
-        "bases": tuple(e.base for e in entries), "templates": tuple(e.template for e in entries),
-        "paths": tuple(e.source.path for e in entries),
-        "funcs": tuple(e.source.function for e in entries),
-        "lines": tuple(e.source.line for e in entries),
-        "projs": tuple(e.project for e in entries), "kinds": tuple(e.kind for e in entries),
-        "curated": tuple(e.curated for e in entries), "offs": tuple(offs),
-        "rare": {w: tuple(v) for w, v in rare.items()}, "generic": tuple(generic),
-    })
-    fuzzy = marshal.dumps({
-        "post": {w: tuple(v) for w, v in post.items()}, "idf": idf,
-        "wsum": tuple(sum(idf[w] for w in ws) for ws in per_entry),
-    })
-    return _HEAD.pack(MAGIC, len(main), len(fuzzy), len(store)) + main + fuzzy + bytes(store)
+    from .template import compile_template
+
+    order, rare, per_entry = _bucket_order(entries)
+    brief = {e.id: (e.template, e.exception) for e in entries}
+    bases = {e.exception: e.base for e in entries if e.base and e.base != e.exception}
+    rows, store = bytearray(), bytearray()
+    row_offs = []
+    for pos, i in enumerate(order):
+        e = entries[i]
+        rec = marshal.dumps(_record(e, brief))
+        row = (pos, e.id, e.exception, e.base, e.template, e.source.path, e.source.function,
+               e.source.line, e.project, e.kind, e.curated, len(store), len(rec),
+               compile_template(e.template).literal_len)
+        store += rec
+        row_offs.append(len(rows))
+        rows += marshal.dumps(row)
+    row_offs.append(len(rows))
+    meta = marshal.dumps({"format": FORMAT, "key": key, "projects": projects, "n": len(order),
+                          "row_offs": tuple(row_offs), "rare": rare, "bases": bases})
+    ids = marshal.dumps({entries[i].id: pos for pos, i in enumerate(order)})
+    fuzzy = _fuzzy_blob(order, per_entry, entries)
+    head = _HEAD.pack(MAGIC, len(meta), len(rows), len(ids), len(fuzzy), len(store))
+    return b"".join((head, meta, bytes(rows), ids, fuzzy, bytes(store)))
 
 
-def write_atomic(path: Path, data: bytes) -> None:
+def write_atomic(path: str, data: bytes) -> None:
     """Write a file so that readers see either the old or the whole new content."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
+    import tempfile
+
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path), prefix=".idx-", suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
         os.replace(tmp, path)
     except BaseException:
-        with _suppress():
+        from contextlib import suppress
+
+        with suppress(OSError):
             os.unlink(tmp)
         raise
 
 
-class _suppress:
-    def __enter__(self) -> None:
-        return None
-
-    def __exit__(self, *exc: object) -> bool:
-        return True
-
-
-@dataclass
 class Index:
-    """A loaded index. Entry prose is read from the store on demand."""
+    """A loaded index. Rows, ids, the fuzzy index and prose are read on demand."""
 
-    main: dict[str, Any]
-    _path: Path | None
-    _blob: bytes | None
-    _fuzzy_at: int
-    _fuzzy_len: int
-    _store_at: int
-    _fuzzy: dict[str, Any] | None = None
-    _cache: dict[int, Entry] = field(default_factory=dict)
+    def __init__(self, meta: dict[str, Any], offsets: tuple[int, ...],
+                 reader: _Reader) -> None:
+        self.meta = meta
+        self._at_rows, self._at_ids, self._at_fuzzy, self._at_store, self._end = offsets
+        self._reader = reader
+        self._rows: dict[int, Row] = {}
+        self._entries: dict[int, Entry] = {}
+        self._fuzzy: dict[str, Any] | None = None
+        self._ids: dict[str, int] | None = None
+        self._table: dict[str, tuple[Any, ...]] | None = None
 
     @classmethod
-    def open(cls, path: Path) -> Index:
-        with path.open("rb") as fh:
-            head = fh.read(_HEAD.size)
-            lm, lf, _ = cls._check_head(head, os.fstat(fh.fileno()).st_size)
-            main = cls._loads(fh.read(lm))
-        return cls(main, path, None, _HEAD.size + lm, lf, _HEAD.size + lm + lf)
+    def open(cls, path: str) -> Index:
+        reader = _FileReader(path)
+        try:
+            lens = _check_head(reader.read(0, _HEAD.size), reader.size)
+            meta = _loads_meta(reader.read(_HEAD.size, lens[0]))
+        except BaseException:
+            reader.close()
+            raise
+        return cls(meta, _offsets(lens), reader)
 
     @classmethod
     def from_bytes(cls, data: bytes) -> Index:
-        lm, lf, _ = cls._check_head(data[:_HEAD.size], len(data))
-        main = cls._loads(data[_HEAD.size:_HEAD.size + lm])
-        return cls(main, None, data, _HEAD.size + lm, lf, _HEAD.size + lm + lf)
-
-    @staticmethod
-    def _check_head(head: bytes, size: int) -> tuple[int, int, int]:
-        if len(head) != _HEAD.size:
-            raise IndexCorrupt("short header")
-        magic, lm, lf, ls = _HEAD.unpack(head)
-        if magic != MAGIC or _HEAD.size + lm + lf + ls != size:
-            raise IndexCorrupt("bad magic or size")
-        return lm, lf, ls
-
-    @staticmethod
-    def _loads(data: bytes) -> dict[str, Any]:
-        try:
-            main = marshal.loads(data)
-        except (EOFError, ValueError, TypeError) as exc:
-            raise IndexCorrupt(str(exc)) from None
-        if not isinstance(main, dict) or main.get("format") != FORMAT:
-            raise IndexCorrupt("unknown format")
-        return main
-
-    def _read(self, at: int, length: int) -> bytes:
-        if self._blob is not None:
-            return self._blob[at:at + length]
-        assert self._path is not None
-        with self._path.open("rb") as fh:
-            fh.seek(at)
-            data = fh.read(length)
-        if len(data) != length:
-            raise IndexCorrupt(f"{self._path} changed while in use")
-        return data
+        lens = _check_head(data[:_HEAD.size], len(data))
+        meta = _loads_meta(data[_HEAD.size:_HEAD.size + lens[0]])
+        return cls(meta, _offsets(lens), _BytesReader(data))
 
     @property
     def key(self) -> str:
-        return str(self.main["key"])
+        return str(self.meta["key"])
 
     def __len__(self) -> int:
-        return len(self.main["ids"])
+        return int(self.meta["n"])
+
+    def _load_rows(self, first: int, count: int) -> list[Row]:
+        offs = self.meta["row_offs"]
+        base = offs[first]
+        blob = self._reader.read(self._at_rows + base, offs[first + count] - base)
+        out = []
+        for pos in range(first, first + count):
+            row = self._rows.get(pos)
+            if row is None:
+                row = marshal.loads(blob[offs[pos] - base:offs[pos + 1] - base])
+                self._rows[pos] = row
+            out.append(row)
+        return out
+
+    def bucket(self, word: str) -> list[Row]:
+        """The rows filed under a word (the exact-match candidates it brings)."""
+        span = self.meta["rare"].get(word)
+        return self._load_rows(*span) if span else []
+
+    def row(self, pos: int) -> Row:
+        cached = self._rows.get(pos)
+        return cached if cached is not None else self._load_rows(pos, 1)[0]
+
+    def rows(self) -> list[Row]:
+        """Every row (for list, stats and search; not used on the explain path)."""
+        return self._load_rows(0, len(self))
+
+    @property
+    def table(self) -> dict[str, tuple[Any, ...]]:
+        """Columns over all rows: ids, types, bases, templates, paths, funcs, lines, projs,
+        kinds, curated."""
+        if self._table is None:
+            rows = self.rows()
+            names = ("ids", "types", "bases", "templates", "paths", "funcs", "lines", "projs",
+                     "kinds", "curated")
+            self._table = {n: tuple(r[k + 1] for r in rows) for k, n in enumerate(names)}
+        return self._table
 
     @property
     def fuzzy(self) -> dict[str, Any]:
         if self._fuzzy is None:
-            self._fuzzy = marshal.loads(self._read(self._fuzzy_at, self._fuzzy_len))
+            self._fuzzy = marshal.loads(
+                self._reader.read(self._at_fuzzy, self._at_store - self._at_fuzzy))
         return self._fuzzy
 
     def position(self, entry_id: str) -> int | None:
-        """Position of an id: a C-speed tuple scan, cheaper than building a dict for the few
-        lookups (related ids) of a normal run."""
-        try:
-            return int(self.main["ids"].index(entry_id))
-        except ValueError:
-            return None
+        if self._ids is None:
+            self._ids = marshal.loads(
+                self._reader.read(self._at_ids, self._at_fuzzy - self._at_ids))
+        return self._ids.get(entry_id)
 
-    def entry(self, i: int) -> Entry:
-        """The whole entry at position i (prose read from the store)."""
-        if i not in self._cache:
-            self._cache[i] = self._make_entry(i)
-        return self._cache[i]
+    def entry(self, pos: int) -> Entry:
+        """The whole entry at a row position (prose read from the store)."""
+        if pos not in self._entries:
+            self._entries[pos] = self._make_entry(self.row(pos))
+        return self._entries[pos]
 
-    def _make_entry(self, i: int) -> Entry:
-        m = self.main
-        offs = m["offs"]
-        rec = json.loads(self._read(self._store_at + offs[i], offs[i + 1] - offs[i]))
-        project = m["projs"][i]
-        version, link, prefix = m["projects"].get(project, (None, None, ""))
-        path, line = m["paths"][i], m["lines"][i]
+    def known_base(self, exc_type: str) -> str | None:
+        """The builtin base the catalog records for a custom exception class, if any."""
+        base = self.meta["bases"].get(exc_type)
+        return str(base) if base else None
+
+    def related(self, pos: int) -> tuple[tuple[str, str, str], ...]:
+        """(id, template, exception type) of the entries related to the one at pos."""
+        return self._record(self.row(pos))[13]  # type: ignore[no-any-return]
+
+    def _record(self, r: Row) -> tuple[Any, ...]:
+        data = self._reader.read(self._at_store + r[R_STORE], r[R_STORE_LEN])
+        return marshal.loads(data)  # type: ignore[no-any-return]
+
+    def _make_entry(self, r: Row) -> Entry:
+        (condition, doc, versions, removed_in, derived, meaning, trigger, situations,
+         solutions, fix, related, examples, catalog_file, _) = self._record(r)
+        project = r[R_PROJ]
+        version, link, prefix = self.meta["projects"].get(project, (None, None, ""))
+        path, line = r[R_PATH], r[R_LINE]
         url = link.format(version=version, prefix=prefix, path=path, line=line) if (
             link and path and line) else None
-        fix = rec["example_fix"]
         return Entry(
-            id=m["ids"][i], project=project, exception=m["types"][i], template=m["templates"][i],
-            source=Source(project, version, path, line, m["funcs"][i], url), base=m["bases"][i],
-            kind=m["kinds"][i], condition=rec["condition"], doc=rec["doc"],
-            versions=tuple(rec["versions"]), derived=rec["derived"], meaning=rec["meaning"],
-            trigger=rec["trigger"], situations=tuple(rec["situations"]),
-            solutions=tuple(rec["solutions"]),
-            example_fix=ExampleFix(**fix) if fix else None, related=tuple(rec["related"]),
-            examples=tuple(rec["examples"]), removed_in=rec["removed_in"],
-            catalog_file=rec["file"],
+            id=r[R_ID], project=project, exception=r[R_TYPE], template=r[R_TEMPLATE],
+            source=Source(project, version, path, line, r[R_FUNC], url), base=r[R_BASE],
+            kind=r[R_KIND], condition=condition, doc=doc, versions=versions, derived=derived,
+            meaning=meaning, trigger=trigger, situations=situations, solutions=solutions,
+            example_fix=ExampleFix(*fix) if fix else None, related=related,
+            examples=examples, removed_in=removed_in, catalog_file=catalog_file,
         )
+
+
+def _check_head(head: bytes, size: int) -> tuple[int, int, int, int, int]:
+    if len(head) != _HEAD.size:
+        raise IndexCorrupt("short header")
+    magic, a, b, c, d, e = _HEAD.unpack(head)
+    if magic != MAGIC or _HEAD.size + a + b + c + d + e != size:
+        raise IndexCorrupt("bad magic or size")
+    return a, b, c, d, e
+
+
+def _offsets(lens: Iterable[int]) -> tuple[int, ...]:
+    out, at = [], _HEAD.size
+    for n in lens:
+        at += n
+        out.append(at)
+    return tuple(out)
+
+
+def _loads_meta(data: bytes) -> dict[str, Any]:
+    try:
+        meta = marshal.loads(data)
+    except (EOFError, ValueError, TypeError) as exc:
+        raise IndexCorrupt(str(exc)) from None
+    if not isinstance(meta, dict) or meta.get("format") != FORMAT:
+        raise IndexCorrupt("unknown format")
+    return meta
+
+
+class _BytesReader:
+    def __init__(self, data: bytes) -> None:
+        self._data = data
+        self.size = len(data)
+
+    def read(self, at: int, length: int) -> bytes:
+        return self._data[at:at + length]
+
+    def close(self) -> None:
+        return None
+
+
+class _FileReader:
+    """Positional reads from one file descriptor, closed when the index is collected."""
+
+    def __init__(self, path: str) -> None:
+        self._fd = os.open(path, os.O_RDONLY | getattr(os, "O_BINARY", 0))
+        self.size = os.fstat(self._fd).st_size
+        self._finalizer = weakref.finalize(self, os.close, self._fd)
+
+    def read(self, at: int, length: int) -> bytes:
+        data = os.pread(self._fd, length, at) if hasattr(os, "pread") else self._seek(at, length)
+        if len(data) != length:
+            raise IndexCorrupt("the index file changed while in use")
+        return data
+
+    def _seek(self, at: int, length: int) -> bytes:
+        os.lseek(self._fd, at, os.SEEK_SET)
+        return os.read(self._fd, length)
+
+    def close(self) -> None:
+        self._finalizer()
+
+
+_Reader = _BytesReader | _FileReader

@@ -7,14 +7,16 @@ log is read in bounded memory; the result says how much was left out.
 
 from __future__ import annotations
 
+import os
 import re
 from collections import deque
 from collections.abc import Iterator
-from dataclasses import dataclass
-from pathlib import Path
-from typing import BinaryIO
 
 from .errors import InputError
+from .models import TYPE_CHECKING, record
+
+if TYPE_CHECKING:
+    from typing import BinaryIO
 
 SMALL = 8 * 1024 * 1024
 KEEP_LIMIT = 32 * 1024 * 1024
@@ -24,7 +26,7 @@ _INTERESTING = re.compile(
     rb"^\s*\|?\s*\+|During handling|direct cause")
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class InputText:
     text: str
     name: str
@@ -113,11 +115,10 @@ def read_path(path: str, stdin: BinaryIO) -> InputText:
     """Read a file path, or stdin for `-`."""
     if path == "-":
         return read_stream(stdin, "stdin")
-    p = Path(path)
-    if p.is_dir():
+    if os.path.isdir(path):
         raise InputError(f"{path} is a directory", hint="pass a log or traceback file")
     try:
-        with p.open("rb") as fh:
+        with open(path, "rb") as fh:
             return read_stream(fh, path)
     except FileNotFoundError:
         raise InputError(f"{path}: no such file",

@@ -37,8 +37,7 @@ def _first_ids(index: Index, example: str, exc_type: str) -> tuple[set[str], str
     if not ranking.hits:
         return set(), "no match"
     top = ranking.hits[0].score
-    ids = index.main["ids"]
-    firsts = {ids[h.pos] for h in ranking.hits if abs(h.score - top) < 1e-9}
+    firsts = {h.id for h in ranking.hits if abs(h.score - top) < 1e-9}
     return firsts, f"ranked first instead: {', '.join(sorted(firsts))}"
 
 

@@ -16,10 +16,22 @@ a template. Templates with too little literal text never become candidates.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
-from .index import Index
-from .models import Frame
+from .index import (
+    R_BASE,
+    R_CURATED,
+    R_FUNC,
+    R_ID,
+    R_KIND,
+    R_LITERAL,
+    R_PATH,
+    R_POS,
+    R_TEMPLATE,
+    R_TYPE,
+    Index,
+    Row,
+)
+from .models import Frame, record
 from .normalize import mask, mask_template, words
 from .template import compile_template, match_compiled, normalize_ws
 
@@ -28,85 +40,105 @@ FUZZY_CUTOFF = 0.80
 TYPE_MISMATCH = 0.85
 MAX_POSTING = 2500
 FUZZY_POOL = 40
+FRAME_FILE, FRAME_FUNC, FRAME_LAST = 0.02, 0.01, 0.01
+"""Bonus when a traceback frame is in the entry's file, in its function, the innermost frame."""
 BUILTIN_PRIOR = 0.01
 """A message the interpreter/library raises everywhere beats a project site that copies its
 wording, unless a frame points at that site."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Hit:
-    """A scored candidate before its prose is read from the store."""
+    """A scored candidate before its prose is read from the store. `row` is the index row."""
 
-    pos: int
+    row: Row
     score: float
     kind: str
     values: tuple[tuple[str, str], ...]
     reasons: tuple[str, ...]
-    literal: int
+
+    @property
+    def pos(self) -> int:
+        return int(self.row[R_POS])
+
+    @property
+    def id(self) -> str:
+        return str(self.row[R_ID])
+
+    @property
+    def template(self) -> str:
+        return str(self.row[R_TEMPLATE])
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Ranking:
     hits: tuple[Hit, ...]
     nearest: tuple[Hit, ...]
     ambiguous: bool
 
 
-def _norm_path(path: str) -> str:
-    return path.replace("\\", "/")
-
-
-def _frame_reason(index: Index, pos: int, frames: Sequence[Frame]) -> tuple[float, str | None]:
-    path = index.main["paths"][pos]
+def _frame_reason(row: Row, frames: Sequence[Frame]) -> tuple[float, str | None]:
+    path = row[R_PATH]
     if not path or not frames:
         return 0.0, None
-    func = (index.main["funcs"][pos] or "").rsplit(".", 1)[-1]
+    func = (row[R_FUNC] or "").rsplit(".", 1)[-1]
     best: tuple[float, str | None] = (0.0, None)
     for depth, frame in enumerate(reversed(frames)):
-        fpath = _norm_path(frame.path)
+        fpath = frame.path.replace("\\", "/")
         if not (fpath.endswith("/" + path) or fpath == path):
             continue
-        bonus = 0.02 + (0.01 if frame.function == func else 0.0) + (0.01 if depth == 0 else 0.0)
+        same_func = frame.function == func
+        bonus = (
+            FRAME_FILE + (FRAME_FUNC if same_func else 0.0) + (FRAME_LAST if depth == 0 else 0.0)
+        )
         if bonus > best[0]:
-            best = (bonus, f"a traceback frame is in {path}" + (
-                f" ({func})" if frame.function == func else ""))
+            best = (bonus, f"a traceback frame is in {path}" + (f" ({func})" if same_func else ""))
     return best
 
 
-def _type_ok(index: Index, pos: int, exc_type: str) -> bool:
+def _type_ok(row: Row, exc_type: str) -> bool:
     if not exc_type:
         return True
     short = exc_type.rsplit(".", 1)[-1]
-    return short in (index.main["types"][pos], index.main["bases"][pos])
+    return short in (row[R_TYPE], row[R_BASE])
+
+
+def _adjust(
+    row: Row, score: float, reasons: list[str], exc_type: str, frames: Sequence[Frame]
+) -> float:
+    """Apply the type penalty, the frame bonus or the builtin prior; explain each."""
+    if not _type_ok(row, exc_type):
+        score *= TYPE_MISMATCH
+        reasons.append(f"but the catalog raises {row[R_TYPE]}, not {exc_type}")
+    bonus, why = _frame_reason(row, frames)
+    if why:
+        reasons.append(why)
+    elif row[R_KIND] == "builtin":
+        bonus = BUILTIN_PRIOR
+        reasons.append("raised by the interpreter or library itself, in any code")
+    return min(1.0, score + bonus)
 
 
 def _exact(index: Index, msg: str, exc_type: str, frames: Sequence[Frame]) -> list[Hit]:
-    rare = index.main["rare"]
-    cands: set[int] = set()
-    for w in set(words(msg)):
-        cands.update(rare.get(w, ()))
     hits = []
-    templates = index.main["templates"]
-    for pos in cands:
-        compiled = compile_template(templates[pos])
-        values = match_compiled(compiled, msg)
-        if values is None:
-            continue
-        literal = compiled.literal_len
-        coverage = min(1.0, literal / max(len(msg), 1))
-        score = 0.85 + 0.15 * coverage
-        reasons = [f"exact template match ({literal} of {len(msg)} characters are literal text)"]
-        if not _type_ok(index, pos, exc_type):
-            score *= TYPE_MISMATCH
-            reasons.append(f"but the catalog raises {index.main['types'][pos]}, not {exc_type}")
-        bonus, why = _frame_reason(index, pos, frames)
-        if why:
-            reasons.append(why)
-        elif index.main["kinds"][pos] == "builtin":
-            bonus = BUILTIN_PRIOR
-            reasons.append("raised by the interpreter or library itself, in any code")
-        pairs = tuple((n, v.strip()) for n, v in zip(compiled.names, values, strict=True))
-        hits.append(Hit(pos, min(1.0, score + bonus), "exact", pairs, tuple(reasons), literal))
+    seen: set[int] = set()
+    for w in set(words(msg)):
+        for row in index.bucket(w):
+            if row[R_POS] in seen:
+                continue
+            seen.add(row[R_POS])
+            compiled = compile_template(row[R_TEMPLATE])
+            values = match_compiled(compiled, msg)
+            if values is None:
+                continue
+            literal = row[R_LITERAL]
+            coverage = min(1.0, literal / max(len(msg), 1))
+            reasons = [
+                f"exact template match ({literal} of {len(msg)} characters are literal text)"
+            ]
+            score = _adjust(row, 0.85 + 0.15 * coverage, reasons, exc_type, frames)
+            pairs = tuple((n, v.strip()) for n, v in zip(compiled.names, values, strict=True))
+            hits.append(Hit(row, score, "exact", pairs, tuple(reasons)))
     return hits
 
 
@@ -140,61 +172,62 @@ def _fuzzy_score(masked_msg: str, masked_tmpl: str) -> tuple[float, str]:
 def _fuzzy(index: Index, msg: str, exc_type: str, frames: Sequence[Frame]) -> list[Hit]:
     masked = mask(msg)
     hits = []
-    templates = index.main["templates"]
     for pos in _fuzzy_pool(index, set(words(msg))):
-        tmpl = templates[pos]
-        score, why = _fuzzy_score(masked, mask_template(tmpl))
+        row = index.row(pos)
+        score, why = _fuzzy_score(masked, mask_template(row[R_TEMPLATE]))
         reasons = [f"fuzzy: {why}, {score:.0%} similar after masking values"]
-        if not _type_ok(index, pos, exc_type):
-            score *= TYPE_MISMATCH
-            reasons.append(f"but the catalog raises {index.main['types'][pos]}, not {exc_type}")
-        bonus, frame_why = _frame_reason(index, pos, frames)
-        if frame_why:
-            reasons.append(frame_why)
-        literal = compile_template(tmpl).literal_len
-        hits.append(Hit(pos, min(1.0, score + bonus), "fuzzy", (), tuple(reasons), literal))
+        score = _adjust(row, score, reasons, exc_type, frames)
+        hits.append(Hit(row, score, "fuzzy", (), tuple(reasons)))
     return hits
 
 
-def _order(index: Index, hits: list[Hit]) -> list[Hit]:
-    m = index.main
-
+def _order(hits: list[Hit]) -> list[Hit]:
     def key(h: Hit) -> tuple[float, int, int, int, str]:
-        path = m["paths"][h.pos] or ""
-        curated = int(m["curated"][h.pos])
-        return (-round(h.score, 6), -h.literal, -curated, len(path), m["ids"][h.pos])
+        r = h.row
+        return (
+            -round(h.score, 6),
+            -r[R_LITERAL],
+            -int(r[R_CURATED]),
+            len(r[R_PATH] or ""),
+            r[R_ID],
+        )
 
     return sorted(hits, key=key)
 
 
-def _ambiguous(index: Index, hits: Sequence[Hit]) -> bool:
+def _ambiguous(hits: Sequence[Hit]) -> bool:
     """True when the best template is raised at several sites that nothing tells apart."""
     if len(hits) < 2:
         return False
-    tmpl = index.main["templates"]
     top = hits[0]
-    twins = [h for h in hits[1:] if tmpl[h.pos] == tmpl[top.pos]]
-    return any(abs(h.score - top.score) < 1e-9 for h in twins)
+    return any(h.template == top.template and abs(h.score - top.score) < 1e-9 for h in hits[1:])
 
 
-def rank(index: Index, message: str, exc_type: str = "", frames: Sequence[Frame] = (),
-         *, cutoff: float = FUZZY_CUTOFF, limit: int = 5) -> Ranking:
+def rank(
+    index: Index,
+    message: str,
+    exc_type: str = "",
+    frames: Sequence[Frame] = (),
+    *,
+    cutoff: float = FUZZY_CUTOFF,
+    limit: int = 5,
+) -> Ranking:
     """Rank catalog entries for one message. Empty `hits` means no match."""
     msg = normalize_ws(message)
     if not msg:
         return Ranking((), (), False)
     hits = _exact(index, msg, exc_type, frames)
-    if not any(_type_ok(index, h.pos, exc_type) for h in hits):
+    if not any(_type_ok(h.row, exc_type) for h in hits):
         hits.extend(_fuzzy(index, msg, exc_type, frames))
     best: dict[int, Hit] = {}
     for h in hits:
         if h.pos not in best or h.score > best[h.pos].score:
             best[h.pos] = h
-    ordered = _order(index, list(best.values()))
+    ordered = _order(list(best.values()))
     good = [h for h in ordered if h.score >= cutoff]
     if not good:
         return Ranking((), tuple(ordered[:3]), False)
-    return Ranking(tuple(good[:limit]), (), _ambiguous(index, good))
+    return Ranking(tuple(good[:limit]), (), _ambiguous(good))
 
 
 def search(index: Index, query: str, limit: int = 10) -> list[tuple[int, float]]:
@@ -209,10 +242,10 @@ def search(index: Index, query: str, limit: int = 10) -> list[tuple[int, float]]
             acc[pos] = acc.get(pos, 0.0) + idf[w]
     pool = sorted(acc, key=lambda p: (-acc[p], p))[:200]
     q = query.lower()
-    templates = index.main["templates"]
     scored = []
     for pos in pool:
-        text = compile_template(templates[pos]).literal_text.lower()
-        scored.append((pos, fuzz.token_set_ratio(q, text) / 100.0))
-    scored.sort(key=lambda t: (-t[1], len(templates[t[0]]), t[0]))
-    return scored[:limit]
+        template = index.row(pos)[R_TEMPLATE]
+        text = compile_template(template).literal_text.lower()
+        scored.append((pos, fuzz.token_set_ratio(q, text) / 100.0, len(template)))
+    scored.sort(key=lambda t: (-t[1], t[2], t[0]))
+    return [(pos, score) for pos, score, _ in scored[:limit]]

@@ -1,18 +1,102 @@
 """Plain, immutable records that flow through parse -> match -> explain -> render.
 
 Nothing here imports from the package or outside the standard library.
+
+Records are declared like frozen, slotted dataclasses, with :func:`record`. To the type checker
+``record`` *is* a dataclass transform (mypy treats ``TYPE_CHECKING`` as true, see pyproject);
+at run time it builds the class without ``dataclasses``, whose import (``inspect``, ``ast``,
+``tokenize``) and per-class code generation cost more start-up time than the whole match.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any, Literal
+TYPE_CHECKING = False  # mypy: always_true; at run time `typing` is never imported here
 
-MatchKind = Literal["exact", "fuzzy"]
+if TYPE_CHECKING:
+    from typing import Any, Literal, TypeVar
+
+    from typing_extensions import dataclass_transform
+
+    _T = TypeVar("_T")
+
+    @dataclass_transform(frozen_default=True)
+    def record(cls: type[_T]) -> type[_T]: ...
+
+    @dataclass_transform()
+    def mutable_record(cls: type[_T]) -> type[_T]: ...
+
+    def replace(obj: _T, /, **changes: Any) -> _T: ...
+
+    MatchKind = Literal["exact", "fuzzy"]
+else:
+    MatchKind = str
+
+    def _make_init(name, names, defaults):
+        def __init__(self, *args, **kw):
+            if len(args) > len(names):
+                raise TypeError(f"{name}() takes {len(names)} arguments")
+            values = dict(zip(names, args, strict=False))
+            for k, v in kw.items():
+                if k not in names or k in values:
+                    raise TypeError(f"{name}() got an unexpected or repeated {k!r}")
+                values[k] = v
+            for n in names:
+                if n not in values and n not in defaults:
+                    raise TypeError(f"{name}() missing argument {n!r}")
+                object.__setattr__(self, n, values[n] if n in values else defaults[n])
+
+        return __init__
+
+    def _build(cls, frozen):
+        # The class's own annotations, in order (inspect.get_annotations would import inspect)
+        names = tuple(cls.__dict__.get("__annotations__", {}))  # noqa: RUF063
+        defaults = {n: cls.__dict__[n] for n in names if n in cls.__dict__}
+        ns = {k: v for k, v in cls.__dict__.items()
+              if k not in names and k not in ("__dict__", "__weakref__")}
+        ns["__slots__"] = names
+        ns["__match_args__"] = names
+        __init__ = _make_init(cls.__name__, names, defaults)
+
+        def _values(self):
+            return tuple(getattr(self, n) for n in names)
+
+        def __eq__(self, other):
+            if other.__class__ is not self.__class__:
+                return NotImplemented
+            return _values(self) == _values(other)
+
+        def __repr__(self):
+            inner = ", ".join(f"{n}={getattr(self, n)!r}" for n in names)
+            return f"{cls.__qualname__}({inner})"
+
+        ns.update(__init__=__init__, __eq__=__eq__, __repr__=__repr__, _fields=names)
+        if frozen:
+            def __setattr__(self, name, value):
+                raise AttributeError(f"cannot assign to field {name!r} of a frozen record")
+
+            ns.update(__setattr__=__setattr__, __delattr__=__setattr__,
+                      __hash__=lambda self: hash(_values(self)))
+        else:
+            ns["__hash__"] = None
+        new = type(cls.__name__, cls.__bases__, ns)
+        new.__qualname__ = cls.__qualname__
+        return new
+
+    def record(cls):
+        return _build(cls, True)
+
+    def mutable_record(cls):
+        return _build(cls, False)
+
+    def replace(obj, /, **changes):
+        values = {n: getattr(obj, n) for n in obj._fields}
+        values.update(changes)
+        return obj.__class__(**values)
+
 SCHEMA_VERSION = 1
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Frame:
     """One `File "...", line N, in func` frame of a traceback."""
 
@@ -25,7 +109,7 @@ class Frame:
         return {"path": self.path, "line": self.line, "function": self.function}
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class RaisedError:
     """An exception found in pasted text.
 
@@ -68,7 +152,7 @@ class RaisedError:
         }
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Source:
     """Where an error is raised in a released version of a project."""
 
@@ -90,7 +174,7 @@ class Source:
         }
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ExampleFix:
     before: str
     after: str
@@ -100,7 +184,7 @@ class ExampleFix:
         return {"before": self.before, "after": self.after, "language": self.language}
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Entry:
     """One catalog entry: a message template at a raise site plus its explanation."""
 
@@ -123,14 +207,14 @@ class Entry:
     related: tuple[str, ...] = ()
     examples: tuple[str, ...] = ()
     removed_in: str | None = None
-    catalog_file: str | None = field(default=None, compare=False)
+    catalog_file: str | None = None
 
     @property
     def curated(self) -> bool:
         return not self.derived and bool(self.meaning)
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Related:
     id: str
     template: str
@@ -140,7 +224,7 @@ class Related:
         return {"id": self.id, "template": self.template, "exception_type": self.exception}
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Match:
     """A catalog entry that explains an error, with how sure we are and why."""
 
@@ -174,7 +258,7 @@ class Match:
         }
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Explanation:
     """The answer for one error: its matches (best first), or none with the nearest ones."""
 

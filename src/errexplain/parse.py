@@ -11,7 +11,6 @@ linear in the size of the input: every regex is anchored or bounded.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
 
 from errexplain._lines import (
     CHAIN,
@@ -26,7 +25,7 @@ from errexplain._lines import (
     skippable,
     structural,
 )
-from errexplain.models import Frame, RaisedError
+from errexplain.models import Frame, RaisedError, replace
 
 __all__ = ["parse_traceback"]
 
@@ -35,12 +34,14 @@ _MAX_CHAIN = 64
 _WRAP_WIDTH = 72
 
 
-@dataclass
 class _Trace:
     """A traceback being read: where it started and the frames seen so far."""
 
-    start: Line
-    frames: list[Frame] = field(default_factory=list)
+    __slots__ = ("frames", "start")
+
+    def __init__(self, start: Line) -> None:
+        self.start = start
+        self.frames: list[Frame] = []
 
 
 def parse_traceback(text: str) -> tuple[RaisedError, ...]:
@@ -117,7 +118,7 @@ class _Stream:
             return
         if st[0] == "|":  # a paste that starts inside an exception group
             st = st.lstrip("| ")
-            line = line._replace(text=st)
+            line = replace(line, text=st)
             if not st:
                 return
         kind = line_kind(st)
@@ -259,9 +260,9 @@ def _split_region(lines: Sequence[Line], margin: str) -> tuple[list[Line], list[
         if body.startswith("+-+") or (body.startswith("  +-") and not body.startswith("  +-+")):
             members.append([])
         elif body.startswith("  ") and members:
-            members[-1].append(ln._replace(text=body[2:]))
+            members[-1].append(replace(ln, text=body[2:]))
         else:
-            own.append(ln._replace(text=body[2:] if body[:1] in ("|", "+") else body))
+            own.append(replace(ln, text=body[2:] if body[:1] in ("|", "+") else body))
     return own, members
 
 

@@ -6,16 +6,17 @@ It owns I/O only through the streams passed in; exit codes come from errors.Exit
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import BinaryIO, TextIO
 
 from .errors import ExitCode, InputError
 from .inputs import InputText, read_path
 from .match import FUZZY_CUTOFF
-from .models import Explanation
+from .models import TYPE_CHECKING, Explanation, record
+
+if TYPE_CHECKING:
+    from typing import BinaryIO, TextIO
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Options:
     fmt: str = "auto"  # auto | text | rich | json
     catalogs: tuple[str, ...] = ()

@@ -31,8 +31,9 @@ exists, and its cost is linear in the message length: no backtracking, whatever 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from functools import lru_cache
+
+from .models import record
 
 _WS = re.compile(r"\s+")
 
@@ -41,7 +42,7 @@ class TemplateSyntaxError(ValueError):
     """A template string does not follow the grammar above."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Compiled:
     """A parsed template: literal chunks around placeholders.
 
