@@ -81,8 +81,8 @@ def cli_figures(runs: int, python: str, exe: str, tmp: Path) -> None:
     }
     subprocess.run([python, "-c", COMPILE], stdout=subprocess.DEVNULL, check=False, env=ENV)
     for name, (cmd, stdin) in cmds.items():  # fail loudly rather than time a crash
-        r = subprocess.run(cmd, stdin=open(stdin or os.devnull, "rb"), capture_output=True,
-                           check=False, env=ENV)
+        with open(stdin or os.devnull, "rb") as fin:
+            r = subprocess.run(cmd, stdin=fin, capture_output=True, check=False, env=ENV)
         if r.returncode not in (0, 1):
             raise SystemExit(f"{name} failed ({r.returncode}): {r.stderr.decode()[-500:]}")
     for cmd, stdin in cmds.values():  # warm the OS cache, the bytecode and the index cache

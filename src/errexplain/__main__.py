@@ -6,7 +6,20 @@ from __future__ import annotations
 import sys
 
 
-def _fast_path() -> int:
+def warm_regex_cache() -> str | None:
+    """Load compiled regexes from the cache before any module compiles them (see _rx)."""
+    from . import _rx
+    from ._paths import cache_dir
+
+    try:
+        directory = cache_dir()
+    except Exception:
+        return None
+    _rx.load(directory)
+    return directory
+
+
+def _explain_stdin() -> int:
     from .errors import ErrexplainError, ExitCode
     from .session import Options, run_explain
 
@@ -29,11 +42,18 @@ def _fast_path() -> int:
 
 
 def main() -> None:
-    if len(sys.argv) == 1 and not sys.stdin.isatty():
-        sys.exit(_fast_path())
-    from .cli import main as cli_main
+    regex_dir = warm_regex_cache()
+    try:
+        if len(sys.argv) == 1 and not sys.stdin.isatty():
+            sys.exit(_explain_stdin())
+        from .cli import main as cli_main
 
-    cli_main()
+        cli_main()
+    finally:
+        if regex_dir is not None:
+            from . import _rx
+
+            _rx.save(regex_dir)
 
 
 if __name__ == "__main__":

@@ -13,9 +13,10 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from .models import record as _record
+from . import _rx
+from .models import TYPE_CHECKING
 
-_ESCAPES = re.compile(
+_ESCAPES = _rx.compile(
     r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[@-Z\\-_]?"
     r"|\x9b[0-?]*[ -/]*[@-~]|[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\u200b\ufeff]"
 )
@@ -24,50 +25,50 @@ _STAMP = r"\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:[.,]\d{1,9})?"
 # (pattern, is_stream): a stream prefix names the process a line came from and is printed on
 # every line; any other prefix starts a new log record.
 _PREFIXES: tuple[tuple[re.Pattern[str], bool], ...] = (
-    (re.compile(rf"\[{_STAMP}(?P<rank>(?: [A-Z]{{1,4}}\d{{1,6}}){{0,8}})\] ?"), False),
-    (re.compile(r"\[rank(?P<rank>\d{1,6})\]: ?"), True),
-    (re.compile(r"\[[DIWEF]\d{3,4} \d\d:\d\d:\d\d[^\]\n]{0,200}\] ?"), False),
-    (re.compile(r"[DIWEF]\d{4} \d\d:\d\d:\d\d\.\d{1,9} +\d{1,9} [^\]\s]{1,200}\] ?"), False),
-    (re.compile(rf"{_LEVEL} \d\d-\d\d \d\d:\d\d:\d\d(?:\.\d{{1,9}})? "
+    (_rx.compile(rf"\[{_STAMP}(?P<rank>(?: [A-Z]{{1,4}}\d{{1,6}}){{0,8}})\] ?"), False),
+    (_rx.compile(r"\[rank(?P<rank>\d{1,6})\]: ?"), True),
+    (_rx.compile(r"\[[DIWEF]\d{3,4} \d\d:\d\d:\d\d[^\]\n]{0,200}\] ?"), False),
+    (_rx.compile(r"[DIWEF]\d{4} \d\d:\d\d:\d\d\.\d{1,9} +\d{1,9} [^\]\s]{1,200}\] ?"), False),
+    (_rx.compile(rf"{_LEVEL} \d\d-\d\d \d\d:\d\d:\d\d(?:\.\d{{1,9}})? "
                 r"\[[^\]\n]{0,200}\] ?"), False),
-    (re.compile(r"\((?P<name>[\w.-]{1,100})(?: rank=(?P<rank>\d{1,6}))? pid=\d{1,9}"
+    (_rx.compile(r"\((?P<name>[\w.-]{1,100})(?: rank=(?P<rank>\d{1,6}))? pid=\d{1,9}"
                 r"(?:, ip=[\d.:]{1,60})?\) ?"), True),
-    (re.compile(rf"{_STAMP}(?:Z|[+-]\d\d:?\d\d)?(?: - [\w.]{{1,100}} - {_LEVEL} -"
+    (_rx.compile(rf"{_STAMP}(?:Z|[+-]\d\d:?\d\d)?(?: - [\w.]{{1,100}} - {_LEVEL} -"
                 rf"| +{_LEVEL}\b:?)? ?"), False),
-    (re.compile(rf"{_LEVEL}:\s+"), False),
+    (_rx.compile(rf"{_LEVEL}:\s+"), False),
 )
 # One pass that tells whether any prefix pattern can match (named groups made anonymous).
-_ANY_PREFIX = re.compile("|".join(
+_ANY_PREFIX = _rx.compile("|".join(
     "(?:" + re.sub(r"\(\?P<\w+>", "(?:", p.pattern) + ")" for p, _ in _PREFIXES
 ))
-_NEEDS_CLEANING = re.compile(rf"\A(?:\s*>|\[|{_ANY_PREFIX.pattern})|`|~~~|Traceback")
-_RANK_NAME = re.compile(r"[A-Z]{1,4}\d{1,6}(?: [A-Z]{1,4}\d{1,6}){0,7}")
-_TITLE_TAG = re.compile(r"\[(?:bug|BUG|Bug|question|Question)\]:? ?")
-_INFO_STRING = re.compile(r"[\w+.-]{0,30}")
+_NEEDS_CLEANING = _rx.compile(rf"\A(?:\s*>|\[|{_ANY_PREFIX.pattern})|`|~~~|Traceback")
+_RANK_NAME = _rx.compile(r"[A-Z]{1,4}\d{1,6}(?: [A-Z]{1,4}\d{1,6}){0,7}")
+_TITLE_TAG = _rx.compile(r"\[(?:bug|BUG|Bug|question|Question)\]:? ?")
+_INFO_STRING = _rx.compile(r"[\w+.-]{0,30}")
 _TRACEBACK = "Traceback (most recent call last):"
 _GROUP_HEADER = "  + Exception Group " + _TRACEBACK  # the margin Python gives a top-level group
 
 
 # Line classification: the shapes of traceback lines.
-FRAME = re.compile(
+FRAME = _rx.compile(
     r'File "(?P<path>[^"\n]{1,1000})", line (?P<line>\d{1,9})(?:, in (?P<func>.{1,500}))?'
 )
-_HEADER = re.compile(r"(?:Exception Group )?Traceback \(most recent call last\):")
+_HEADER = _rx.compile(r"(?:Exception Group )?Traceback \(most recent call last\):")
 _GROUP = "+ Exception Group Traceback (most recent call last):"
 CHAIN = {
     "The above exception was the direct cause of the following exception:": "cause",
     "During handling of the above exception, another exception occurred:": "context",
 }
 _NAME = r"(?:[A-Za-z_]\w{0,100}\.){0,10}"
-_HEAD = re.compile(
+_HEAD = _rx.compile(
     rf"(?P<type>{_NAME}[A-Za-z_]\w{{0,100}})(?P<args>\([^()\n]{{0,300}}\))?(?::(?P<msg>.*))?"
 )
-_EMBEDDED = re.compile(
+_EMBEDDED = _rx.compile(
     rf"(?<![\w.])(?P<type>{_NAME}[A-Z]\w{{0,100}}(?:Error|Exception|Interrupt|Exit))"
     r"(?P<args>\([^()\n]{0,300}\))?:(?: |$)"
 )
-_SEPARATOR = re.compile(r"\+(?:-\+)?-{3,}(?: (?:\d+|\.\.\.) -{3,})?")
-NOISE = re.compile(
+_SEPARATOR = _rx.compile(r"\+(?:-\+)?-{3,}(?: (?:\d+|\.\.\.) -{3,})?")
+NOISE = _rx.compile(
     r"Killed$|Aborted(?: \(core dumped\))?$|Segmentation fault|Received sigquit"
     r"|Exception ignored in|Fatal Python error|\S{1,500}\.py:\d{1,9}: \w{0,100}Warning:"
 )
@@ -78,17 +79,28 @@ _KNOWN = frozenset({
 })
 
 
-@_record
-class Line:
+if TYPE_CHECKING:
+    from typing import NamedTuple
+
+    class _LineFields(NamedTuple):
+        no: int
+        text: str
+        rank: str | None = None
+        prefix: str = ""
+        stream: str = ""
+        fence: bool = False
+else:  # a namedtuple, not a record: one is made per input line, so construction must be cheap
+    from collections import namedtuple
+
+    _LineFields = namedtuple("_LineFields", "no text rank prefix stream fence",
+                             defaults=(None, "", "", False))
+
+
+class Line(_LineFields):
     """One cleaned line. `prefix` is the log prefix removed (empty if none), `stream` the
     per-line stream prefix (`[rank3]:`, `(TP0 pid=55)`), `fence` marks a markdown fence."""
 
-    no: int
-    text: str
-    rank: str | None = None
-    prefix: str = ""
-    stream: str = ""
-    fence: bool = False
+    __slots__ = ()
 
     @property
     def record(self) -> bool:

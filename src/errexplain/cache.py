@@ -15,10 +15,10 @@ importlib.resources or platformdirs on the common path); the package directory c
 from __future__ import annotations
 
 import os
-import sys
 import zlib
 
 from . import __version__
+from ._paths import cache_dir
 from .index import Index, IndexCorrupt, build_bytes, write_atomic
 from .models import TYPE_CHECKING
 
@@ -26,7 +26,6 @@ if TYPE_CHECKING:
     from collections.abc import Iterable
     from pathlib import Path
 
-CACHE_ENV = "ERREXPLAIN_CACHE_DIR"
 CATALOG_ENV = "ERREXPLAIN_CATALOG"
 _PKG = os.path.dirname(os.path.abspath(__file__))
 
@@ -35,20 +34,6 @@ def prebuilt_path() -> str | None:
     """The index shipped inside a wheel (built from the bundled catalog at build time)."""
     path = os.path.join(_PKG, "_index", "catalog.idx")
     return path if os.path.isfile(path) else None
-
-
-def cache_dir() -> str:
-    """$ERREXPLAIN_CACHE_DIR, else the platform's user cache dir (XDG on Linux)."""
-    env = os.environ.get(CACHE_ENV)
-    if env:
-        return env
-    platform = sys.platform  # a plain value: the same code type-checks on every platform
-    if platform.startswith("linux"):
-        base = os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache")
-        return os.path.join(base, "errexplain")
-    from platformdirs import user_cache_dir
-
-    return str(user_cache_dir("errexplain", appauthor=False))
 
 
 def _fingerprint(top: str, out: list[str]) -> None:

@@ -2,13 +2,17 @@
 
 A normal run reads only what one message needs, so it stays fast at 100k templates::
 
-    b"ERRXIDX2" | 5 x uint64 (len meta, len rows, len ids, len fuzzy, len store)
-    | meta | rows | ids | fuzzy | store
+    b"ERRXIDX3" | 7 x uint64 little-endian: the lengths of
+    meta | offs | slots | rows | ids | fuzzy | store
 
-* ``meta`` (marshal): format, key, projects, the number of rows, ``row_offs`` (where each row
-  starts inside ``rows``) and ``rare``: every identifiable template is filed under its rarest
-  literal word, and its rows are stored contiguously, so ``rare[word] = (first_row, count)``.
-  The exact-match candidates of a message are the buckets of its words: one read each.
+* ``meta`` (marshal, small): format, key, projects, the number of rows and of hash slots, and
+  the builtin bases of custom exception classes.
+* ``offs``: uint32 array, where each row starts inside ``rows`` (n + 1 values), and then where
+  each hash slot starts inside ``slots`` (slot count + 1 values).
+* ``slots``: every identifiable template is filed under its rarest literal word and the rows
+  of one word are stored contiguously. A word's ``(word, first_row, count)`` lives in hash slot
+  ``crc32(word) % slot_count`` (one marshal tuple per slot). The exact-match candidates of a
+  message are the buckets of its words: a few small reads, nothing loaded up front.
 * ``rows``: one marshal blob per entry: the fields matching needs (see ``R_*``).
 * ``ids`` (marshal, lazy): id -> row, for ``show``/``related``.
 * ``fuzzy`` (marshal, lazy): an inverted index of all literal words with their idf, loaded only
@@ -21,10 +25,9 @@ Only the standard library is used; ``tempfile`` is imported when a file is writt
 from __future__ import annotations
 
 import marshal
-import math
 import os
-import struct
-import weakref
+import sys
+import zlib
 from collections.abc import Iterable, Sequence
 
 from .models import TYPE_CHECKING, Entry, ExampleFix, Source
@@ -37,9 +40,10 @@ if TYPE_CHECKING:
 else:
     Row = tuple
 
-MAGIC = b"ERRXIDX2"
-FORMAT = 2
-_HEAD = struct.Struct("<8s5Q")
+MAGIC = b"ERRXIDX3"
+FORMAT = 3
+_NBLOBS = 7
+_HEAD_SIZE = len(MAGIC) + 8 * _NBLOBS
 
 # Row fields (a row is a plain tuple: cheap to unmarshal).
 R_POS, R_ID, R_TYPE, R_BASE, R_TEMPLATE, R_PATH, R_FUNC, R_LINE, R_PROJ, R_KIND = range(10)
@@ -96,6 +100,8 @@ def _fuzzy_blob(order: list[int], per_entry: list[tuple[str, ...]],
         for w in per_entry[i]:
             post.setdefault(w, []).append(pos)
             df[w] = df.get(w, 0) + 1
+    import math
+
     n = max(len(entries), 1)
     idf = {w: math.log(1 + n / c) for w, c in df.items()}
     wsum = tuple(sum(idf.get(w, 0.0) for w in per_entry[i]) for i in order)
@@ -122,12 +128,34 @@ def build_bytes(entries: Sequence[Entry], projects: dict[str, list[Any]], key: s
         row_offs.append(len(rows))
         rows += marshal.dumps(row)
     row_offs.append(len(rows))
+    nslots, slots, slot_offs = _slots(rare)
     meta = marshal.dumps({"format": FORMAT, "key": key, "projects": projects, "n": len(order),
-                          "row_offs": tuple(row_offs), "rare": rare, "bases": bases})
+                          "nslots": nslots, "bases": bases})
+    offs = b"".join(v.to_bytes(4, "little") for v in (*row_offs, *slot_offs))
     ids = marshal.dumps({entries[i].id: pos for pos, i in enumerate(order)})
     fuzzy = _fuzzy_blob(order, per_entry, entries)
-    head = _HEAD.pack(MAGIC, len(meta), len(rows), len(ids), len(fuzzy), len(store))
-    return b"".join((head, meta, bytes(rows), ids, fuzzy, bytes(store)))
+    blobs = (meta, offs, slots, bytes(rows), ids, fuzzy, bytes(store))
+    head = MAGIC + b"".join(len(b).to_bytes(8, "little") for b in blobs)
+    return b"".join((head, *blobs))
+
+
+def _slot(word: str, nslots: int) -> int:
+    return zlib.crc32(word.encode()) % nslots
+
+
+def _slots(rare: dict[str, tuple[int, int]]) -> tuple[int, bytes, list[int]]:
+    """Hash the rare-word map into slots: (slot count, slot blob, slot offsets)."""
+    nslots = max(1, len(rare))
+    table: list[list[tuple[str, int, int]]] = [[] for _ in range(nslots)]
+    for word, (first, count) in rare.items():
+        table[_slot(word, nslots)].append((word, first, count))
+    blob, offs = bytearray(), []
+    for items in table:
+        offs.append(len(blob))
+        if items:
+            blob += marshal.dumps(tuple(sorted(items)))
+    offs.append(len(blob))
+    return nslots, bytes(blob), offs
 
 
 def write_atomic(path: str, data: bytes) -> None:
@@ -154,8 +182,10 @@ class Index:
     def __init__(self, meta: dict[str, Any], offsets: tuple[int, ...],
                  reader: _Reader) -> None:
         self.meta = meta
-        self._at_rows, self._at_ids, self._at_fuzzy, self._at_store, self._end = offsets
+        (self._at_offs, self._at_slots, self._at_rows, self._at_ids, self._at_fuzzy,
+         self._at_store, self._end) = offsets
         self._reader = reader
+        self._offs: Sequence[int] | None = None
         self._rows: dict[int, Row] = {}
         self._entries: dict[int, Entry] = {}
         self._fuzzy: dict[str, Any] | None = None
@@ -166,18 +196,18 @@ class Index:
     def open(cls, path: str) -> Index:
         reader = _FileReader(path)
         try:
-            lens = _check_head(reader.read(0, _HEAD.size), reader.size)
-            meta = _loads_meta(reader.read(_HEAD.size, lens[0]))
+            lens = _check_head(reader.read(0, _HEAD_SIZE), reader.size)
+            meta = _loads_meta(reader.read(_HEAD_SIZE, lens[0]))
         except BaseException:
             reader.close()
             raise
-        return cls(meta, _offsets(lens), reader)
+        return cls(meta, _blob_ends(lens), reader)
 
     @classmethod
     def from_bytes(cls, data: bytes) -> Index:
-        lens = _check_head(data[:_HEAD.size], len(data))
-        meta = _loads_meta(data[_HEAD.size:_HEAD.size + lens[0]])
-        return cls(meta, _offsets(lens), _BytesReader(data))
+        lens = _check_head(data[:_HEAD_SIZE], len(data))
+        meta = _loads_meta(data[_HEAD_SIZE:_HEAD_SIZE + lens[0]])
+        return cls(meta, _blob_ends(lens), _BytesReader(data))
 
     @property
     def key(self) -> str:
@@ -186,8 +216,20 @@ class Index:
     def __len__(self) -> int:
         return int(self.meta["n"])
 
+    @property
+    def _offsets(self) -> Sequence[int]:
+        """Row offsets then slot offsets, as one uint32 array read on first use."""
+        if self._offs is None:
+            raw = self._reader.read(self._at_offs, self._at_slots - self._at_offs)
+            if sys.byteorder == "little":
+                self._offs = memoryview(raw).cast("I")
+            else:  # pragma: no cover - big-endian hosts
+                self._offs = [int.from_bytes(raw[i:i + 4], "little")
+                              for i in range(0, len(raw), 4)]
+        return self._offs
+
     def _load_rows(self, first: int, count: int) -> list[Row]:
-        offs = self.meta["row_offs"]
+        offs = self._offsets
         base = offs[first]
         blob = self._reader.read(self._at_rows + base, offs[first + count] - base)
         out = []
@@ -201,8 +243,16 @@ class Index:
 
     def bucket(self, word: str) -> list[Row]:
         """The rows filed under a word (the exact-match candidates it brings)."""
-        span = self.meta["rare"].get(word)
-        return self._load_rows(*span) if span else []
+        nslots = self.meta["nslots"]
+        k = len(self) + 1 + _slot(word, nslots)
+        start, end = self._offsets[k], self._offsets[k + 1]
+        if start == end:
+            return []
+        for w, first, count in marshal.loads(self._reader.read(self._at_slots + start,
+                                                                 end - start)):
+            if w == word:
+                return self._load_rows(first, count)
+        return []
 
     def row(self, pos: int) -> Row:
         cached = self._rows.get(pos)
@@ -273,17 +323,19 @@ class Index:
         )
 
 
-def _check_head(head: bytes, size: int) -> tuple[int, int, int, int, int]:
-    if len(head) != _HEAD.size:
-        raise IndexCorrupt("short header")
-    magic, a, b, c, d, e = _HEAD.unpack(head)
-    if magic != MAGIC or _HEAD.size + a + b + c + d + e != size:
-        raise IndexCorrupt("bad magic or size")
-    return a, b, c, d, e
+def _check_head(head: bytes, size: int) -> tuple[int, ...]:
+    if len(head) != _HEAD_SIZE or head[:len(MAGIC)] != MAGIC:
+        raise IndexCorrupt("not an index of this format")
+    lens = tuple(int.from_bytes(head[i:i + 8], "little")
+                 for i in range(len(MAGIC), _HEAD_SIZE, 8))
+    if _HEAD_SIZE + sum(lens) != size:
+        raise IndexCorrupt("truncated or padded index")
+    return lens
 
 
-def _offsets(lens: Iterable[int]) -> tuple[int, ...]:
-    out, at = [], _HEAD.size
+def _blob_ends(lens: Iterable[int]) -> tuple[int, ...]:
+    """Where each blob ends (= where the next starts), meta first."""
+    out, at = [], _HEAD_SIZE
     for n in lens:
         at += n
         out.append(at)
@@ -316,9 +368,10 @@ class _FileReader:
     """Positional reads from one file descriptor, closed when the index is collected."""
 
     def __init__(self, path: str) -> None:
+        self._fd = -1
         self._fd = os.open(path, os.O_RDONLY | getattr(os, "O_BINARY", 0))
         self.size = os.fstat(self._fd).st_size
-        self._finalizer = weakref.finalize(self, os.close, self._fd)
+
 
     def read(self, at: int, length: int) -> bytes:
         data = os.pread(self._fd, length, at) if hasattr(os, "pread") else self._seek(at, length)
@@ -331,7 +384,12 @@ class _FileReader:
         return os.read(self._fd, length)
 
     def close(self) -> None:
-        self._finalizer()
+        if self._fd >= 0:
+            os.close(self._fd)
+            self._fd = -1
+
+    def __del__(self) -> None:
+        self.close()
 
 
 _Reader = _BytesReader | _FileReader

@@ -21,9 +21,6 @@ if TYPE_CHECKING:
 SMALL = 8 * 1024 * 1024
 KEEP_LIMIT = 32 * 1024 * 1024
 BEFORE, AFTER = 60, 400
-_INTERESTING = re.compile(
-    rb"Traceback \(most recent|^\s*File \"|Error\b|Exception\b|Error[:(]|Warning:|"
-    rb"^\s*\|?\s*\+|During handling|direct cause")
 
 
 @record
@@ -62,11 +59,14 @@ def _looks_binary(head: bytes) -> bool:
 
 
 def _filtered(lines: Iterator[bytes]) -> tuple[list[bytes], int, bool]:
+    interesting = re.compile(
+        rb"Traceback \(most recent|^\s*File \"|Error\b|Exception\b|Error[:(]|Warning:|"
+        rb"^\s*\|?\s*\+|During handling|direct cause")
     before: deque[bytes] = deque(maxlen=BEFORE)
     kept: list[bytes] = []
     kept_size = skipped = after = 0
     for line in lines:
-        if _INTERESTING.search(line):
+        if interesting.search(line):
             if before:
                 kept.extend(before)
                 kept_size += sum(map(len, before))

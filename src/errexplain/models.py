@@ -33,6 +33,10 @@ else:
 
     def _make_init(name, names, defaults):
         def __init__(self, *args, **kw):
+            if not kw and len(args) == len(names):
+                for n, v in zip(names, args, strict=True):
+                    object.__setattr__(self, n, v)
+                return
             if len(args) > len(names):
                 raise TypeError(f"{name}() takes {len(names)} arguments")
             values = dict(zip(names, args, strict=False))

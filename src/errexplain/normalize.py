@@ -5,23 +5,23 @@ Pure and stdlib-only: used both when the index is built and on every match.
 
 from __future__ import annotations
 
-import re
 from functools import lru_cache
 
+from . import _rx
 from .template import compile_template, fill
 
-_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]+|[0-9]+[A-Za-z_][A-Za-z0-9_]*")
+_WORD = _rx.compile(r"[A-Za-z_][A-Za-z0-9_]+|[0-9]+[A-Za-z_][A-Za-z0-9_]*")
 MASK = "\x00"
 # Volatile tokens, most specific first. Each is linear (no nested quantifiers).
 _MASKS = (
-    re.compile(r"0x[0-9a-fA-F]+"),
-    re.compile(r"(?:[A-Za-z]:)?(?:[\w.\-~]*/)+[\w.\-]+"),
-    re.compile(r"'[^'\n]{0,200}'|\"[^\"\n]{0,200}\""),
-    re.compile(r"(?<![A-Za-z_])[-+]?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?"),
+    _rx.compile(r"0x[0-9a-fA-F]+"),
+    _rx.compile(r"(?:[A-Za-z]:)?(?:[\w.\-~]*/)+[\w.\-]+"),
+    _rx.compile(r"'[^'\n]{0,200}'|\"[^\"\n]{0,200}\""),
+    _rx.compile(r"(?<![A-Za-z_])[-+]?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?"),
 )
-_SPACE = re.compile(r"\s+")
-_PUNCT_SPACE = re.compile(r"\s*([^\w\s\x00])\s*")
-_MASK_RUN = re.compile(r"\x00(?:\s*\x00)+")
+_SPACE = _rx.compile(r"\s+")
+_PUNCT_SPACE = _rx.compile(r"\s*([^\w\s\x00])\s*")
+_MASK_RUN = _rx.compile(r"\x00(?:\s*\x00)+")
 
 
 def words(text: str) -> list[str]:

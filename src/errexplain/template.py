@@ -30,12 +30,12 @@ exists, and its cost is linear in the message length: no backtracking, whatever 
 
 from __future__ import annotations
 
-import re
 from functools import lru_cache
 
+from . import _rx
 from .models import record
 
-_WS = re.compile(r"\s+")
+_WS = _rx.compile(r"\s+")
 
 
 class TemplateSyntaxError(ValueError):
@@ -81,7 +81,7 @@ def placeholder(expr: str) -> str:
     return "<" + escape_name(expr) + ">"
 
 
-_PH_TAIL = re.compile(r"<((?:[^>]|>>)+)>")
+_PH_TAIL = _rx.compile(r"<((?:[^>]|>>)+)>")
 
 
 def _split(template: str) -> tuple[list[str], list[str]]:
@@ -113,7 +113,7 @@ def _split(template: str) -> tuple[list[str], list[str]]:
     return literals, names
 
 
-_LITERAL_RUN = re.compile(r"(?:[^<>]|>(?!>))+|>")
+_LITERAL_RUN = _rx.compile(r"(?:[^<>]|>(?!>))+|>")
 
 
 @lru_cache(maxsize=65536)
