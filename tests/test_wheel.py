@@ -46,5 +46,5 @@ def test_wheel_installs_and_explains_outside_the_repo(tmp_path):
                             "import errexplain; print(errexplain.__file__)"], cwd=elsewhere,
                            env=env, capture_output=True, text=True, check=True).stdout
     assert str(venv) in where
-    # first run after a wheel install builds no index: the cache dir stays empty
-    assert not (tmp_path / "cache").exists() or not any((tmp_path / "cache").iterdir())
+    # first run after a wheel install builds no index (the cache may hold compiled regexes)
+    assert not list((tmp_path / "cache").glob("index-*"))

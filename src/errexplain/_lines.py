@@ -10,11 +10,11 @@ is anchored or bounded, so all of this is linear in the size of the input.
 
 from __future__ import annotations
 
-import re
-from functools import lru_cache
-
 from . import _rx
-from .models import TYPE_CHECKING
+from .models import TYPE_CHECKING, memo
+
+if TYPE_CHECKING:
+    import re
 
 _ESCAPES = _rx.compile(
     r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[@-Z\\-_]?"
@@ -39,7 +39,7 @@ _PREFIXES: tuple[tuple[re.Pattern[str], bool], ...] = (
 )
 # One pass that tells whether any prefix pattern can match (named groups made anonymous).
 _ANY_PREFIX = _rx.compile("|".join(
-    "(?:" + re.sub(r"\(\?P<\w+>", "(?:", p.pattern) + ")" for p, _ in _PREFIXES
+    "(?:" + _rx.compile(r"\(\?P<\w+>").sub("(?:", p.pattern) + ")" for p, _ in _PREFIXES
 ))
 _NEEDS_CLEANING = _rx.compile(rf"\A(?:\s*>|\[|{_ANY_PREFIX.pattern})|`|~~~|Traceback")
 _RANK_NAME = _rx.compile(r"[A-Z]{1,4}\d{1,6}(?: [A-Z]{1,4}\d{1,6}){0,7}")
@@ -89,11 +89,22 @@ if TYPE_CHECKING:
         prefix: str = ""
         stream: str = ""
         fence: bool = False
-else:  # a namedtuple, not a record: one is made per input line, so construction must be cheap
-    from collections import namedtuple
+else:  # a tuple with named fields, built without collections.namedtuple (start-up time)
 
-    _LineFields = namedtuple("_LineFields", "no text rank prefix stream fence",
-                             defaults=(None, "", "", False))
+    class _LineFields(tuple):
+        __slots__ = ()
+        _fields = ("no", "text", "rank", "prefix", "stream", "fence")
+        _defaults = (None, "", "", False)
+
+        def __new__(cls, no, text, rank=None, prefix="", stream="", fence=False):
+            return tuple.__new__(cls, (no, text, rank, prefix, stream, fence))
+
+        no = property(lambda self: self[0])
+        text = property(lambda self: self[1])
+        rank = property(lambda self: self[2])
+        prefix = property(lambda self: self[3])
+        stream = property(lambda self: self[4])
+        fence = property(lambda self: self[5])
 
 
 class Line(_LineFields):
@@ -237,7 +248,7 @@ def _split_header(s: str) -> list[str]:
     return [head, header, tail] if tail else [head, header]
 
 
-@lru_cache(maxsize=512)
+@memo(maxsize=512)
 def exception_head(st: str, lax: bool) -> tuple[str, str] | None:
     """(type, first message line) if `st` is an exception line such as `ValueError: bad`.
 

@@ -1,10 +1,11 @@
 """`re.compile` with a persistent cache of compiled patterns, for a fast cold start.
 
 Compiling errexplain's ~45 regular expressions costs about as much as starting Python itself,
-on every run. CPython's `re` compiles a pattern in two steps: a Python-level parser/compiler
+on every run, and importing `re` (enum, the parser and compiler) half as much again.
+CPython's `re` compiles a pattern in two steps: a Python-level parser/compiler
 produces a list of integer opcodes, and `_sre.compile` (C) turns them into a pattern object.
 The opcode lists are plain data, so they are cached in a marshal file (one per Python version and
-`_sre.MAGIC`) and the next run calls only the C step.
+`_sre.MAGIC`) and the next run calls only the C step, without importing `re` at all.
 
 The cache is filled in memory by :func:`compile`, and read/written only by :func:`load` and
 :func:`save`, which the command-line edge calls; library code never touches the file. Any
@@ -14,12 +15,13 @@ back to `re.compile`, which is always correct.
 
 from __future__ import annotations
 
-import re
+import _sre  # type: ignore[import-not-found]  # no stubs: the C half of re
 import sys
 
 from .models import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    import re
     from typing import Any
 
 _codes: dict[tuple[str, int], tuple[Any, ...]] = {}
@@ -33,21 +35,20 @@ def _args(pattern: str, flags: int) -> tuple[Any, ...] | None:
 
         p = _parser.parse(pattern, flags)
         code = _compiler._code(p, flags)
-        groupindex = dict(p.state.groupdict)
+        groupindex = {str(k): int(i) for k, i in p.state.groupdict.items()}
         indexgroup: list[str | None] = [None] * p.state.groups
         for k, i in groupindex.items():
             indexgroup[i] = k
-        return (flags | p.state.flags, list(code), p.state.groups - 1, groupindex,
-                tuple(indexgroup))
+        # plain ints only (opcodes are int subclasses), so that marshal can store them
+        return (int(flags | p.state.flags), [int(c) for c in code], int(p.state.groups - 1),
+                groupindex, tuple(indexgroup))
     except Exception:
         return None
 
 
 def _build(pattern: str, args: tuple[Any, ...]) -> re.Pattern[str] | None:
     try:
-        from re import _compiler  # type: ignore[attr-defined]
-
-        compiled: re.Pattern[str] = _compiler._sre.compile(pattern, *args)
+        compiled: re.Pattern[str] = _sre.compile(pattern, *args)
         return compiled
     except Exception:
         return None
@@ -65,6 +66,8 @@ def compile(pattern: str, flags: int = 0) -> re.Pattern[str]:
     fresh = _args(pattern, int(flags))
     built = _build(pattern, fresh) if fresh is not None else None
     if built is None or fresh is None:
+        import re
+
         return re.compile(pattern, flags)
     _codes[key] = fresh
     _dirty = True
@@ -73,9 +76,8 @@ def compile(pattern: str, flags: int = 0) -> re.Pattern[str]:
 
 def _file(directory: str) -> str:
     import os
-    from re import _compiler  # type: ignore[attr-defined]
 
-    tag = f"{sys.implementation.cache_tag}-{_compiler._sre.MAGIC}-{_compiler._sre.CODESIZE}"
+    tag = f"{sys.implementation.cache_tag}-{_sre.MAGIC}-{_sre.CODESIZE}"
     return os.path.join(directory, f"regex-{tag}.marshal")
 
 

@@ -28,12 +28,12 @@ import marshal
 import os
 import sys
 import zlib
-from collections.abc import Iterable, Sequence
 
 from .models import TYPE_CHECKING, Entry, ExampleFix, Source
 from .normalize import identifiable, template_words
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable, Sequence
     from typing import Any
 
     Row = tuple[Any, ...]

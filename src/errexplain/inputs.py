@@ -8,14 +8,12 @@ log is read in bounded memory; the result says how much was left out.
 from __future__ import annotations
 
 import os
-import re
-from collections import deque
-from collections.abc import Iterator
 
 from .errors import InputError
 from .models import TYPE_CHECKING, record
 
 if TYPE_CHECKING:
+    from collections.abc import Iterator
     from typing import BinaryIO
 
 SMALL = 8 * 1024 * 1024
@@ -59,6 +57,9 @@ def _looks_binary(head: bytes) -> bool:
 
 
 def _filtered(lines: Iterator[bytes]) -> tuple[list[bytes], int, bool]:
+    import re
+    from collections import deque
+
     interesting = re.compile(
         rb"Traceback \(most recent|^\s*File \"|Error\b|Exception\b|Error[:(]|Warning:|"
         rb"^\s*\|?\s*\+|During handling|direct cause")

@@ -15,8 +15,6 @@ a template. Templates with too little literal text never become candidates.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from .index import (
     R_BASE,
     R_CURATED,
@@ -31,9 +29,12 @@ from .index import (
     Index,
     Row,
 )
-from .models import Frame, record
+from .models import TYPE_CHECKING, Frame, record
 from .normalize import mask, mask_template, words
 from .template import compile_template, match_compiled, normalize_ws
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
 
 FUZZY_CUTOFF = 0.80
 """Default score under which a fuzzy candidate is not offered as an explanation."""
@@ -212,6 +213,7 @@ def rank(
     cutoff: float = FUZZY_CUTOFF,
     limit: int = 5,
 ) -> Ranking:
+
     """Rank catalog entries for one message. Empty `hits` means no match."""
     msg = normalize_ws(message)
     if not msg:

@@ -27,6 +27,10 @@ if TYPE_CHECKING:
 
     def replace(obj: _T, /, **changes: Any) -> _T: ...
 
+    from functools import lru_cache
+
+    memo = lru_cache
+
     MatchKind = Literal["exact", "fuzzy"]
 else:
     MatchKind = str
@@ -96,6 +100,31 @@ else:
         values = {n: getattr(obj, n) for n in obj._fields}
         values.update(changes)
         return obj.__class__(**values)
+
+    def memo(maxsize=128):
+        """A dict-backed stand-in for functools.lru_cache (functools pulls in collections):
+        positional hashable arguments, emptied when full."""
+
+        def decorate(fn):
+            store = {}
+
+            def cached(*args, **kw):
+                key = (args, tuple(kw.items())) if kw else args
+                try:
+                    return store[key]
+                except KeyError:
+                    if len(store) >= maxsize:
+                        store.clear()
+                    value = store[key] = fn(*args, **kw)
+                    return value
+
+            cached.cache_clear = store.clear
+            cached.__wrapped__ = fn
+            cached.__doc__ = fn.__doc__
+            cached.__name__ = fn.__name__
+            return cached
+
+        return decorate
 
 SCHEMA_VERSION = 1
 

@@ -5,9 +5,11 @@ Pure and stdlib-only: used both when the index is built and on every match.
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 from . import _rx
+from .models import TYPE_CHECKING, memo
+
+if TYPE_CHECKING:
+    import re
 from .template import compile_template, fill
 
 _WORD = _rx.compile(r"[A-Za-z_][A-Za-z0-9_]+|[0-9]+[A-Za-z_][A-Za-z0-9_]*")
@@ -39,7 +41,7 @@ def _chunk_words(chunk: str, after_placeholder: bool, before_placeholder: bool) 
     return [m.group().lower() for m in found]
 
 
-@lru_cache(maxsize=65536)
+@memo(maxsize=65536)
 def template_words(template: str) -> tuple[str, ...]:
     """Words that every message matching the template must contain as whole words."""
     compiled = compile_template(template)
@@ -50,16 +52,21 @@ def template_words(template: str) -> tuple[str, ...]:
     return tuple(out)
 
 
+def _group1(m: re.Match[str]) -> str:
+    """The replacement `\\1` as a function: a template string would make sre import `re`."""
+    return m.group(1)
+
+
 def mask(text: str) -> str:
     """Replace volatile tokens (numbers, addresses, paths, quoted names) by one mask char,
     lower-case, and normalise spacing around punctuation."""
     for pattern in _MASKS:
         text = pattern.sub(MASK, text)
-    text = _PUNCT_SPACE.sub(r"\1", _SPACE.sub(" ", text))
+    text = _PUNCT_SPACE.sub(_group1, _SPACE.sub(" ", text))
     return _MASK_RUN.sub(MASK, text).strip().lower()
 
 
-@lru_cache(maxsize=65536)
+@memo(maxsize=65536)
 def mask_template(template: str) -> str:
     """The template as :func:`mask` would see a message built from it."""
     compiled = compile_template(template)

@@ -10,8 +10,6 @@ linear in the size of the input: every regex is anchored or bounded.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from errexplain._lines import (
     CHAIN,
     FRAME,
@@ -25,7 +23,10 @@ from errexplain._lines import (
     skippable,
     structural,
 )
-from errexplain.models import Frame, RaisedError, replace
+from errexplain.models import TYPE_CHECKING, Frame, RaisedError, replace
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
 
 __all__ = ["parse_traceback"]
 
@@ -269,6 +270,7 @@ def _split_region(lines: Sequence[Line], margin: str) -> tuple[list[Line], list[
 def _message(
     lines: Sequence[Line], j: int, exc: Line, first: str, per_line: bool
 ) -> tuple[str, int]:
+
     """Collect the message lines after an exception line; return it and where reading stops.
 
     The message ends at a blank line followed by an unindented line, a new log record (unless

@@ -5,14 +5,13 @@ It owns I/O only through the streams passed in; exit codes come from errors.Exit
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from .errors import ExitCode, InputError
 from .inputs import InputText, read_path
 from .match import FUZZY_CUTOFF
 from .models import TYPE_CHECKING, Explanation, record
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
     from typing import BinaryIO, TextIO
 
 

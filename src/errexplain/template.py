@@ -30,10 +30,11 @@ exists, and its cost is linear in the message length: no backtracking, whatever 
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 from . import _rx
-from .models import record
+from .models import TYPE_CHECKING, memo, record
+
+if TYPE_CHECKING:
+    pass
 
 _WS = _rx.compile(r"\s+")
 
@@ -116,7 +117,7 @@ def _split(template: str) -> tuple[list[str], list[str]]:
 _LITERAL_RUN = _rx.compile(r"(?:[^<>]|>(?!>))+|>")
 
 
-@lru_cache(maxsize=65536)
+@memo(maxsize=65536)
 def compile_template(template: str) -> Compiled:
     """Parse a template (cached). Raises :class:`TemplateSyntaxError`."""
     literals, names = _split(template)

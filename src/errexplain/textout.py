@@ -2,21 +2,34 @@
 
 from __future__ import annotations
 
-import json
-import textwrap
-from collections.abc import Sequence
-
-from .models import SCHEMA_VERSION, Entry, Explanation, Match
+from .models import SCHEMA_VERSION, TYPE_CHECKING, Entry, Explanation, Match
 from .template import render_plain
 
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
 WIDTH = 100
+
+
+def _fill(words: list[str], indent: str) -> list[str]:
+    """Greedy fill to WIDTH. Words are never broken, not even at hyphens, so that flags such
+    as --mem-fraction-static and paths stay whole and copyable."""
+    lines: list[str] = []
+    line = ""
+    for word in words:
+        if line and len(indent) + len(line) + 1 + len(word) > WIDTH:
+            lines.append(indent + line)
+            line = word
+        else:
+            line = f"{line} {word}" if line else word
+    lines.append(indent + line if line else indent.rstrip())
+    return lines
 
 
 def _wrap(text: str, indent: str = "  ") -> list[str]:
     out: list[str] = []
     for para in text.splitlines() or [""]:
-        out.extend(textwrap.wrap(para, WIDTH, initial_indent=indent, subsequent_indent=indent)
-                   or [indent.rstrip()])
+        out.extend(_fill(para.split(), indent))
     return out
 
 
@@ -132,4 +145,6 @@ def render_json(exps: Sequence[Explanation], extra: dict[str, object] | None = N
     doc: dict[str, object] = {"schema": SCHEMA_VERSION, "errors": [e.to_dict() for e in exps]}
     if extra:
         doc.update(extra)
+    import json
+
     return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
