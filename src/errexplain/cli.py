@@ -234,13 +234,36 @@ def _fail(message: str, hint: str | None, code: int) -> NoReturn:
     sys.exit(code)
 
 
+def _command_name(info: typer.models.CommandInfo) -> str:
+    name = info.name or (info.callback.__name__ if info.callback else "")
+    return name.replace("_", "-")
+
+
+def app_for(argv: list[str]) -> typer.Typer:
+    """The app to run for these arguments. Building every command's click object costs more
+    than the explain itself, so a top-level command runs in an app that holds just it (same
+    name, options, help and usage); anything else (help, `catalog ...`) gets the whole app."""
+    wanted = argv[1] if len(argv) > 1 else ""
+    infos = [c for c in app.registered_commands if _command_name(c) == wanted]
+    if not infos:
+        return app
+    small = typer.Typer(add_completion=False, rich_markup_mode=None, help=app.info.help)
+    small.registered_commands = infos
+
+    @small.callback()
+    def _group() -> None:
+        """Keeps the command a subcommand, as in the whole app."""
+
+    return small
+
+
 def main() -> None:
     """Run the app inside the one error boundary."""
     import click
 
     debug = "--debug" in sys.argv
     try:
-        code = app(standalone_mode=False)
+        code = app_for(sys.argv)(standalone_mode=False)
     except ErrexplainError as exc:
         if debug:
             raise

@@ -64,9 +64,15 @@ def _record(entry: Entry, brief: dict[str, tuple[str, str]]) -> tuple[Any, ...]:
             entry.examples, entry.catalog_file, related)
 
 
-def _bucket_order(entries: Sequence[Entry]) -> tuple[list[int], dict[str, tuple[int, int]],
+def _bucket_order(entries: Sequence[Entry]) -> tuple[list[int], dict[str, Any],
                                                       list[tuple[str, ...]]]:
-    """Order entries by their rarest word's bucket; return (order, rare, words per entry)."""
+    """Order entries by their rarest word's bucket; return (order, rare, words per entry).
+
+    ``rare[word] = (first_row, count, seconds)``: ``seconds`` holds each member's second
+    rarest word ("" if it has one word only). A member whose second word is not in the
+    message cannot match, so it is skipped without being read: buckets of common words stay
+    cheap at 100k templates.
+    """
     per_entry = [tuple(dict.fromkeys(template_words(e.template))) for e in entries]
     df: dict[str, int] = {}
     for ws in per_entry:
@@ -81,13 +87,19 @@ def _bucket_order(entries: Sequence[Entry]) -> tuple[list[int], dict[str, tuple[
         else:
             generic.append(i)
     order: list[int] = []
-    rare: dict[str, tuple[int, int]] = {}
+    rare: dict[str, Any] = {}
     for word in sorted(buckets):
         members = sorted(buckets[word], key=lambda i: entries[i].id)
-        rare[word] = (len(order), len(members))
+        seconds = tuple(_second(per_entry[i], word, df) for i in members)
+        rare[word] = (len(order), len(members), seconds)
         order.extend(members)
     order.extend(sorted(generic, key=lambda i: entries[i].id))
     return order, rare, per_entry
+
+
+def _second(words: tuple[str, ...], first: str, df: dict[str, int]) -> str:
+    rest = [w for w in words if w != first]
+    return min(rest, key=lambda w: (df[w], -len(w), w)) if rest else ""
 
 
 def _fuzzy_blob(order: list[int], per_entry: list[tuple[str, ...]],
@@ -143,12 +155,12 @@ def _slot(word: str, nslots: int) -> int:
     return zlib.crc32(word.encode()) % nslots
 
 
-def _slots(rare: dict[str, tuple[int, int]]) -> tuple[int, bytes, list[int]]:
+def _slots(rare: dict[str, Any]) -> tuple[int, bytes, list[int]]:
     """Hash the rare-word map into slots: (slot count, slot blob, slot offsets)."""
     nslots = max(1, len(rare))
-    table: list[list[tuple[str, int, int]]] = [[] for _ in range(nslots)]
-    for word, (first, count) in rare.items():
-        table[_slot(word, nslots)].append((word, first, count))
+    table: list[list[tuple[Any, ...]]] = [[] for _ in range(nslots)]
+    for word, (first, count, seconds) in rare.items():
+        table[_slot(word, nslots)].append((word, first, count, seconds))
     blob, offs = bytearray(), []
     for items in table:
         offs.append(len(blob))
@@ -228,12 +240,15 @@ class Index:
                               for i in range(0, len(raw), 4)]
         return self._offs
 
-    def _load_rows(self, first: int, count: int) -> list[Row]:
+    def _load_rows(self, first: int, count: int, keep: Sequence[bool] | None = None
+                   ) -> list[Row]:
         offs = self._offsets
         base = offs[first]
         blob = self._reader.read(self._at_rows + base, offs[first + count] - base)
         out = []
-        for pos in range(first, first + count):
+        for k, pos in enumerate(range(first, first + count)):
+            if keep is not None and not keep[k]:
+                continue
             row = self._rows.get(pos)
             if row is None:
                 row = marshal.loads(blob[offs[pos] - base:offs[pos + 1] - base])
@@ -241,17 +256,19 @@ class Index:
             out.append(row)
         return out
 
-    def bucket(self, word: str) -> list[Row]:
-        """The rows filed under a word (the exact-match candidates it brings)."""
+    def bucket(self, word: str, present: set[str] | frozenset[str] | None = None) -> list[Row]:
+        """The rows filed under a word (the exact-match candidates it brings); with `present`
+        (the message's words), only rows whose second rarest word is among them."""
         nslots = self.meta["nslots"]
         k = len(self) + 1 + _slot(word, nslots)
         start, end = self._offsets[k], self._offsets[k + 1]
         if start == end:
             return []
-        for w, first, count in marshal.loads(self._reader.read(self._at_slots + start,
-                                                                 end - start)):
+        for w, first, count, seconds in marshal.loads(
+                self._reader.read(self._at_slots + start, end - start)):
             if w == word:
-                return self._load_rows(first, count)
+                keep = None if present is None else [not s or s in present for s in seconds]
+                return self._load_rows(first, count, keep)
         return []
 
     def row(self, pos: int) -> Row:

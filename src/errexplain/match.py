@@ -123,8 +123,9 @@ def _adjust(
 def _exact(index: Index, msg: str, exc_type: str, frames: Sequence[Frame]) -> list[Hit]:
     hits = []
     seen: set[int] = set()
-    for w in set(words(msg)):
-        for row in index.bucket(w):
+    present = set(words(msg))
+    for w in present:
+        for row in index.bucket(w, present):
             if row[R_POS] in seen:
                 continue
             seen.add(row[R_POS])

@@ -77,7 +77,11 @@ else:
             inner = ", ".join(f"{n}={getattr(self, n)!r}" for n in names)
             return f"{cls.__qualname__}({inner})"
 
-        ns.update(__init__=__init__, __eq__=__eq__, __repr__=__repr__, _fields=names)
+        def __reduce__(self):  # pickling (used by the parallel catalog loader)
+            return (new, _values(self))
+
+        ns.update(__init__=__init__, __eq__=__eq__, __repr__=__repr__, _fields=names,
+                  __reduce__=__reduce__)
         if frozen:
             def __setattr__(self, name, value):
                 raise AttributeError(f"cannot assign to field {name!r} of a frozen record")

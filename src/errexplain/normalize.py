@@ -77,6 +77,7 @@ MIN_LITERAL = 10
 """Templates with less literal text than this (or no word at all) cannot identify a message."""
 
 
+@memo(maxsize=65536)
 def identifiable(template: str) -> bool:
     """Whether a template has enough literal text to win a match on its own."""
     return bool(template_words(template)) and compile_template(template).literal_len >= MIN_LITERAL

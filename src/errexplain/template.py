@@ -53,14 +53,12 @@ class Compiled:
 
     literals: tuple[str, ...]
     names: tuple[str, ...]
+    literal_len: int = 0
+    """Characters of literal text (chunks stripped): how much of a message it pins down."""
 
     @property
     def literal_text(self) -> str:
         return " ".join(c.strip() for c in self.literals if c.strip())
-
-    @property
-    def literal_len(self) -> int:
-        return sum(len(c.strip()) for c in self.literals)
 
 
 def normalize_ws(text: str) -> str:
@@ -124,7 +122,7 @@ def compile_template(template: str) -> Compiled:
     norm = [_WS.sub(" ", c) for c in literals]
     norm[0] = norm[0].lstrip()
     norm[-1] = norm[-1].rstrip()
-    return Compiled(tuple(norm), tuple(names))
+    return Compiled(tuple(norm), tuple(names), sum(len(c.strip()) for c in norm))
 
 
 def _bind(compiled: Compiled, msg: str) -> list[str] | None:
