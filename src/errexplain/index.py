@@ -198,6 +198,7 @@ class Index:
          self._at_store, self._end) = offsets
         self._reader = reader
         self._offs: Sequence[int] | None = None
+        self._slot_cache: dict[int, tuple[tuple[Any, ...], ...]] = {}
         self._rows: dict[int, Row] = {}
         self._entries: dict[int, Entry] = {}
         self._fuzzy: dict[str, Any] | None = None
@@ -259,17 +260,21 @@ class Index:
     def bucket(self, word: str, present: set[str] | frozenset[str] | None = None) -> list[Row]:
         """The rows filed under a word (the exact-match candidates it brings); with `present`
         (the message's words), only rows whose second rarest word is among them."""
-        nslots = self.meta["nslots"]
-        k = len(self) + 1 + _slot(word, nslots)
-        start, end = self._offsets[k], self._offsets[k + 1]
-        if start == end:
-            return []
-        for w, first, count, seconds in marshal.loads(
-                self._reader.read(self._at_slots + start, end - start)):
+        for w, first, count, seconds in self._slot_items(_slot(word, self.meta["nslots"])):
             if w == word:
                 keep = None if present is None else [not s or s in present for s in seconds]
                 return self._load_rows(first, count, keep)
         return []
+
+    def _slot_items(self, slot: int) -> tuple[tuple[Any, ...], ...]:
+        items = self._slot_cache.get(slot)
+        if items is None:
+            k = len(self) + 1 + slot
+            start, end = self._offsets[k], self._offsets[k + 1]
+            items = marshal.loads(self._reader.read(self._at_slots + start, end - start)) if (
+                end > start) else ()
+            self._slot_cache[slot] = items
+        return items
 
     def row(self, pos: int) -> Row:
         cached = self._rows.get(pos)
