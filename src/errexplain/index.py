@@ -47,7 +47,7 @@ _HEAD_SIZE = len(MAGIC) + 8 * _NBLOBS
 
 # Row fields (a row is a plain tuple: cheap to unmarshal).
 R_POS, R_ID, R_TYPE, R_BASE, R_TEMPLATE, R_PATH, R_FUNC, R_LINE, R_PROJ, R_KIND = range(10)
-R_CURATED, R_STORE, R_STORE_LEN, R_LITERAL = range(10, 14)
+R_CURATED, R_STORE, R_STORE_LEN, R_LITERAL, R_CONDITION = range(10, 15)
 
 
 class IndexCorrupt(Exception):
@@ -135,7 +135,7 @@ def build_bytes(entries: Sequence[Entry], projects: dict[str, list[Any]], key: s
         rec = marshal.dumps(_record(e, brief))
         row = (pos, e.id, e.exception, e.base, e.template, e.source.path, e.source.function,
                e.source.line, e.project, e.kind, e.curated, len(store), len(rec),
-               compile_template(e.template).literal_len)
+               compile_template(e.template).literal_len, e.condition)
         store += rec
         row_offs.append(len(rows))
         rows += marshal.dumps(row)

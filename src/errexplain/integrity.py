@@ -36,8 +36,8 @@ def _first_ids(index: Index, example: str, exc_type: str) -> tuple[set[str], str
     ranking = rank(index, example, exc_type)
     if not ranking.hits:
         return set(), "no match"
-    top = ranking.hits[0].score
-    firsts = {h.id for h in ranking.hits if abs(h.score - top) < 1e-9}
+    top = ranking.hits[0].raw
+    firsts = {h.id for h in ranking.hits if abs(h.raw - top) < 1e-9}
     return firsts, f"ranked first instead: {', '.join(sorted(firsts))}"
 
 

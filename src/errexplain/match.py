@@ -20,7 +20,9 @@ from .index import (
     R_CURATED,
     R_FUNC,
     R_ID,
+    R_CONDITION,
     R_KIND,
+    R_LINE,
     R_LITERAL,
     R_PATH,
     R_POS,
@@ -29,9 +31,16 @@ from .index import (
     Index,
     Row,
 )
-from .models import TYPE_CHECKING, Frame, record
+from .models import TYPE_CHECKING, Frame, record, replace
 from .normalize import mask, mask_template, words
-from .template import compile_template, match_compiled, normalize_ws
+from .template import (
+    compile_loose,
+    compile_template,
+    loosen,
+    match_compiled,
+    match_prefix,
+    normalize_ws,
+)
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -41,8 +50,17 @@ FUZZY_CUTOFF = 0.80
 TYPE_MISMATCH = 0.85
 MAX_POSTING = 2500
 FUZZY_POOL = 40
-FRAME_FILE, FRAME_FUNC, FRAME_LAST = 0.02, 0.01, 0.01
-"""Bonus when a traceback frame is in the entry's file, in its function, the innermost frame."""
+EXACT_CONFIDENT = 0.6
+"""Share of the message an exact hit's literal text must cover to skip the fuzzy pass."""
+FUZZY_SCALE = 0.95
+"""A similarity ratio never scores like a sure match: identical after masking is 0.95."""
+MIN_LOOSE, LOOSE_BASE, LOOSE_SPAN = 10, 0.88, 0.11
+"""Whole-message match ignoring case/punctuation: minimum literal text, score range."""
+MIN_PREFIX, PREFIX_SHARE, PREFIX_BASE, PREFIX_SPAN = 20, 0.4, 0.75, 0.2
+"""Cut-off message: minimum literal characters and share of the template, score range."""
+FRAME_FILE, FRAME_FUNC, FRAME_LAST, FRAME_LINE = 0.02, 0.01, 0.01, 0.01
+"""Bonus when a traceback frame is in the entry's file, in its function, the innermost frame,
+at its line (or showing its guard)."""
 BUILTIN_PRIOR = 0.01
 """A message the interpreter/library raises everywhere beats a project site that copies its
 wording, unless a frame points at that site."""
@@ -53,10 +71,17 @@ class Hit:
     """A scored candidate before its prose is read from the store. `row` is the index row."""
 
     row: Row
-    score: float
+    raw: float
+    """Score before clamping: frame and builtin bonuses can lift it over 1.0, and they must
+    still separate two candidates that both reach 1.0."""
     kind: str
     values: tuple[tuple[str, str], ...]
     reasons: tuple[str, ...]
+
+    @property
+    def score(self) -> float:
+        """The score shown to users, in [0, 1]."""
+        return max(0.0, min(1.0, self.raw))
 
     @property
     def pos(self) -> int:
@@ -91,10 +116,19 @@ def _frame_reason(row: Row, frames: Sequence[Frame]) -> tuple[float, str | None]
         same_func = frame.function == func
         bonus = (
             FRAME_FILE + (FRAME_FUNC if same_func else 0.0) + (FRAME_LAST if depth == 0 else 0.0)
+            + (FRAME_LINE if _same_site(row, frame) else 0.0)
         )
         if bonus > best[0]:
             best = (bonus, f"a traceback frame is in {path}" + (f" ({func})" if same_func else ""))
     return best
+
+
+def _same_site(row: Row, frame: Frame) -> bool:
+    """The frame points at this very statement: same line, or its code is the guard."""
+    if frame.line is not None and frame.line == row[R_LINE]:
+        return True
+    code = (frame.code or "").strip().rstrip(",")
+    return len(code) >= 10 and code in (row[R_CONDITION] or "")
 
 
 def _type_ok(row: Row, exc_type: str) -> bool:
@@ -117,7 +151,7 @@ def _adjust(
     elif row[R_KIND] == "builtin":
         bonus = BUILTIN_PRIOR
         reasons.append("raised by the interpreter or library itself, in any code")
-    return min(1.0, score + bonus)
+    return score + bonus
 
 
 def _exact(index: Index, msg: str, exc_type: str, frames: Sequence[Frame]) -> list[Hit]:
@@ -162,32 +196,68 @@ def _fuzzy_pool(index: Index, msg_words: set[str]) -> list[int]:
 def _fuzzy_score(masked_msg: str, masked_tmpl: str) -> tuple[float, str]:
     from rapidfuzz import fuzz
 
-    full = fuzz.ratio(masked_msg, masked_tmpl) / 100.0
+    full = FUZZY_SCALE * fuzz.ratio(masked_msg, masked_tmpl) / 100.0
     if 25 <= len(masked_msg) < len(masked_tmpl):
-        head = fuzz.ratio(masked_msg, masked_tmpl[: len(masked_msg)]) / 100.0
+        head = FUZZY_SCALE * fuzz.ratio(masked_msg, masked_tmpl[: len(masked_msg)]) / 100.0
         prefix = head * (0.9 + 0.1 * len(masked_msg) / len(masked_tmpl))
         if prefix > full:
             return prefix, "the message reads like the start of this template (cut off?)"
     return full, "similar wording"
 
 
+def _loose_score(template: str, loose_msg: str) -> tuple[float, str] | None:
+    """The whole message matches once case, punctuation and spacing are ignored."""
+    compiled = compile_loose(template)
+    if compiled.literal_len < MIN_LOOSE or match_compiled(compiled, loose_msg) is None:
+        return None
+    coverage = min(1.0, compiled.literal_len / max(len(loose_msg), 1))
+    return LOOSE_BASE + LOOSE_SPAN * coverage, "the template matches ignoring case and punctuation"
+
+
+def _prefix_score(template: str, msg: str) -> tuple[float, str] | None:
+    """The message is the start of this template, cut off (as truncated log lines are)."""
+    compiled = compile_template(template)
+    matched = match_prefix(compiled, msg)
+    if matched < MIN_PREFIX or matched < PREFIX_SHARE * compiled.literal_len:
+        return None
+    share = matched / max(compiled.literal_len, 1)
+    return PREFIX_BASE + PREFIX_SPAN * share, (
+        f"the message is the start of this template, cut off ({matched} of "
+        f"{compiled.literal_len} literal characters)")
+
+
+def _best_fuzzy(template: str, msg: str, loose_msg: str, masked: str) -> tuple[float, str]:
+    score, why = _fuzzy_score(masked, mask_template(template))
+    best = (score, f"fuzzy: {why}, {score:.0%} similar after masking values")
+    for other in (_loose_score(template, loose_msg), _prefix_score(template, msg)):
+        if other is not None and other[0] > best[0]:
+            best = other
+    return best
+
+
 def _fuzzy(index: Index, msg: str, exc_type: str, frames: Sequence[Frame]) -> list[Hit]:
-    masked = mask(msg)
+    masked, loose = mask(msg), loosen(msg)
     hits = []
     for pos in _fuzzy_pool(index, set(words(msg))):
         row = index.row(pos)
-        score, why = _fuzzy_score(masked, mask_template(row[R_TEMPLATE]))
-        reasons = [f"fuzzy: {why}, {score:.0%} similar after masking values"]
+        score, why = _best_fuzzy(row[R_TEMPLATE], msg, loose, masked)
+        reasons = [why]
         score = _adjust(row, score, reasons, exc_type, frames)
         hits.append(Hit(row, score, "fuzzy", (), tuple(reasons)))
     return hits
+
+
+def _confident(hit: Hit, msg: str) -> bool:
+    """An exact hit whose literal text covers enough of the message to end the search; below
+    that, placeholders swallowed most of it and a reworded sibling may fit better."""
+    return bool(hit.row[R_LITERAL] >= EXACT_CONFIDENT * len(msg))
 
 
 def _order(hits: list[Hit]) -> list[Hit]:
     def key(h: Hit) -> tuple[float, int, int, int, str]:
         r = h.row
         return (
-            -round(h.score, 6),
+            -round(h.raw, 6),
             -r[R_LITERAL],
             -int(r[R_CURATED]),
             len(r[R_PATH] or ""),
@@ -202,7 +272,7 @@ def _ambiguous(hits: Sequence[Hit]) -> bool:
     if len(hits) < 2:
         return False
     top = hits[0]
-    return any(h.template == top.template and abs(h.score - top.score) < 1e-9 for h in hits[1:])
+    return any(h.template == top.template and abs(h.raw - top.raw) < 1e-9 for h in hits[1:])
 
 
 def rank(
@@ -220,12 +290,17 @@ def rank(
     if not msg:
         return Ranking((), (), False)
     hits = _exact(index, msg, exc_type, frames)
-    if not any(_type_ok(h.row, exc_type) for h in hits):
+    if not any(_type_ok(h.row, exc_type) and _confident(h, msg) for h in hits):
         hits.extend(_fuzzy(index, msg, exc_type, frames))
     best: dict[int, Hit] = {}
     for h in hits:
-        if h.pos not in best or h.score > best[h.pos].score:
+        old = best.get(h.pos)
+        if old is None:
             best[h.pos] = h
+        elif old.kind == "exact":  # an exact match keeps its values, with the better score
+            best[h.pos] = replace(old, raw=max(old.raw, h.raw))
+        elif h.kind == "exact" or h.raw > old.raw:
+            best[h.pos] = replace(h, raw=max(old.raw, h.raw))
     ordered = _order(list(best.values()))
     good = [h for h in ordered if h.score >= cutoff]
     if not good:

@@ -147,6 +147,52 @@ def _bind(compiled: Compiled, msg: str) -> list[str] | None:
     return values
 
 
+def _overlap(text: str, chunk: str, limit: int = 200) -> int:
+    """Length of the longest suffix of `text` that is a prefix of `chunk` (bounded)."""
+    for k in range(min(len(text), len(chunk), limit), 0, -1):
+        if chunk.startswith(text[-k:]):
+            return k
+    return 0
+
+
+def match_prefix(compiled: Compiled, msg: str) -> int:
+    """For a message cut off before its end (a truncated log line): how many literal characters
+    of the template it matches in order, if the message could be the start of a filling of the
+    template; 0 if it cannot. Linear like :func:`match_compiled` (each chunk found once)."""
+    lits = compiled.literals
+    first = lits[0]
+    if not msg.startswith(first):
+        return len(msg) if first.startswith(msg) else 0
+    matched, pos = len(first.strip()), len(first)
+    for chunk in lits[1:]:
+        if not chunk:
+            continue
+        found = msg.find(chunk, pos)
+        if found < 0:
+            return matched + _overlap(msg[pos:], chunk)
+        matched += len(chunk.strip())
+        pos = found + len(chunk)
+    return matched if pos < len(msg) else 0
+
+
+_LOOSE_DROP = _rx.compile(r"[^\w<>\x00]+")
+
+
+def loosen(text: str) -> str:
+    """Lower case, every run of punctuation and spaces as one space: what survives a message
+    being re-cased, re-punctuated or re-wrapped."""
+    return _LOOSE_DROP.sub(" ", text).strip().lower()
+
+
+@memo(maxsize=65536)
+def compile_loose(template: str) -> Compiled:
+    """The template with each literal chunk loosened (placeholders unchanged)."""
+    compiled = compile_template(template)
+    lits = [_LOOSE_DROP.sub(" ", c).lower() for c in compiled.literals]
+    lits[0], lits[-1] = lits[0].lstrip(), lits[-1].rstrip()
+    return Compiled(tuple(lits), compiled.names, sum(len(c.strip()) for c in lits))
+
+
 def match(template: str, message: str) -> tuple[tuple[str, str], ...] | None:
     """Match a whole message; return the bound (name, value) pairs, or None.
 
