@@ -482,3 +482,19 @@ def test_file_left_without_entries_is_removed(tmp_path):
     assert not (out / "helpers.yaml").exists()
     assert "helpers.yaml" in report.files_written
     assert report.entries_removed == 2
+
+
+def test_default_text_of_or_and_conditional_messages(tmp_path):
+    """`reason or "default"` and `"a" if c else "b"` give the alternative with literal text."""
+    from errexplain.extract.messages import from_expr
+
+    def template(src: str) -> str:
+        import ast
+
+        node = ast.parse(src, mode="eval").body
+        return from_expr(node, 1, lambda name, line: None).template
+
+    assert template('reason or "Failed due to an unknown reason"') == \
+        "Failed due to an unknown reason"
+    assert template('f"bad {x}" if strict else y') == "bad <x>"
+    assert template('a and "text"') == "<a and 'text'>"

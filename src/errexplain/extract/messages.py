@@ -70,6 +70,8 @@ class _Builder:
             return True
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
             return self.is_text(node.left, line, depth) or self.is_text(node.right, line, depth)
+        if isinstance(node, ast.BoolOp | ast.IfExp):
+            return self.text_choice(node, line, depth) is not None
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod):
             return self.literal(node.left, line, depth) is not None
         if _is_format_call(node):
@@ -91,7 +93,22 @@ class _Builder:
             return None
         return self.literal(found.value, found.line, depth + 1)
 
+    def text_choice(self, node: ast.BoolOp | ast.IfExp, line: int, depth: int) -> ast.expr | None:
+        """`reason or "default text"` and `"a" if c else "b"`: one template per site, so take
+        the alternative with literal text (the last for `or`, the first for a conditional)."""
+        if isinstance(node, ast.IfExp):
+            options = [node.body, node.orelse]
+        elif isinstance(node.op, ast.Or):
+            options = list(reversed(node.values))
+        else:
+            return None
+        return next((o for o in options if self.is_text(o, line, depth)), None)
+
     def render(self, node: ast.expr, line: int, depth: int = 0) -> str:
+        if isinstance(node, ast.BoolOp | ast.IfExp):
+            choice = self.text_choice(node, line, depth)
+            if choice is not None:
+                return self.render(choice, line, depth)
         if isinstance(node, ast.Constant):
             return escape(node.value if isinstance(node.value, str) else str(node.value))
         if isinstance(node, ast.JoinedStr):
