@@ -191,3 +191,27 @@ def test_catalog_stats_and_check_small(runner):
     r = run(runner, ["catalog", "stats", "--json"])
     data = json.loads(r.stdout)
     assert data["by project"]["sglang"] > 10000
+
+
+def test_single_command_app_has_the_same_interface(runner):
+    from errexplain.cli import app_for
+
+    small = app_for(["errexplain", "explain"])
+    assert small is not app and len(small.registered_commands) == 1
+    assert app_for(["errexplain", "catalog"]) is app
+    assert app_for(["errexplain"]) is app
+    full = runner.invoke(app, ["explain", "--help"]).stdout
+    alone = runner.invoke(small, ["explain", "--help"]).stdout
+    assert full == alone
+    r = runner.invoke(small, ["explain", "--json", str(EXAMPLES / "hunyuan_qkv_fenced.md")])
+    assert r.exit_code == 0 and json.loads(r.stdout)["schema"] == 1
+
+
+def test_regex_cache_written_by_the_cli(tmp_path):
+    env = {**__import__("os").environ, "ERREXPLAIN_CACHE_DIR": str(tmp_path)}
+    text = (EXAMPLES / "kimi_k3_multirank.log").read_text()
+    for _ in range(2):
+        r = subprocess.run([sys.executable, "-m", "errexplain"], input=text, env=env,
+                           capture_output=True, text=True, check=False)
+        assert r.returncode == 0, r.stderr
+    assert list(tmp_path.glob("regex-*.marshal"))
