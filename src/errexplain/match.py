@@ -17,10 +17,10 @@ from __future__ import annotations
 
 from .index import (
     R_BASE,
+    R_CONDITION,
     R_CURATED,
     R_FUNC,
     R_ID,
-    R_CONDITION,
     R_KIND,
     R_LINE,
     R_LITERAL,

@@ -104,11 +104,24 @@ class _Builder:
             return None
         return next((o for o in options if self.is_text(o, line, depth)), None)
 
-    def render(self, node: ast.expr, line: int, depth: int = 0) -> str:
+    def formatted(self, node: ast.expr, line: int, depth: int) -> str | None:
+        """`or`/conditional alternatives, `%` formatting and `.format()`; None otherwise."""
         if isinstance(node, ast.BoolOp | ast.IfExp):
             choice = self.text_choice(node, line, depth)
-            if choice is not None:
-                return self.render(choice, line, depth)
+            return None if choice is None else self.render(choice, line, depth)
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod):
+            fmt = self.literal(node.left, line, depth)
+            return None if fmt is None else _percent(fmt, node.right)
+        if _is_format_call(node):
+            assert isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+            fmt = self.literal(node.func.value, line, depth)
+            return None if fmt is None else _format_call(fmt, node)
+        return None
+
+    def render(self, node: ast.expr, line: int, depth: int = 0) -> str:
+        done = self.formatted(node, line, depth)
+        if done is not None:
+            return done
         if isinstance(node, ast.Constant):
             return escape(node.value if isinstance(node.value, str) else str(node.value))
         if isinstance(node, ast.JoinedStr):
@@ -117,15 +130,6 @@ class _Builder:
             node, line, depth
         ):
             return self.side(node.left, line, depth) + self.side(node.right, line, depth)
-        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod):
-            fmt = self.literal(node.left, line, depth)
-            if fmt is not None:
-                return _percent(fmt, node.right)
-        if _is_format_call(node):
-            assert isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
-            fmt = self.literal(node.func.value, line, depth)
-            if fmt is not None:
-                return _format_call(fmt, node)
         found = self.binding(node, line, depth)
         if found is not None and (found.augmented or self.is_text(found.value, found.line, depth)):
             assert isinstance(node, ast.Name)
