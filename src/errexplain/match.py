@@ -56,6 +56,8 @@ FUZZY_SCALE = 0.95
 """A similarity ratio never scores like a sure match: identical after masking is 0.95."""
 MIN_LOOSE, LOOSE_BASE, LOOSE_SPAN = 10, 0.88, 0.11
 """Whole-message match ignoring case/punctuation: minimum literal text, score range."""
+CHUNK_BASE = 0.85
+"""Literal-chunk fuzzy score kept when the chunks cover none of the message (0.85-1.0)."""
 MIN_PREFIX, PREFIX_SHARE, PREFIX_BASE, PREFIX_SPAN = 20, 0.4, 0.75, 0.2
 """Cut-off message: minimum literal characters and share of the template, score range."""
 FRAME_FILE, FRAME_FUNC, FRAME_LAST, FRAME_LINE = 0.02, 0.01, 0.01, 0.01
@@ -226,10 +228,29 @@ def _prefix_score(template: str, msg: str) -> tuple[float, str] | None:
         f"{compiled.literal_len} literal characters)")
 
 
+def _chunk_score(template: str, loose_msg: str) -> tuple[float, str] | None:
+    """Placeholders can hold any text, so compare only the template's literal chunks: each
+    is looked up in the message (best partial alignment), weighted by its length; a template
+    whose literal text covers little of the message is discounted."""
+    from rapidfuzz import fuzz
+
+    compiled = compile_loose(template)
+    chunks = [c.strip() for c in compiled.literals if len(c.strip()) >= 3]
+    total = sum(map(len, chunks))
+    if total < MIN_LOOSE or not compiled.names:
+        return None
+    found = sum(len(c) * fuzz.partial_ratio(c, loose_msg) / 100.0 for c in chunks)
+    share = found / total
+    coverage = min(1.0, total / max(len(loose_msg), 1))
+    score = FUZZY_SCALE * share * (CHUNK_BASE + (1 - CHUNK_BASE) * coverage)
+    return score, f"fuzzy: the template's literal text is {share:.0%} found in the message"
+
+
 def _best_fuzzy(template: str, msg: str, loose_msg: str, masked: str) -> tuple[float, str]:
     score, why = _fuzzy_score(masked, mask_template(template))
     best = (score, f"fuzzy: {why}, {score:.0%} similar after masking values")
-    for other in (_loose_score(template, loose_msg), _prefix_score(template, msg)):
+    for other in (_loose_score(template, loose_msg), _prefix_score(template, msg),
+                  _chunk_score(template, loose_msg)):
         if other is not None and other[0] > best[0]:
             best = other
     return best
