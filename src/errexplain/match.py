@@ -32,7 +32,7 @@ from .index import (
     Row,
 )
 from .models import TYPE_CHECKING, Frame, record, replace
-from .normalize import mask, mask_template, words
+from .normalize import mask, mask_template, template_words, words
 from .template import (
     compile_loose,
     compile_template,
@@ -57,7 +57,7 @@ FUZZY_SCALE = 0.95
 MIN_LOOSE, LOOSE_BASE, LOOSE_SPAN = 10, 0.88, 0.11
 """Whole-message match ignoring case/punctuation: minimum literal text, score range."""
 CHUNK_BASE = 0.85
-"""Literal-chunk fuzzy score kept when the chunks cover none of the message (0.85-1.0)."""
+"""Literal-word fuzzy score kept when the literal text covers none of the message."""
 MIN_PREFIX, PREFIX_SHARE, PREFIX_BASE, PREFIX_SPAN = 20, 0.4, 0.75, 0.2
 """Cut-off message: minimum literal characters and share of the template, score range."""
 FRAME_FILE, FRAME_FUNC, FRAME_LAST, FRAME_LINE = 0.02, 0.01, 0.01, 0.01
@@ -228,29 +228,35 @@ def _prefix_score(template: str, msg: str) -> tuple[float, str] | None:
         f"{compiled.literal_len} literal characters)")
 
 
-def _chunk_score(template: str, loose_msg: str) -> tuple[float, str] | None:
-    """Placeholders can hold any text, so compare only the template's literal chunks: each
-    is looked up in the message (best partial alignment), weighted by its length; a template
-    whose literal text covers little of the message is discounted."""
-    from rapidfuzz import fuzz
-
-    compiled = compile_loose(template)
-    chunks = [c.strip() for c in compiled.literals if len(c.strip()) >= 3]
-    total = sum(map(len, chunks))
+def _word_score(template: str, msg_words: dict[str, int], msg_len: int
+                ) -> tuple[float, str] | None:
+    """Placeholders can hold any text, so compare only the template's literal words: the share
+    of them (by length) that the message contains, so that a dropped, inserted or reworded word
+    costs little and values cost nothing; a template whose literal text covers little of the
+    message is discounted."""
+    compiled = compile_template(template)
+    literal = template_words(template)
+    total = sum(map(len, literal))
     if total < MIN_LOOSE or not compiled.names:
         return None
-    found = sum(len(c) * fuzz.partial_ratio(c, loose_msg) / 100.0 for c in chunks)
+    left = dict(msg_words)  # a word counts as often as the message has it
+    found = 0
+    for w in literal:
+        if left.get(w, 0) > 0:
+            left[w] -= 1
+            found += len(w)
     share = found / total
-    coverage = min(1.0, total / max(len(loose_msg), 1))
+    coverage = min(1.0, compiled.literal_len / max(msg_len, 1))
     score = FUZZY_SCALE * share * (CHUNK_BASE + (1 - CHUNK_BASE) * coverage)
-    return score, f"fuzzy: the template's literal text is {share:.0%} found in the message"
+    return score, f"fuzzy: the message has {share:.0%} of the template's literal words"
 
 
-def _best_fuzzy(template: str, msg: str, loose_msg: str, masked: str) -> tuple[float, str]:
+def _best_fuzzy(template: str, msg: str, loose_msg: str, masked: str,
+                msg_words: dict[str, int]) -> tuple[float, str]:
     score, why = _fuzzy_score(masked, mask_template(template))
     best = (score, f"fuzzy: {why}, {score:.0%} similar after masking values")
     for other in (_loose_score(template, loose_msg), _prefix_score(template, msg),
-                  _chunk_score(template, loose_msg)):
+                  _word_score(template, msg_words, len(msg))):
         if other is not None and other[0] > best[0]:
             best = other
     return best
@@ -258,10 +264,13 @@ def _best_fuzzy(template: str, msg: str, loose_msg: str, masked: str) -> tuple[f
 
 def _fuzzy(index: Index, msg: str, exc_type: str, frames: Sequence[Frame]) -> list[Hit]:
     masked, loose = mask(msg), loosen(msg)
+    msg_words: dict[str, int] = {}
+    for w in words(msg):
+        msg_words[w] = msg_words.get(w, 0) + 1
     hits = []
-    for pos in _fuzzy_pool(index, set(words(msg))):
+    for pos in _fuzzy_pool(index, set(msg_words)):
         row = index.row(pos)
-        score, why = _best_fuzzy(row[R_TEMPLATE], msg, loose, masked)
+        score, why = _best_fuzzy(row[R_TEMPLATE], msg, loose, masked, msg_words)
         reasons = [why]
         score = _adjust(row, score, reasons, exc_type, frames)
         hits.append(Hit(row, score, "fuzzy", (), tuple(reasons)))
