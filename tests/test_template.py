@@ -91,3 +91,9 @@ def test_literal_template_matches_exactly_itself(text):
     assert match(t, text) == ()
     if text.strip():
         assert match(t, text + "!") is None
+
+
+def test_placeholder_followed_by_literal_greater_than():
+    c = compile_template("size <n>>> limit")
+    assert c.names == ("n",) and c.literals == ("size ", "> limit")
+    assert match("size <n>>> limit", "size 7> limit") == (("n", "7"),)

@@ -12,8 +12,9 @@ A template is the text of an error message in which every part that varies at ru
   bound when a message matches.
 * Outside a placeholder, ``<<`` is a literal ``<`` and ``>>`` a literal ``>``:
   ``head_dim must be <<= 128`` reads "head_dim must be <= 128"; ``<<lambda>>`` reads "<lambda>".
-* Inside a placeholder, ``>>`` is a literal ``>`` (``<a >> b>`` names the expression ``a > b``);
-  a single ``>`` ends the placeholder. A ``<`` inside a placeholder is literal.
+* Inside a placeholder, ``>>`` is a literal ``>`` (``<a >> b>`` names the expression ``a > b``)
+  unless a third ``>`` follows: ``<x>>>`` is the placeholder ``x`` then a literal ``>`` (no
+  expression ends with ``>``). A single ``>`` ends the placeholder; a ``<`` inside is literal.
 * A lone ``<`` that is never closed, or an empty ``<>``, is a syntax error
   (:class:`TemplateSyntaxError`).
 
@@ -80,7 +81,7 @@ def placeholder(expr: str) -> str:
     return "<" + escape_name(expr) + ">"
 
 
-_PH_TAIL = _rx.compile(r"<((?:[^>]|>>)+)>")
+_PH_TAIL = _rx.compile(r"<((?:[^>]|>>(?!>))+)>")
 
 
 def _split(template: str) -> tuple[list[str], list[str]]:
