@@ -20,25 +20,12 @@ def warm_regex_cache() -> str | None:
 
 
 def _explain_stdin() -> int:
-    from .errors import ErrexplainError, ExitCode
+    from .boundary import guarded
     from .session import Options, run_explain
 
-    try:
-        return run_explain("-", Options(), sys.stdin.buffer, sys.stdout, sys.stderr,
-                           sys.stdout.isatty())
-    except ErrexplainError as exc:
-        sys.stderr.write(f"errexplain: {exc.message}\n")
-        if exc.hint:
-            sys.stderr.write(f"hint: {exc.hint}\n")
-        return exc.exit_code
-    except KeyboardInterrupt:
-        return ExitCode.INTERRUPTED
-    except BrokenPipeError:
-        return ExitCode.EXPLAINED
-    except Exception as exc:  # the error boundary of the fast path
-        sys.stderr.write(f"errexplain: internal error: {type(exc).__name__}: {exc}\n"
-                         "hint: rerun as `errexplain explain - --debug` and report it\n")
-        return ExitCode.INTERNAL
+    return guarded(lambda: run_explain("-", Options(), sys.stdin.buffer, sys.stdout, sys.stderr,
+                                       sys.stdout.isatty()),
+                   sys.stderr, rerun="rerun as `errexplain explain - --debug`")
 
 
 def main() -> None:

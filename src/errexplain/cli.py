@@ -13,6 +13,7 @@ from typing import Annotated, NoReturn
 import typer
 
 from . import commands
+from .boundary import guarded
 from .errors import ErrexplainError, ExitCode
 from .match import FUZZY_CUTOFF
 from .session import Options, run_explain
@@ -203,28 +204,8 @@ def catalog_extract(
 
 
 def _guard(call: Callable[[], int], debug: bool) -> int:
-    """The error boundary around a command body: domain errors become one line and a code."""
-    try:
-        return call()
-    except ErrexplainError as exc:
-        if debug:
-            raise
-        sys.stderr.write(f"errexplain: {exc.message}\n")
-        if exc.hint:
-            sys.stderr.write(f"hint: {exc.hint}\n")
-        return exc.exit_code
-    except BrokenPipeError:
-        return ExitCode.EXPLAINED
-    except (KeyboardInterrupt, typer.Exit):
-        raise
-    except Exception as exc:
-        if debug:
-            raise
-        sys.stderr.write(
-            f"errexplain: internal error: {type(exc).__name__}: {exc}\n"
-            "hint: rerun with --debug and report the traceback\n"
-        )
-        return ExitCode.INTERNAL
+    """The shared error boundary around a command body (errexplain.boundary)."""
+    return guarded(call, sys.stderr, debug=debug)
 
 
 def _fail(message: str, hint: str | None, code: int) -> NoReturn:
