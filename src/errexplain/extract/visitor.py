@@ -91,34 +91,32 @@ class SiteVisitor:
     def qualname(self) -> str:
         return ".".join(self._names) or "<module>"
 
-    def _visit_function(self, node: _FuncDef) -> None:
+    def _visit_body(self, node: _FuncDef | ast.ClassDef, func: _FuncDef | None) -> None:
+        """Visit a function's or class's body with its name, function, guards and handlers
+        pushed (functions also open a scope of local names)."""
         self._names.append(node.name)
-        self._funcs.append(node)
-        self._scopes.append(Scope(node.body, self._scopes[-1], node))
+        self._funcs.append(func)
+        if func is not None:
+            self._scopes.append(Scope(func.body, self._scopes[-1], func))
         self._guards.append([])
         self._handling.append([])
         for stmt in node.body:
             self.visit(stmt)
         self._handling.pop()
         self._guards.pop()
-        self._scopes.pop()
+        if func is not None:
+            self._scopes.pop()
         self._funcs.pop()
         self._names.pop()
+
+    def _visit_function(self, node: _FuncDef) -> None:
+        self._visit_body(node, node)
 
 
     def visit_ClassDef(self, node: ast.ClassDef) -> None:
         bases = tuple(_callee_name(b) for b in node.bases)
         self.classes.append(ClassInfo(node.name, self.path, bases))
-        self._names.append(node.name)
-        self._funcs.append(None)
-        self._guards.append([])
-        self._handling.append([])
-        for stmt in node.body:
-            self.visit(stmt)
-        self._handling.pop()
-        self._guards.pop()
-        self._funcs.pop()
-        self._names.pop()
+        self._visit_body(node, None)
 
     def visit_If(self, node: ast.If) -> None:
         guards = self._guards[-1]
