@@ -93,3 +93,15 @@ def test_two_processes_building_at_once_both_succeed(catalog_dir, cache_dir):
     [f] = _index_files(cache_dir)
     assert len(Index.open(str(f))) == 11
     assert not list(cache_dir.glob("*.tmp"))
+
+
+def test_old_index_files_are_pruned(catalog_dir, cache_dir):
+    cache_dir.mkdir(parents=True)
+    for i in range(5):
+        stale = cache_dir / f"index-stale{i}.idx"
+        stale.write_bytes(b"old")
+        os.utime(stale, (1_000_000 + i, 1_000_000 + i))
+    cache.open_index((str(catalog_dir),))
+    left = _index_files(cache_dir)
+    assert len(left) == cache.KEEP_INDEXES
+    assert any("stale" not in f.name for f in left)

@@ -48,7 +48,10 @@ def _args(pattern: str, flags: int) -> tuple[Any, ...] | None:
 
 def _build(pattern: str, args: tuple[Any, ...]) -> re.Pattern[str] | None:
     try:
-        compiled: re.Pattern[str] = _sre.compile(pattern, *args)
+        flags, code, *rest = args
+        if isinstance(code, bytes):  # stored packed (see save): back to the list _sre wants
+            code = memoryview(code).cast("I").tolist()
+        compiled: re.Pattern[str] = _sre.compile(pattern, flags, code, *rest)
         return compiled
     except Exception:
         return None
@@ -72,6 +75,15 @@ def compile(pattern: str, flags: int = 0) -> re.Pattern[str]:
     _codes[key] = fresh
     _dirty = True
     return built
+
+
+def _pack(code: list[int] | bytes) -> bytes:
+    if isinstance(code, bytes):
+        return code
+    import array
+
+    packed = array.array("I", code)
+    return packed.tobytes()
 
 
 def _file(directory: str) -> str:
@@ -103,8 +115,10 @@ def save(directory: str) -> None:
 
     from .index import write_atomic
 
+    # opcodes packed as uint32 bytes: one object instead of thousands of ints to unmarshal
+    packed = {key: (args[0], _pack(args[1]), *args[2:]) for key, args in _codes.items()}
     try:
-        write_atomic(_file(directory), marshal.dumps(_codes))
+        write_atomic(_file(directory), marshal.dumps(packed))
         _dirty = False
     except Exception:
         return

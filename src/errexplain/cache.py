@@ -89,7 +89,22 @@ def open_index(dirs: tuple[str, ...]) -> Index:
 
     with suppress(OSError):  # not writable: serve this run from memory
         write_atomic(path, data)
+        _prune(os.path.dirname(path), keep=path)
     return Index.from_bytes(data)
+
+
+KEEP_INDEXES = 3
+"""Index files kept in the cache (the newest); older ones are stale catalog versions."""
+
+
+def _prune(directory: str, keep: str) -> None:
+    """Remove all but the newest KEEP_INDEXES index files (never the one just written)."""
+    with os.scandir(directory) as it:
+        found = [e for e in it if e.name.startswith("index-") and e.name.endswith(".idx")]
+    found.sort(key=lambda e: e.stat().st_mtime_ns, reverse=True)
+    for e in found[KEEP_INDEXES:]:
+        if e.path != keep:
+            os.unlink(e.path)
 
 
 def _source_catalog() -> str:
