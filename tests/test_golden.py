@@ -29,3 +29,17 @@ def test_seed_errors_golden_plain(name, bundled_index):
     assert top.kind == "exact"
     assert bool(top.values) == ("{" in top.entry.template or "<" in top.entry.template)
     assert top.related, "seed entries list their related errors"
+
+
+@pytest.mark.parametrize("name", ["kimi_k3_multirank.log", "hunyuan_qkv_fenced.md"])
+def test_seed_errors_golden_rich(name, bundled_index, console):
+    from errexplain.render import print_explanations
+
+    exps = explain_text((REPO / "examples" / name).read_text(), bundled_index)
+    print_explanations(console, exps)
+    out = console.file.getvalue()
+    golden = GOLDEN / f"{name}.rich.txt"
+    if os.environ.get("UPDATE_GOLDENS"):
+        golden.write_text(out)
+    assert out == golden.read_text()
+    assert "\x1b[" not in out

@@ -141,8 +141,9 @@ def explanation_renderable(exp: Explanation, *, verbose: bool = False) -> Render
             f"{m.entry.id} ({m.score:.2f})" for m in rest), style="dim"))
     if exp.generic:
         parts += [_section(f"About {err.short_type or 'this error'}"), _body(exp.generic)]
-    title = message_text(exp, exp.matches[0] if exp.matches else None)
-    return Panel(Group(*parts), title=title, title_align="left")
+    # The message goes in the body, where it wraps; the title would cut a long one off.
+    body = Group(message_text(exp, exp.matches[0] if exp.matches else None), *parts)
+    return Panel(body, title=Text(err.type or "error", style="bold red"), title_align="left")
 
 
 def make_console(out: TextIO, color: bool | None = None) -> Console:
