@@ -56,7 +56,7 @@ FUZZY_SCALE = 0.95
 """A similarity ratio never scores like a sure match: identical after masking is 0.95."""
 MIN_LOOSE, LOOSE_BASE, LOOSE_SPAN = 10, 0.88, 0.11
 """Whole-message match ignoring case/punctuation: minimum literal text, score range."""
-CHUNK_BASE = 0.85
+CHUNK_BASE, CHUNK_BASE_FIXED = 0.85, 0.6
 """Literal-word fuzzy score kept when the literal text covers none of the message."""
 MIN_PREFIX, PREFIX_SHARE, PREFIX_BASE, PREFIX_SPAN = 20, 0.4, 0.75, 0.2
 """Cut-off message: minimum literal characters and share of the template, score range."""
@@ -237,7 +237,7 @@ def _word_score(template: str, msg_words: dict[str, int], msg_len: int
     compiled = compile_template(template)
     literal = template_words(template)
     total = sum(map(len, literal))
-    if total < MIN_LOOSE or not compiled.names:
+    if total < MIN_LOOSE:
         return None
     left = dict(msg_words)  # a word counts as often as the message has it
     found = 0
@@ -247,7 +247,9 @@ def _word_score(template: str, msg_words: dict[str, int], msg_len: int
             found += len(w)
     share = found / total
     coverage = min(1.0, compiled.literal_len / max(msg_len, 1))
-    score = FUZZY_SCALE * share * (CHUNK_BASE + (1 - CHUNK_BASE) * coverage)
+    # with no placeholder, nothing can absorb extra message text: coverage weighs more
+    base = CHUNK_BASE if compiled.names else CHUNK_BASE_FIXED
+    score = FUZZY_SCALE * share * (base + (1 - base) * coverage)
     return score, f"fuzzy: the message has {share:.0%} of the template's literal words"
 
 
