@@ -82,6 +82,11 @@ def entry_renderables(entry: Entry) -> list[RenderableType]:
                   Padding(Syntax(code, fix.language or "python", theme="ansi_dark",
                                  background_color="default"), (0, 0, 0, 2))]
     parts += [_section("Source"), _body(_source_line(entry))]
+    if entry.source.url:  # a terminal hyperlink, so it stays clickable where it wraps
+        url = entry.source.url
+        parts.append(Padding(Text(url, style=f"link {url}"), (0, 0, 0, 2)))
+    if entry.removed_in:
+        parts.append(_body(f"(removed in {entry.removed_in})"))
     return parts
 
 
@@ -89,12 +94,7 @@ def _source_line(entry: Entry) -> str:
     src = entry.source
     where = f"{src.path}:{src.line}" if src.path else "raised by the interpreter or a library"
     func = f" in {src.function}" if src.function else ""
-    line = f"{src.project} {src.version or ''}: {where}{func}"
-    if src.url:
-        line += f"\n{src.url}"
-    if entry.removed_in:
-        line += f"\n(removed in {entry.removed_in})"
-    return line
+    return f"{src.project} {src.version or ''}: {where}{func}"
 
 
 def match_renderable(m: Match, n: int, total: int) -> RenderableType:
