@@ -316,7 +316,6 @@ def rank(
     cutoff: float = FUZZY_CUTOFF,
     limit: int = 5,
 ) -> Ranking:
-
     """Rank catalog entries for one message. Empty `hits` means no match."""
     msg = normalize_ws(message)
     if not msg:
