@@ -13,7 +13,6 @@ from .errors import InputError
 from .models import TYPE_CHECKING, record
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator
     from typing import BinaryIO
 
 SMALL = 8 * 1024 * 1024
@@ -56,37 +55,6 @@ def _looks_binary(head: bytes) -> bool:
     return b"\x00" in head[:8192] and not head.startswith((b"\xff\xfe", b"\xfe\xff"))
 
 
-def _filtered(lines: Iterator[bytes]) -> tuple[list[bytes], int, bool]:
-    import re
-    from collections import deque
-
-    interesting = re.compile(
-        rb"Traceback \(most recent|^\s*File \"|Error\b|Exception\b|Error[:(]|Warning:|"
-        rb"^\s*\|?\s*\+|During handling|direct cause")
-    before: deque[bytes] = deque(maxlen=BEFORE)
-    kept: list[bytes] = []
-    kept_size = skipped = after = 0
-    for line in lines:
-        if interesting.search(line):
-            if before:
-                kept.extend(before)
-                kept_size += sum(map(len, before))
-                before.clear()
-            after = AFTER
-        if after > 0:
-            after -= 1
-            kept.append(line)
-            kept_size += len(line)
-            if kept_size > KEEP_LIMIT:
-                return kept, skipped, True
-        else:
-            if len(before) == before.maxlen:
-                skipped += len(before[0])
-            before.append(line)
-    skipped += sum(map(len, before))
-    return kept, skipped, False
-
-
 def read_stream(stream: BinaryIO, name: str) -> InputText:
     head = stream.read(SMALL)
     if _looks_binary(head):
@@ -95,21 +63,11 @@ def read_stream(stream: BinaryIO, name: str) -> InputText:
     if len(head) < SMALL:
         text, replaced = _decode(head)
         return InputText(text, name, len(head), replaced_bytes=replaced)
-    lines = _chain(head, stream)
-    kept, skipped, cut = _filtered(lines)
-    size = sum(map(len, kept)) + skipped
-    text, replaced = _decode(b"".join(kept))
-    return InputText(text, name, size, skipped, cut, replaced)
+    from ._window import filter_stream
 
-
-def _chain(head: bytes, rest: BinaryIO) -> Iterator[bytes]:
-    parts = head.split(b"\n")
-    tail = parts.pop()
-    for p in parts:
-        yield p + b"\n"
-    first = rest.readline()
-    yield tail + first
-    yield from iter(rest.readline, b"")
+    win = filter_stream(head, stream, BEFORE, AFTER, KEEP_LIMIT)
+    text, replaced = _decode(b"".join(win.kept))
+    return InputText(text, name, win.total, win.skipped, win.cut, replaced)
 
 
 def read_path(path: str, stdin: BinaryIO) -> InputText:
