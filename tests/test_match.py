@@ -6,7 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from errexplain.index import Index, build_bytes
-from errexplain.match import rank
+from errexplain.match import FUZZY_CUTOFF, LOCATED_RELIEF, rank
 from errexplain.models import Frame
 
 
@@ -105,3 +105,17 @@ def _base_index(catalog) -> Index:
         projects = {p.name: [p.version, p.link, p.path_prefix] for p in catalog.projects}
         _BASE["i"] = Index.from_bytes(build_bytes(catalog.entries, projects, "x"))
     return _BASE["i"]
+
+
+def test_innermost_frame_lowers_the_bar_for_its_own_entry(small_index):
+    # reworded so much that text alone stays under the cutoff...
+    msg = "Weight output_partition_size = 576 cannot be divided by block_n = 128"
+    hits, r = _top(small_index, msg, "ValueError")
+    assert hits == [] and r.nearest[0].score < FUZZY_CUTOFF
+    # ...but raised in that very function (innermost frame): offered, even though its score,
+    # frame bonus included, is still under the cutoff
+    frames = (Frame("/opt/venv/site-packages/demo/pkg/quant.py", 610, "validate"),)
+    hits, r = _top(small_index, msg, "ValueError", frames)
+    assert hits and hits[0][0] == "demo/pkg/quant.py"
+    assert FUZZY_CUTOFF - LOCATED_RELIEF <= r.hits[0].score < FUZZY_CUTOFF
+    assert any("frame" in why for why in r.hits[0].reasons)

@@ -63,6 +63,8 @@ MIN_PREFIX, PREFIX_SHARE, PREFIX_BASE, PREFIX_SPAN = 20, 0.4, 0.75, 0.2
 FRAME_FILE, FRAME_FUNC, FRAME_LAST, FRAME_LINE = 0.02, 0.01, 0.01, 0.01
 """Bonus when a traceback frame is in the entry's file, in its function, the innermost frame,
 at its line (or showing its guard)."""
+LOCATED_RELIEF = 0.06
+"""How much lower the cutoff is for a candidate raised in the innermost frame's function."""
 BUILTIN_PRIOR = 0.01
 """A message the interpreter/library raises everywhere beats a project site that copies its
 wording, unless a frame points at that site."""
@@ -117,12 +119,25 @@ def _frame_reason(row: Row, frames: Sequence[Frame]) -> tuple[float, str | None]
             continue
         same_func = frame.function == func
         bonus = (
-            FRAME_FILE + (FRAME_FUNC if same_func else 0.0) + (FRAME_LAST if depth == 0 else 0.0)
+            FRAME_FILE
+            + (FRAME_FUNC if same_func else 0.0)
+            + (FRAME_LAST if depth == 0 else 0.0)
             + (FRAME_LINE if _same_site(row, frame) else 0.0)
         )
         if bonus > best[0]:
             best = (bonus, f"a traceback frame is in {path}" + (f" ({func})" if same_func else ""))
     return best
+
+
+def _located(row: Row, frames: Sequence[Frame]) -> bool:
+    """The innermost frame is in this entry's file and function: independent evidence that
+    lets a fuzzy candidate clear a lower bar (LOCATED_RELIEF)."""
+    if not frames or not row[R_PATH]:
+        return False
+    frame = frames[-1]
+    path = frame.path.replace("\\", "/")
+    func = (row[R_FUNC] or "").rsplit(".", 1)[-1]
+    return (path.endswith("/" + row[R_PATH]) or path == row[R_PATH]) and frame.function == func
 
 
 def _same_site(row: Row, frame: Frame) -> bool:
@@ -225,11 +240,11 @@ def _prefix_score(template: str, msg: str) -> tuple[float, str] | None:
     share = matched / max(compiled.literal_len, 1)
     return PREFIX_BASE + PREFIX_SPAN * share, (
         f"the message is the start of this template, cut off ({matched} of "
-        f"{compiled.literal_len} literal characters)")
+        f"{compiled.literal_len} literal characters)"
+    )
 
 
-def _word_score(template: str, msg_words: dict[str, int], msg_len: int
-                ) -> tuple[float, str] | None:
+def _word_score(template: str, msg_words: dict[str, int], msg_len: int) -> tuple[float, str] | None:
     """Placeholders can hold any text, so compare only the template's literal words: the share
     of them (by length) that the message contains, so that a dropped, inserted or reworded word
     costs little and values cost nothing; a template whose literal text covers little of the
@@ -253,12 +268,16 @@ def _word_score(template: str, msg_words: dict[str, int], msg_len: int
     return score, f"fuzzy: the message has {share:.0%} of the template's literal words"
 
 
-def _best_fuzzy(template: str, msg: str, loose_msg: str, masked: str,
-                msg_words: dict[str, int]) -> tuple[float, str]:
+def _best_fuzzy(
+    template: str, msg: str, loose_msg: str, masked: str, msg_words: dict[str, int]
+) -> tuple[float, str]:
     score, why = _fuzzy_score(masked, mask_template(template))
     best = (score, f"fuzzy: {why}, {score:.0%} similar after masking values")
-    for other in (_loose_score(template, loose_msg), _prefix_score(template, msg),
-                  _word_score(template, msg_words, len(msg))):
+    for other in (
+        _loose_score(template, loose_msg),
+        _prefix_score(template, msg),
+        _word_score(template, msg_words, len(msg)),
+    ):
         if other is not None and other[0] > best[0]:
             best = other
     return best
@@ -333,7 +352,11 @@ def rank(
         elif h.kind == "exact" or h.raw > old.raw:
             best[h.pos] = replace(h, raw=max(old.raw, h.raw))
     ordered = _order(list(best.values()))
-    good = [h for h in ordered if h.score >= cutoff]
+    good = [
+        h
+        for h in ordered
+        if h.score >= cutoff or (h.score >= cutoff - LOCATED_RELIEF and _located(h.row, frames))
+    ]
     if not good:
         return Ranking((), tuple(ordered[:3]), False)
     return Ranking(tuple(good[:limit]), (), _ambiguous(good))
