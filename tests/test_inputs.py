@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import io
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-import pytest
 
 from errexplain import inputs
 from errexplain.errors import InputError
