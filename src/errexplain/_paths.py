@@ -6,6 +6,8 @@ import os
 import sys
 
 CACHE_ENV = "ERREXPLAIN_CACHE_DIR"
+CATALOG_ENV = "ERREXPLAIN_CATALOG"
+"""A path list of user catalog directories merged over the bundled one."""
 
 
 def cache_dir() -> str:

@@ -18,7 +18,7 @@ import os
 import zlib
 
 from . import __version__
-from ._paths import cache_dir
+from ._paths import CATALOG_ENV, cache_dir
 from .index import Index, IndexCorrupt, build_bytes, write_atomic
 from .models import TYPE_CHECKING
 
@@ -26,7 +26,6 @@ if TYPE_CHECKING:
     from collections.abc import Iterable
     from pathlib import Path
 
-CATALOG_ENV = "ERREXPLAIN_CATALOG"
 _PKG = os.path.dirname(os.path.abspath(__file__))
 
 
@@ -126,15 +125,14 @@ def _source_catalog() -> str:
 def load(extra_dirs: Iterable[str] = ()) -> Index:
     """The index of the bundled catalog merged with user catalogs (env var, then options)."""
     extra = tuple(extra_dirs)
-    prebuilt = prebuilt_path()
-    if not extra and not os.environ.get(CATALOG_ENV) and prebuilt is not None:
-        try:
-            return Index.open(prebuilt)
-        except IndexCorrupt:
-            pass
     if not extra and not os.environ.get(CATALOG_ENV):
+        prebuilt = prebuilt_path()
+        if prebuilt is not None:
+            try:
+                return Index.open(prebuilt)
+            except IndexCorrupt:
+                pass
         return open_index((_source_catalog(),))
-    from .catalog import bundled_dir, user_dirs
+    from .catalog import user_dirs
 
-    users = tuple(str(p) for p in user_dirs(extra))
-    return open_index((str(bundled_dir()), *users))
+    return open_index((_source_catalog(), *(str(p) for p in user_dirs(extra))))

@@ -12,11 +12,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ._paths import CATALOG_ENV
 from .errors import CatalogError
 from .models import Entry, ExampleFix, Source
 from .template import TemplateSyntaxError, compile_template
 
-ENV_VAR = "ERREXPLAIN_CATALOG"
 ENTRY_KEYS = frozenset({
     "id", "exception", "base", "kind", "template", "source", "condition", "doc", "versions",
     "removed_in", "derived", "meaning", "trigger", "situations", "solutions", "example_fix",
@@ -89,13 +89,14 @@ def bundled_dir() -> Path:
 
 def user_dirs(extra: Iterable[str] = ()) -> tuple[Path, ...]:
     """User catalog directories: ERREXPLAIN_CATALOG (a path list), then --catalog options."""
-    env = [p for p in os.environ.get(ENV_VAR, "").split(os.pathsep) if p]
+    env = [p for p in os.environ.get(CATALOG_ENV, "").split(os.pathsep) if p]
     dirs = []
     for raw in [*env, *extra]:
         path = Path(raw).expanduser()
         if not path.is_dir():
             raise CatalogError(f"catalog directory not found: {raw}",
-                               hint=f"pass an existing directory to --catalog or fix ${ENV_VAR}")
+                               hint="pass an existing directory to --catalog or fix "
+                               f"${CATALOG_ENV}")
         dirs.append(path)
     return tuple(dirs)
 

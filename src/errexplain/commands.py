@@ -160,14 +160,21 @@ def list_entries(project: str, exc_type: str, path: str, limit: int, opts: Optio
     return _emit_rows(index, positions, opts)
 
 
-def _load_dirs(directory: str, opts: Options | None = None) -> Any:
+def _load_dirs(directory: str) -> Any:
+    """The catalog in `directory`, or the bundled one merged with $ERREXPLAIN_CATALOG."""
     from .catalog import bundled_dir, load_catalog, user_dirs
 
     if directory:
         if not Path(directory).is_dir():
             raise CatalogError(f"catalog directory not found: {directory}")
         return load_catalog([Path(directory)])
-    return load_catalog([bundled_dir(), *user_dirs(opts.catalogs if opts else ())])
+    return load_catalog([bundled_dir(), *user_dirs()])
+
+
+def _capped(lines: list[str], limit: int = 20) -> list[str]:
+    """The first `limit` lines, and how many more there were."""
+    more = [f"  ... and {len(lines) - limit} more"] if len(lines) > limit else []
+    return lines[:limit] + more
 
 
 def check(directory: str) -> int:
@@ -202,11 +209,8 @@ def stats(opts: Options) -> int:
         return ExitCode.EXPLAINED
     lines = [f"entries: {data['entries']}"]
     for key in ("by project", "curated vs derived", "by kind", "by exception"):
-        items = list(data[key].items())
         lines.append(f"{key}:")
-        lines += [f"  {v:>7}  {k}" for k, v in items[:20]]
-        if len(items) > 20:
-            lines.append(f"  ... and {len(items) - 20} more")
+        lines += _capped([f"  {v:>7}  {k}" for k, v in data[key].items()])
     _print("\n".join(lines))
     return ExitCode.EXPLAINED
 
@@ -216,11 +220,7 @@ def lint(directory: str) -> int:
 
     report = do_lint(_load_dirs(directory))
     for kind, problems in report.items():
-        _print(f"{kind}: {len(problems)}")
-        for p in problems[:20]:
-            _print(f"  {p}")
-        if len(problems) > 20:
-            _print(f"  ... and {len(problems) - 20} more")
+        _print("\n".join([f"{kind}: {len(problems)}", *_capped([f"  {p}" for p in problems])]))
     return ExitCode.BAD_INPUT if report["dangling related ids"] else ExitCode.EXPLAINED
 
 

@@ -114,8 +114,7 @@ def _frame_reason(row: Row, frames: Sequence[Frame]) -> tuple[float, str | None]
     func = (row[R_FUNC] or "").rsplit(".", 1)[-1]
     best: tuple[float, str | None] = (0.0, None)
     for depth, frame in enumerate(reversed(frames)):
-        fpath = frame.path.replace("\\", "/")
-        if not (fpath.endswith("/" + path) or fpath == path):
+        if not _in_file(frame, path):
             continue
         same_func = frame.function == func
         bonus = (
@@ -134,10 +133,14 @@ def _located(row: Row, frames: Sequence[Frame]) -> bool:
     lets a fuzzy candidate clear a lower bar (LOCATED_RELIEF)."""
     if not frames or not row[R_PATH]:
         return False
-    frame = frames[-1]
-    path = frame.path.replace("\\", "/")
     func = (row[R_FUNC] or "").rsplit(".", 1)[-1]
-    return (path.endswith("/" + row[R_PATH]) or path == row[R_PATH]) and frame.function == func
+    return _in_file(frames[-1], row[R_PATH]) and frames[-1].function == func
+
+
+def _in_file(frame: Frame, path: str) -> bool:
+    """Whether a frame's (absolute, relative or Windows) path ends with a package path."""
+    fpath = frame.path.replace("\\", "/")
+    return fpath == path or fpath.endswith("/" + path)
 
 
 def _same_site(row: Row, frame: Frame) -> bool:

@@ -17,6 +17,7 @@ from rich.text import Text
 
 from .models import Entry, Explanation, Match
 from .template import compile_template
+from .textout import source_text
 
 
 def _section(title: str) -> Text:
@@ -81,20 +82,13 @@ def entry_renderables(entry: Entry) -> list[RenderableType]:
         parts += [_section("Example fix"),
                   Padding(Syntax(code, fix.language or "python", theme="ansi_dark",
                                  background_color="default"), (0, 0, 0, 2))]
-    parts += [_section("Source"), _body(_source_line(entry))]
+    parts += [_section("Source"), _body(source_text(entry))]
     if entry.source.url:  # a terminal hyperlink, so it stays clickable where it wraps
         url = entry.source.url
         parts.append(Padding(Text(url, style=f"link {url}"), (0, 0, 0, 2)))
     if entry.removed_in:
         parts.append(_body(f"(removed in {entry.removed_in})"))
     return parts
-
-
-def _source_line(entry: Entry) -> str:
-    src = entry.source
-    where = f"{src.path}:{src.line}" if src.path else "raised by the interpreter or a library"
-    func = f" in {src.function}" if src.function else ""
-    return f"{src.project} {src.version or ''}: {where}{func}"
 
 
 def match_renderable(m: Match, n: int, total: int) -> RenderableType:

@@ -62,11 +62,18 @@ def _when(entry: Entry) -> list[str]:
     return out
 
 
-def _source_lines(entry: Entry) -> list[str]:
+def source_text(entry: Entry) -> str:
+    """`project version: path:line in function`, as both renderers show the source."""
     src = entry.source
+    release = f"{src.project} {src.version}" if src.version else src.project
     where = f"{src.path}:{src.line}" if src.path else "(raised by the interpreter or a library)"
     func = f" in {src.function}" if src.function else ""
-    out = ["Source", f"  {src.project} {src.version or ''}: {where}{func}".replace("  :", ":")]
+    return f"{release}: {where}{func}"
+
+
+def _source_lines(entry: Entry) -> list[str]:
+    src = entry.source
+    out = ["Source", "  " + source_text(entry)]
     if src.url:
         out.append(f"  {src.url}")
     if entry.removed_in:
