@@ -201,6 +201,7 @@ class Index:
         self._slot_cache: dict[int, tuple[tuple[Any, ...], ...]] = {}
         self._rows: dict[int, Row] = {}
         self._entries: dict[int, Entry] = {}
+        self._records: dict[int, tuple[Any, ...]] = {}
         self._fuzzy: dict[str, Any] | None = None
         self._ids: dict[str, int] | None = None
         self._table: dict[str, tuple[Any, ...]] | None = None
@@ -324,8 +325,12 @@ class Index:
         return self._record(self.row(pos))[13]  # type: ignore[no-any-return]
 
     def _record(self, r: Row) -> tuple[Any, ...]:
-        data = self._reader.read(self._at_store + r[R_STORE], r[R_STORE_LEN])
-        return marshal.loads(data)  # type: ignore[no-any-return]
+        """The prose record of a row, read once (entry() and related() both need it)."""
+        rec = self._records.get(r[R_POS])
+        if rec is None:
+            rec = marshal.loads(self._reader.read(self._at_store + r[R_STORE], r[R_STORE_LEN]))
+            self._records[r[R_POS]] = rec
+        return rec
 
     def _make_entry(self, r: Row) -> Entry:
         (condition, doc, versions, removed_in, derived, meaning, trigger, situations,
