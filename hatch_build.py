@@ -20,8 +20,8 @@ class CatalogIndexHook(BuildHookInterface):  # type: ignore[type-arg]
         root = Path(self.root)
         sys.path.insert(0, str(root / "src"))
         try:
-            from errexplain import __version__
-            from errexplain.cache import build
+            from errexplain._version import __version__
+            from errexplain.catalog.store import build
         finally:
             sys.path.pop(0)
         data = build((root / "errors",), key=f"bundled-{__version__}")

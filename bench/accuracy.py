@@ -58,7 +58,7 @@ def value_for(name: str, rnd: random.Random) -> str:
 
 
 def make_message(template: str, rnd: random.Random) -> str:
-    from errexplain.template import compile_template, fill
+    from errexplain.match.template import compile_template, fill
 
     names = compile_template(template).names
     return fill(template, {n: value_for(n, rnd) for n in names})
@@ -126,10 +126,11 @@ def noisy(entry_path: str, line: int, func: str, exc: str, msg: str, rnd: random
 
 
 def run_catalog(sample: int, seed: int) -> None:
-    from errexplain.catalog import bundled_dir, load_catalog
+    from errexplain.catalog.integrity import memory_index
+    from errexplain.catalog.load import load_catalog
+    from errexplain.catalog.locate import bundled_dir
     from errexplain.explainer import explain_text
-    from errexplain.integrity import memory_index
-    from errexplain.normalize import identifiable
+    from errexplain.match.normalize import identifiable
 
     catalog = load_catalog([bundled_dir()])
     index = memory_index(catalog)
@@ -185,9 +186,10 @@ def run_catalog(sample: int, seed: int) -> None:
 def run_eval(eval_dir: Path) -> None:
     import yaml
 
-    from errexplain.catalog import bundled_dir, load_catalog
+    from errexplain.catalog.integrity import memory_index
+    from errexplain.catalog.load import load_catalog
+    from errexplain.catalog.locate import bundled_dir
     from errexplain.explainer import explain_text
-    from errexplain.integrity import memory_index
 
     index = memory_index(load_catalog([bundled_dir()]))
     truth = yaml.safe_load((eval_dir / "truth.yaml").read_text())

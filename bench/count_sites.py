@@ -84,8 +84,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     sites, broken = count(args.source)
     kinds = Counter(kind for _, _, kind in sites)
-    print(f"message-carrying sites: {len(sites)} "
-          f"({kinds['raise']} raise, {kinds['assert']} assert)")
+    print(
+        f"message-carrying sites: {len(sites)} ({kinds['raise']} raise, {kinds['assert']} assert)"
+    )
     for line in broken:
         print(f"  unparsable: {line}")
     catalog = catalog_sites(args.catalog)
@@ -96,8 +97,10 @@ def main(argv: list[str] | None = None) -> int:
     covered = len(sites) - sum(len(v) for v in missing.values())
     pct = 100.0 * covered / len(sites) if sites else 100.0
     extra = len(catalog - set(sites))
-    print(f"catalog covers {covered}/{len(sites)} = {pct:.2f}% "
-          f"(+{extra} catalog sites the naive count does not see, e.g. helper returns)")
+    print(
+        f"catalog covers {covered}/{len(sites)} = {pct:.2f}% "
+        f"(+{extra} catalog sites the naive count does not see, e.g. helper returns)"
+    )
     for reason, items in sorted(missing.items(), key=lambda kv: -len(kv[1])):
         print(f"missing, {reason}: {len(items)}")
         for item in items[: args.show]:

@@ -27,14 +27,14 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 TB = REPO / "examples" / "kimi_k3_multirank.log"
-NOOP_TYPER = '''
+NOOP_TYPER = """
 import typer
 app = typer.Typer()
 @app.command()
 def main(path: str, json: bool = typer.Option(False, "--json")) -> None:
     pass
 app()
-'''
+"""
 
 
 # Users' Pythons cache bytecode; a PYTHONDONTWRITEBYTECODE=1 in the bench's own environment
@@ -42,30 +42,44 @@ app()
 ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
 
 
-COMPILE = ("import compileall, os, sysconfig, errexplain; "
-           "compileall.compile_dir(sysconfig.get_paths()['purelib'], quiet=1); "
-           "compileall.compile_dir(os.path.dirname(errexplain.__file__), quiet=1)")
+COMPILE = (
+    "import compileall, os, sysconfig, errexplain; "
+    "compileall.compile_dir(sysconfig.get_paths()['purelib'], quiet=1); "
+    "compileall.compile_dir(os.path.dirname(errexplain.__file__), quiet=1)"
+)
 
 
 def _time(cmd: list[str], stdin: Path | None, out: Path) -> float:
     with open(stdin or os.devnull, "rb") as fin, open(out, "wb") as fout:
         t0 = time.perf_counter()
-        subprocess.run(cmd, stdin=fin, stdout=fout, stderr=subprocess.DEVNULL, check=False,
-                       env=ENV)
+        subprocess.run(cmd, stdin=fin, stdout=fout, stderr=subprocess.DEVNULL, check=False, env=ENV)
         return time.perf_counter() - t0
 
 
 def _wheel_env(tmp: Path) -> tuple[str, str]:
-    subprocess.run([sys.executable, "-m", "build", "--wheel", "--no-isolation", "-o",
-                    str(tmp / "dist"), str(REPO)], check=True, capture_output=True)
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "build",
+            "--wheel",
+            "--no-isolation",
+            "-o",
+            str(tmp / "dist"),
+            str(REPO),
+        ],
+        check=True,
+        capture_output=True,
+    )
     venv = tmp / "venv"
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
     # the dependencies are this interpreter's (appended to sys.path; no .pth of theirs runs)
     site = next((venv / "lib").glob("python3*/site-packages"))
     (site / "deps.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
     wheel = next((tmp / "dist").glob("*.whl"))
-    subprocess.run([str(venv / "bin" / "pip"), "install", "-q", "--no-deps", str(wheel)],
-                   check=True)
+    subprocess.run(
+        [str(venv / "bin" / "pip"), "install", "-q", "--no-deps", str(wheel)], check=True
+    )
     return str(venv / "bin" / "python"), str(venv / "bin" / "errexplain")
 
 
@@ -105,18 +119,25 @@ def cli_figures(runs: int, python: str, exe: str, tmp: Path) -> None:
 
 def _peak_rss(cmd: list[str], stdin: Path) -> int:
     """Peak RSS (KiB) of one run, measured in a fresh child so earlier children don't count."""
-    code = ("import resource, subprocess, sys; "
-            "subprocess.run(sys.argv[2:], stdin=open(sys.argv[1], 'rb'), "
-            "stdout=subprocess.DEVNULL, check=False); "
-            "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)")
-    out = subprocess.run([sys.executable, "-c", code, str(stdin), *cmd], capture_output=True,
-                         text=True, check=False, env=ENV)
+    code = (
+        "import resource, subprocess, sys; "
+        "subprocess.run(sys.argv[2:], stdin=open(sys.argv[1], 'rb'), "
+        "stdout=subprocess.DEVNULL, check=False); "
+        "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code, str(stdin), *cmd],
+        capture_output=True,
+        text=True,
+        check=False,
+        env=ENV,
+    )
     return int(out.stdout.strip() or 0)
 
 
 def _messages(index, n: int, rnd: random.Random) -> list[tuple[str, str]]:
-    from errexplain.normalize import identifiable
-    from errexplain.template import compile_template, fill
+    from errexplain.match.normalize import identifiable
+    from errexplain.match.template import compile_template, fill
 
     out = []
     positions = list(range(len(index)))
@@ -125,15 +146,16 @@ def _messages(index, n: int, rnd: random.Random) -> list[tuple[str, str]]:
         t = index.table["templates"][pos]
         if identifiable(t):
             names = compile_template(t).names
-            out.append((fill(t, {k: str(rnd.randint(1, 9999)) for k in names}),
-                        index.table["types"][pos]))
+            out.append(
+                (fill(t, {k: str(rnd.randint(1, 9999)) for k in names}), index.table["types"][pos])
+            )
         if len(out) >= n:
             break
     return out
 
 
 def _p99(index, msgs: list[tuple[str, str]]) -> tuple[float, float]:
-    from errexplain.match import rank
+    from errexplain.match.rank import rank
 
     lat = []
     for msg, t in msgs:
@@ -147,8 +169,24 @@ def _p99(index, msgs: list[tuple[str, str]]) -> tuple[float, float]:
 def _synthetic(catalog, target: int, rnd: random.Random):
     from errexplain.models import make_id, replace
 
-    words = ["cache", "shard", "expert", "rank", "tensor", "buffer", "layer", "prefill",
-             "decode", "kernel", "stream", "page", "token", "batch", "adapter", "graph"]
+    words = [
+        "cache",
+        "shard",
+        "expert",
+        "rank",
+        "tensor",
+        "buffer",
+        "layer",
+        "prefill",
+        "decode",
+        "kernel",
+        "stream",
+        "page",
+        "token",
+        "batch",
+        "adapter",
+        "graph",
+    ]
     base = list(catalog.entries)
     out = list(base)
     i = 0
@@ -157,32 +195,40 @@ def _synthetic(catalog, target: int, rnd: random.Random):
         i += 1
         extra = " ".join(rnd.sample(words, 2))
         t = f"{extra} {e.template}" if i % 2 else f"{e.template} ({extra} {i})"
-        out.append(replace(e, id=make_id("synthetic", str(i), "", t), template=t,
-                           project="synthetic"))
+        out.append(
+            replace(e, id=make_id("synthetic", str(i), "", t), template=t, project="synthetic")
+        )
     return out
 
 
 def match_figures(n: int) -> None:
     from errexplain.cache import build
-    from errexplain.catalog import bundled_dir, load_catalog
-    from errexplain.index import Index, build_bytes
+
+    from errexplain.catalog.index import Index, build_bytes
+    from errexplain.catalog.load import load_catalog
+    from errexplain.catalog.locate import bundled_dir
 
     t0 = time.perf_counter()
     data = build((bundled_dir(),), "bench")
-    print(f"index build from YAML (source checkout) = {time.perf_counter() - t0:.2f} s "
-          "(goal <= 5 s)")
+    print(
+        f"index build from YAML (source checkout) = {time.perf_counter() - t0:.2f} s (goal <= 5 s)"
+    )
     index = Index.from_bytes(data)
     rnd = random.Random(7)
     med, p99 = _p99(index, _messages(index, n, rnd))
-    print(f"in-process match, {len(index)} templates: median {med:.3f} ms, p99 {p99:.3f} ms "
-          "(goal p99 <= 1 ms)")
+    print(
+        f"in-process match, {len(index)} templates: median {med:.3f} ms, p99 {p99:.3f} ms "
+        "(goal p99 <= 1 ms)"
+    )
     catalog = load_catalog([bundled_dir()])
     big = _synthetic(catalog, 100_000, rnd)
     projects = {p.name: [p.version, p.link, p.path_prefix] for p in catalog.projects}
     big_index = Index.from_bytes(build_bytes(big, projects, "big"))
     med, p99 = _p99(big_index, _messages(big_index, n, rnd))
-    print(f"in-process match, {len(big_index)} templates: median {med:.3f} ms, p99 {p99:.3f} "
-          "ms (goal p99 <= 2 ms)")
+    print(
+        f"in-process match, {len(big_index)} templates: median {med:.3f} ms, p99 {p99:.3f} "
+        "ms (goal p99 <= 2 ms)"
+    )
 
 
 def main() -> None:

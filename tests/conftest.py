@@ -24,35 +24,42 @@ def _clean_env(monkeypatch, tmp_path_factory):
 
 @pytest.fixture(scope="session")
 def small_catalog():
-    from errexplain.catalog import load_catalog
+    from errexplain.catalog.load import load_catalog
 
     return load_catalog([DATA / "catalog"])
 
 
 @pytest.fixture(scope="session")
 def small_index(small_catalog):
-    from errexplain.integrity import memory_index
+    from errexplain.catalog.memory import MemoryCatalog
 
-    return memory_index(small_catalog)
+    return MemoryCatalog(small_catalog.entries)
 
 
 @pytest.fixture(scope="session")
 def bundled_catalog():
-    from errexplain.catalog import bundled_dir, load_catalog
+    from errexplain.catalog.load import load_catalog
+    from errexplain.catalog.locate import bundled_dir
 
     return load_catalog([bundled_dir()])
 
 
 @pytest.fixture(scope="session")
 def bundled_index(bundled_catalog):
-    from errexplain.integrity import memory_index
+    from errexplain.catalog.memory import MemoryCatalog
 
-    return memory_index(bundled_catalog)
+    return MemoryCatalog(bundled_catalog.entries)
 
 
 @pytest.fixture
 def console():
     from rich.console import Console
 
-    return Console(file=io.StringIO(), width=100, no_color=True, color_system=None,
-                   legacy_windows=False, force_terminal=False)
+    return Console(
+        file=io.StringIO(),
+        width=100,
+        no_color=True,
+        color_system=None,
+        legacy_windows=False,
+        force_terminal=False,
+    )

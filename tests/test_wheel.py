@@ -17,8 +17,12 @@ REPO = Path(__file__).parent.parent
 @pytest.mark.slow
 def test_wheel_installs_and_explains_outside_the_repo(tmp_path):
     dist = tmp_path / "dist"
-    built = subprocess.run([sys.executable, "-m", "build", "--wheel", "--no-isolation", "-o",
-                            str(dist), str(REPO)], capture_output=True, text=True, check=False)
+    built = subprocess.run(
+        [sys.executable, "-m", "build", "--wheel", "--no-isolation", "-o", str(dist), str(REPO)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert built.returncode == 0, built.stdout[-2000:] + built.stderr[-2000:]
     wheel = next(dist.glob("errexplain-*.whl"))
     names = zipfile.ZipFile(wheel).namelist()
@@ -31,20 +35,36 @@ def test_wheel_installs_and_explains_outside_the_repo(tmp_path):
     # comes from the wheel.
     site = next((venv / "lib").glob("python3*/site-packages"))
     (site / "deps.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
-    subprocess.run([str(venv / "bin" / "pip"), "install", "-q", "--no-deps", str(wheel)],
-                   check=True, capture_output=True)
+    subprocess.run(
+        [str(venv / "bin" / "pip"), "install", "-q", "--no-deps", str(wheel)],
+        check=True,
+        capture_output=True,
+    )
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
-    env = {"PATH": str(venv / "bin"), "HOME": str(tmp_path),
-           "ERREXPLAIN_CACHE_DIR": str(tmp_path / "cache")}
-    r = subprocess.run([str(venv / "bin" / "errexplain"), "lookup",
-                        "image QKV shapes must match"], cwd=elsewhere, env=env,
-                       capture_output=True, text=True, check=False)
+    env = {
+        "PATH": str(venv / "bin"),
+        "HOME": str(tmp_path),
+        "ERREXPLAIN_CACHE_DIR": str(tmp_path / "cache"),
+    }
+    r = subprocess.run(
+        [str(venv / "bin" / "errexplain"), "lookup", "image QKV shapes must match"],
+        cwd=elsewhere,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert r.returncode == 0, r.stderr
     assert "hunyuan_qkv_pack_triton.py:173" in r.stdout
-    where = subprocess.run([str(venv / "bin" / "python"), "-c",
-                            "import errexplain; print(errexplain.__file__)"], cwd=elsewhere,
-                           env=env, capture_output=True, text=True, check=True).stdout
+    where = subprocess.run(
+        [str(venv / "bin" / "python"), "-c", "import errexplain; print(errexplain.__file__)"],
+        cwd=elsewhere,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
     assert str(venv) in where
     # first run after a wheel install builds no index (the cache may hold compiled regexes)
     assert not list((tmp_path / "cache").glob("index-*"))

@@ -1,13 +1,16 @@
-"""errexplain: explain Python errors from pasted tracebacks, offline."""
+"""errexplain: explain Python errors from pasted tracebacks, offline.
+
+The public API; every import is lazy, so that `import errexplain` costs nothing.
+"""
 
 from __future__ import annotations
 
-__version__ = "0.1.0"
-TYPE_CHECKING = False  # see errexplain.models: typing stays out of the fast path
+from errexplain._startup import TYPE_CHECKING
+from errexplain._version import __version__
 
 if TYPE_CHECKING:
-    from .catalog import Catalog
-    from .models import Explanation
+    from errexplain.catalog.load import Catalog
+    from errexplain.models import Explanation
 
 __all__ = ["__version__", "explain", "load_catalog", "lookup"]
 
@@ -19,13 +22,13 @@ def explain(text: str, *, catalogs: tuple[str, ...] = ()) -> tuple[Explanation, 
     >>> [r] = explain("ValueError: image QKV shapes must match")
     >>> r.matches[0].entry.source.path
     'sglang/kernels/ops/diffusion/rope/hunyuan_qkv_pack_triton.py'
-    >>> r.to_dict()["matches"][0]["kind"]
+    >>> r.matches[0].kind
     'exact'
     """
-    from . import cache
-    from .explainer import explain_text
+    from errexplain.catalog.store import load
+    from errexplain.explainer import explain_text
 
-    return explain_text(text, cache.load(catalogs))
+    return explain_text(text, load(catalogs))
 
 
 def lookup(message: str, exc_type: str = "", *, catalogs: tuple[str, ...] = ()) -> Explanation:
@@ -35,10 +38,10 @@ def lookup(message: str, exc_type: str = "", *, catalogs: tuple[str, ...] = ()) 
     >>> lookup("16 is not divisible by 6").matches[0].kind
     'exact'
     """
-    from . import cache
-    from .explainer import explain_message
+    from errexplain.catalog.store import load
+    from errexplain.explainer import explain_message
 
-    return explain_message(message, exc_type, cache.load(catalogs))
+    return explain_message(message, exc_type, load(catalogs))
 
 
 def load_catalog(*dirs: str) -> Catalog:
@@ -48,9 +51,7 @@ def load_catalog(*dirs: str) -> Catalog:
     >>> len(load_catalog().entries) > 1000
     True
     """
-    from pathlib import Path
+    from errexplain.catalog.load import load_catalog as _load
+    from errexplain.catalog.locate import catalog_dirs
 
-    from .catalog import bundled_dir
-    from .catalog import load_catalog as _load
-
-    return _load((bundled_dir(), *(Path(d) for d in dirs)))
+    return _load(catalog_dirs(tuple(dirs)))

@@ -2,11 +2,28 @@
 
 from __future__ import annotations
 
+from enum import IntEnum
+
+
+class ExitCode(IntEnum):
+    """Every exit code errexplain returns (the README's "Exit codes" table), following grep."""
+
+    EXPLAINED = 0
+    """At least one error was explained (or the command did what it was asked)."""
+    NO_MATCH = 1
+    """Input was read but nothing in it matched the catalog."""
+    BAD_INPUT = 2
+    """Usage error, unreadable or unusable input, or an invalid catalog."""
+    INTERNAL = 3
+    """A bug in errexplain (the message asks for a report)."""
+    INTERRUPTED = 130
+    """Interrupted (Ctrl-C)."""
+
 
 class ErrexplainError(Exception):
     """Base class: the CLI prints `errexplain: <message>` and `hint: <hint>`."""
 
-    exit_code = 2
+    exit_code = ExitCode.BAD_INPUT
 
     def __init__(self, message: str, hint: str | None = None) -> None:
         super().__init__(message)
@@ -24,13 +41,3 @@ class CatalogError(ErrexplainError):
 
 class ExtractError(ErrexplainError):
     """A source tree, wheel or distribution cannot be read for extraction."""
-
-
-class ExitCode:
-    """Exit codes (documented in the README). A plain class so the fast path stays cheap."""
-
-    EXPLAINED = 0
-    NO_MATCH = 1
-    BAD_INPUT = 2
-    INTERNAL = 3
-    INTERRUPTED = 130

@@ -1,134 +1,23 @@
 """Plain, immutable records that flow through parse -> match -> explain -> render.
 
-Nothing here imports from the package or outside the standard library.
+Nothing here imports from the package but its start-up shims (:func:`record` is a frozen,
+slotted dataclass to the type checker), nor anything outside the standard library.
 
-Records are declared like frozen, slotted dataclasses, with :func:`record`. To the type checker
-``record`` *is* a dataclass transform (mypy treats ``TYPE_CHECKING`` as true, see pyproject);
-at run time it builds the class without ``dataclasses``, whose import (``inspect``, ``ast``,
-``tokenize``) and per-class code generation cost more start-up time than the whole match.
+:class:`Candidate` is what matching sees of a catalog entry (its typed row) and
+:class:`CatalogView` what matching and explaining need of a catalog; the storage behind it
+(the binary index, or an in-memory list of entries) is private to :mod:`errexplain.catalog`.
 """
 
 from __future__ import annotations
 
-TYPE_CHECKING = False  # mypy: always_true; at run time `typing` is never imported here
+from errexplain._startup import TYPE_CHECKING, record
 
 if TYPE_CHECKING:
-    from typing import Any, Literal, TypeVar
-
-    from typing_extensions import dataclass_transform
-
-    _T = TypeVar("_T")
-
-    @dataclass_transform(frozen_default=True)
-    def record(cls: type[_T]) -> type[_T]: ...
-
-    @dataclass_transform()
-    def mutable_record(cls: type[_T]) -> type[_T]: ...
-
-    def replace(obj: _T, /, **changes: Any) -> _T: ...
-
-    from functools import lru_cache
-
-    memo = lru_cache
+    from typing import Literal, Protocol
 
     MatchKind = Literal["exact", "fuzzy"]
 else:
     MatchKind = str
-
-    def _make_init(name, names, defaults):
-        def __init__(self, *args, **kw):
-            if not kw and len(args) == len(names):
-                for n, v in zip(names, args, strict=True):
-                    object.__setattr__(self, n, v)
-                return
-            if len(args) > len(names):
-                raise TypeError(f"{name}() takes {len(names)} arguments")
-            values = dict(zip(names, args, strict=False))
-            for k, v in kw.items():
-                if k not in names or k in values:
-                    raise TypeError(f"{name}() got an unexpected or repeated {k!r}")
-                values[k] = v
-            for n in names:
-                if n not in values and n not in defaults:
-                    raise TypeError(f"{name}() missing argument {n!r}")
-                object.__setattr__(self, n, values[n] if n in values else defaults[n])
-
-        return __init__
-
-    def _build(cls, frozen):
-        # The class's own annotations, in order (inspect.get_annotations would import inspect)
-        names = tuple(cls.__dict__.get("__annotations__", {}))  # noqa: RUF063
-        defaults = {n: cls.__dict__[n] for n in names if n in cls.__dict__}
-        ns = {k: v for k, v in cls.__dict__.items()
-              if k not in names and k not in ("__dict__", "__weakref__")}
-        ns["__slots__"] = names
-        ns["__match_args__"] = names
-        __init__ = _make_init(cls.__name__, names, defaults)
-
-        def _values(self):
-            return tuple(getattr(self, n) for n in names)
-
-        def __eq__(self, other):
-            if other.__class__ is not self.__class__:
-                return NotImplemented
-            return _values(self) == _values(other)
-
-        def __repr__(self):
-            inner = ", ".join(f"{n}={getattr(self, n)!r}" for n in names)
-            return f"{cls.__qualname__}({inner})"
-
-        def __reduce__(self):  # pickling (used by the parallel catalog loader)
-            return (new, _values(self))
-
-        ns.update(__init__=__init__, __eq__=__eq__, __repr__=__repr__, _fields=names,
-                  __reduce__=__reduce__)
-        if frozen:
-            def __setattr__(self, name, value):
-                raise AttributeError(f"cannot assign to field {name!r} of a frozen record")
-
-            ns.update(__setattr__=__setattr__, __delattr__=__setattr__,
-                      __hash__=lambda self: hash(_values(self)))
-        else:
-            ns["__hash__"] = None
-        new = type(cls.__name__, cls.__bases__, ns)
-        new.__qualname__ = cls.__qualname__
-        return new
-
-    def record(cls):
-        return _build(cls, True)
-
-    def mutable_record(cls):
-        return _build(cls, False)
-
-    def replace(obj, /, **changes):
-        values = {n: getattr(obj, n) for n in obj._fields}
-        values.update(changes)
-        return obj.__class__(**values)
-
-    def memo(maxsize=128):
-        """A dict-backed stand-in for functools.lru_cache (functools pulls in collections):
-        positional hashable arguments, emptied when full."""
-
-        def decorate(fn):
-            store = {}
-
-            def cached(*args, **kw):
-                key = (args, tuple(kw.items())) if kw else args
-                try:
-                    return store[key]
-                except KeyError:
-                    if len(store) >= maxsize:
-                        store.clear()
-                    value = store[key] = fn(*args, **kw)
-                    return value
-
-            cached.cache_clear = store.clear
-            cached.__wrapped__ = fn
-            cached.__doc__ = fn.__doc__
-            cached.__name__ = fn.__name__
-            return cached
-
-        return decorate
 
 SCHEMA_VERSION = 1
 
@@ -141,9 +30,6 @@ class Frame:
     line: int | None
     function: str | None
     code: str | None = None
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"path": self.path, "line": self.line, "function": self.function}
 
 
 @record
@@ -176,17 +62,23 @@ class RaisedError:
     def root_cause(self) -> RaisedError | None:
         return self.chain[0] if self.chain else None
 
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "type": self.type,
-            "message": self.message,
-            "frames": [f.to_dict() for f in self.frames],
-            "count": self.count,
-            "ranks": list(self.ranks),
-            "truncated": self.truncated,
-            "chain": [{"type": c.type, "message": c.message} for c in self.chain],
-            "members": [{"type": m.type, "message": m.message} for m in self.members],
-        }
+
+@record
+class Project:
+    """A catalogued project: its release and how to link to a source line."""
+
+    name: str
+    version: str | None = None
+    repository: str | None = None
+    link: str | None = None
+    """A format string with {version}, {prefix}, {path} and {line}."""
+    path_prefix: str = ""
+
+    def url(self, path: str | None, line: int | None) -> str | None:
+        """The web link to a source line, if the project has a link template."""
+        if not (self.link and path and line):
+            return None
+        return self.link.format(version=self.version, prefix=self.path_prefix, path=path, line=line)
 
 
 @record
@@ -200,25 +92,12 @@ class Source:
     function: str | None
     url: str | None
 
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "project": self.project,
-            "version": self.version,
-            "path": self.path,
-            "line": self.line,
-            "function": self.function,
-            "url": self.url,
-        }
-
 
 @record
 class ExampleFix:
     before: str
     after: str
     language: str = "python"
-
-    def to_dict(self) -> dict[str, str]:
-        return {"before": self.before, "after": self.after, "language": self.language}
 
 
 @record
@@ -252,13 +131,60 @@ class Entry:
 
 
 @record
+class Candidate:
+    """What matching sees of one catalog entry: its typed row, without the prose. `pos` is its
+    position in the catalog view it came from (the handle for :meth:`CatalogView.entry`)."""
+
+    pos: int
+    id: str
+    exception: str
+    base: str | None
+    template: str
+    path: str | None
+    function: str | None
+    line: int | None
+    project: str
+    kind: str
+    curated: bool
+    literal_len: int
+    """Characters of literal text in the template: how much of a message it pins down."""
+    condition: str | None
+
+    @classmethod
+    def of(cls, pos: int, e: Entry, literal_len: int) -> Candidate:
+        return cls(
+            pos,
+            e.id,
+            e.exception,
+            e.base,
+            e.template,
+            e.source.path,
+            e.source.function,
+            e.source.line,
+            e.project,
+            e.kind,
+            e.curated,
+            literal_len,
+            e.condition,
+        )
+
+
+@record
+class WordStats:
+    """The literal words of every identifiable template, for fuzzy pooling and search:
+    `postings[word]` holds the positions whose template has the word, `idf[word]` its inverse
+    document frequency and `weight_sums[pos]` the summed idf of a position's words."""
+
+    postings: dict[str, tuple[int, ...]]
+    idf: dict[str, float]
+    weight_sums: tuple[float, ...]
+
+
+@record
 class Related:
     id: str
     template: str
     exception: str
-
-    def to_dict(self) -> dict[str, str]:
-        return {"id": self.id, "template": self.template, "exception_type": self.exception}
 
 
 @record
@@ -271,28 +197,6 @@ class Match:
     values: tuple[tuple[str, str], ...] = ()
     reasons: tuple[str, ...] = ()
     related: tuple[Related, ...] = ()
-
-    def to_dict(self) -> dict[str, Any]:
-        e = self.entry
-        return {
-            "id": e.id,
-            "score": round(self.score, 4),
-            "kind": self.kind,
-            "reasons": list(self.reasons),
-            "template": e.template,
-            "exception_type": e.exception,
-            "base": e.base,
-            "source": e.source.to_dict(),
-            "values": dict(self.values),
-            "derived": e.derived,
-            "meaning": e.meaning,
-            "trigger": e.trigger,
-            "condition": e.condition,
-            "situations": list(e.situations),
-            "solutions": list(e.solutions),
-            "example_fix": e.example_fix.to_dict() if e.example_fix else None,
-            "related": [r.to_dict() for r in self.related],
-        }
 
 
 @record
@@ -310,16 +214,34 @@ class Explanation:
     def explained(self) -> bool:
         return bool(self.matches)
 
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "exception": self.error.to_dict(),
-            "matches": [m.to_dict() for m in self.matches],
-            "nearest": [{"id": m.entry.id, "score": round(m.score, 4),
-                         "template": m.entry.template} for m in self.nearest],
-            "ambiguous": self.ambiguous,
-            "generic": self.generic,
-            "notes": list(self.notes),
-        }
+
+if TYPE_CHECKING:
+
+    class CatalogView(Protocol):
+        """What matching, explaining and the commands need of a catalog. Implemented by the
+        binary index and by the in-memory catalog (errexplain.catalog)."""
+
+        def __len__(self) -> int: ...
+
+        def bucket(self, word: str, present: set[str]) -> list[Candidate]:
+            """The exact-match candidates a message word brings (`present`: all its words)."""
+
+        def candidate(self, pos: int) -> Candidate: ...
+
+        def candidates(self) -> list[Candidate]:
+            """Every candidate, in position order (list, stats; not the explain path)."""
+
+        def word_stats(self) -> WordStats: ...
+
+        def entry(self, pos: int) -> Entry:
+            """The whole entry, prose included."""
+
+        def related(self, pos: int) -> tuple[Related, ...]: ...
+
+        def position(self, entry_id: str) -> int | None: ...
+
+        def known_base(self, exc_type: str) -> str | None:
+            """The builtin base the catalog records for a custom exception class."""
 
 
 def make_id(project: str, module: str, function: str, template: str) -> str:

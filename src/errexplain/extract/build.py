@@ -21,8 +21,8 @@ from errexplain.extract.merge import (
 )
 from errexplain.extract.records import Site
 from errexplain.extract.writer import CatalogFile, catalog_file_for
-from errexplain.template import TemplateSyntaxError
-from errexplain.template import match as template_match
+from errexplain.match.template import TemplateSyntaxError
+from errexplain.match.template import match as template_match
 
 
 @dataclass
@@ -57,8 +57,10 @@ def _clean(cf: CatalogFile, entry: Entry, warnings: list[str]) -> Entry:
 
 def _label(entry: Entry) -> str:
     source = entry.get("source") or {}
-    return (f"{source.get('path', '?')}:{source.get('line', '?')} "
-            f"{entry.get('exception')}: {entry.get('template')}")
+    return (
+        f"{source.get('path', '?')}:{source.get('line', '?')} "
+        f"{entry.get('exception')}: {entry.get('template')}"
+    )
 
 
 def _refresh(old: Entry, site: Site, version: str) -> Entry:
@@ -86,8 +88,9 @@ def _check_examples(entry: Entry, warnings: list[str]) -> None:
             warnings.append(f"{_label(entry)}: curated example no longer matches: {example!r}")
 
 
-def _place(old_files: Sequence[CatalogFile], sites: Sequence[Site], project: str,
-           version: str, plan: Plan) -> list[_Placed]:
+def _place(
+    old_files: Sequence[CatalogFile], sites: Sequence[Site], project: str, version: str, plan: Plan
+) -> list[_Placed]:
     olds = [(cf, _clean(cf, e, plan.warnings)) for cf in old_files for e in cf.entries]
     ids = new_ids(sites, project)
     m = match([e for _, e in olds], sites, ids)
@@ -110,8 +113,10 @@ def _place(old_files: Sequence[CatalogFile], sites: Sequence[Site], project: str
                 placed.append(_Placed(cf.name, cf.module, entry, old))
             else:
                 plan.removed += 1
-                plan.changes.append(f"dropped {_label(old)} (an earlier extraction of "
-                                    f"{version} found it, this one does not)")
+                plan.changes.append(
+                    f"dropped {_label(old)} (an earlier extraction of "
+                    f"{version} found it, this one does not)"
+                )
     return placed
 
 
@@ -133,8 +138,18 @@ def _gone(old: Entry, version: str) -> Entry:
 def _facts(p: _Placed) -> derive.Facts:
     assert p.site is not None
     s = p.site
-    return derive.Facts(str(p.entry["id"]), s.kind, s.template, s.path, s.line, s.function,
-                        s.condition, s.doc, s.helper, s.handling)
+    return derive.Facts(
+        str(p.entry["id"]),
+        s.kind,
+        s.template,
+        s.path,
+        s.line,
+        s.function,
+        s.condition,
+        s.doc,
+        s.helper,
+        s.handling,
+    )
 
 
 def _derive(placed: Sequence[_Placed]) -> None:
@@ -167,8 +182,9 @@ def _record(p: _Placed, plan: Plan) -> None:
     plan.changes.append(f"updated {_label(after)} ({moved}{', '.join(keys)})")
 
 
-def build(old_files: Sequence[CatalogFile], sites: Sequence[Site], project: str,
-          version: str) -> Plan:
+def build(
+    old_files: Sequence[CatalogFile], sites: Sequence[Site], project: str, version: str
+) -> Plan:
     """Merge ``sites`` into ``old_files``; the result is deterministic for the same input."""
     plan = Plan(loaded={cf.name: cf.raw for cf in old_files})
     placed = _place(old_files, sites, project, version, plan)
@@ -184,8 +200,10 @@ def build(old_files: Sequence[CatalogFile], sites: Sequence[Site], project: str,
         by_file[p.file].append(p)
     for name in sorted(by_file):
         group = by_file[name]
-        entries = sorted((p.entry for p in group),
-                         key=lambda e: ((e.get("source") or {}).get("line") or 0, str(e["id"])))
+        entries = sorted(
+            (p.entry for p in group),
+            key=lambda e: ((e.get("source") or {}).get("line") or 0, str(e["id"])),
+        )
         module = next((p.module for p in group if p.module), None)
         doc: dict[str, Any] = {"module": module} if module else {}
         doc["entries"] = entries

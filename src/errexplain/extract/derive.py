@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from rapidfuzz import fuzz, process, utils
 
-from errexplain.template import compile_template
+from errexplain.match.template import compile_template
 
 MAX_RELATED = 5
 FUZZY_CUTOFF = 70
@@ -40,7 +40,8 @@ def meaning(facts: Facts) -> str:
     where = f"at module level of `{facts.path}`" if func == "<module>" else f"by `{func}`"
     cond = facts.condition
     when = (f" when `{cond}`" if cond else "") + (
-        f" while handling `{facts.handling}`" if facts.handling else "")
+        f" while handling `{facts.handling}`" if facts.handling else ""
+    )
     if facts.kind == "assert":
         text = f"Assertion {where.replace('by ', 'in ', 1)} failed: `{cond}`."
     elif facts.helper:
@@ -92,11 +93,16 @@ class RelatedIndex:
         if not cands:
             return []
         hits = process.extract(
-            self.processed[i], [self.processed[j] for j in cands], scorer=fuzz.token_set_ratio,
-            processor=None, score_cutoff=FUZZY_CUTOFF, limit=3 * MAX_RELATED,
+            self.processed[i],
+            [self.processed[j] for j in cands],
+            scorer=fuzz.token_set_ratio,
+            processor=None,
+            score_cutoff=FUZZY_CUTOFF,
+            limit=3 * MAX_RELATED,
         )
-        ranked = sorted((-score, -fuzz.ratio(self.processed[i], text), cands[k])
-                        for text, score, k in hits)
+        ranked = sorted(
+            (-score, -fuzz.ratio(self.processed[i], text), cands[k]) for text, score, k in hits
+        )
         return [j for _, _, j in ranked]
 
     def related(self, i: int) -> list[str]:

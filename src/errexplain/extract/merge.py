@@ -20,9 +20,24 @@ from errexplain.models import make_id
 
 Entry = dict[str, Any]
 KEY_ORDER = (
-    "id", "exception", "base", "kind", "template", "source", "condition", "doc", "versions",
-    "removed_in", "derived", "meaning", "trigger", "situations", "solutions", "example_fix",
-    "related", "examples",
+    "id",
+    "exception",
+    "base",
+    "kind",
+    "template",
+    "source",
+    "condition",
+    "doc",
+    "versions",
+    "removed_in",
+    "derived",
+    "meaning",
+    "trigger",
+    "situations",
+    "solutions",
+    "example_fix",
+    "related",
+    "examples",
 )
 SOURCE_KEYS = ("path", "line", "function")
 SITE_KEYS = ("exception", "base", "kind", "template", "source", "condition", "doc")
@@ -142,7 +157,8 @@ def _match_similar(old: Sequence[Entry], sites: Sequence[Site], m: Matching) -> 
         if s in m.pairs or not cands:
             continue
         scored = [
-            (abs(_line(old[i]) - site.line), i) for i in cands
+            (abs(_line(old[i]) - site.line), i)
+            for i in cands
             if old[i].get("kind", "raise") == site.kind
             and fuzz.ratio(str(old[i].get("template", "")), site.template) >= SIMILAR_TEMPLATE
         ]

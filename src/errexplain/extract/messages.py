@@ -14,7 +14,7 @@ import string
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from errexplain.template import compile_template, escape, placeholder
+from errexplain.match.template import compile_template, escape, placeholder
 
 MAX_NAME = 200
 _MAX_DEPTH = 12
@@ -126,8 +126,10 @@ class _Builder:
             return escape(node.value if isinstance(node.value, str) else str(node.value))
         if isinstance(node, ast.JoinedStr):
             return "".join(self.fstring_part(v) for v in node.values)
-        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add) and self.is_text(
-            node, line, depth
+        if (
+            isinstance(node, ast.BinOp)
+            and isinstance(node.op, ast.Add)
+            and self.is_text(node, line, depth)
         ):
             return self.side(node.left, line, depth) + self.side(node.right, line, depth)
         found = self.binding(node, line, depth)

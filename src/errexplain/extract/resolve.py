@@ -8,7 +8,7 @@ import re
 from collections.abc import Iterable
 
 from errexplain.extract.records import ClassInfo, FileResult, Site
-from errexplain.template import compile_template
+from errexplain.match.template import compile_template
 
 BUILTIN_EXCEPTIONS = frozenset(
     name
@@ -45,8 +45,11 @@ class ClassTable:
 
     def is_exception(self, name: str) -> bool:
         base = self.base(name)
-        return bool(base in BUILTIN_EXCEPTIONS or _EXCEPTION_NAME.search(base)
-                    or _EXCEPTION_NAME.search(name))
+        return bool(
+            base in BUILTIN_EXCEPTIONS
+            or _EXCEPTION_NAME.search(base)
+            or _EXCEPTION_NAME.search(name)
+        )
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -78,8 +81,9 @@ def _finish(site: Site, exception: str, table: ClassTable) -> Site:
     template = site.template
     if site.single and site.constant and "KeyError" in (exception, base):
         template = _repr_quoted(template)
-    return dataclasses.replace(site, exception=exception, template=template,
-                               base=None if base == exception else base)
+    return dataclasses.replace(
+        site, exception=exception, template=template, base=None if base == exception else base
+    )
 
 
 def resolve(results: Iterable[FileResult]) -> Resolved:
@@ -101,8 +105,10 @@ def resolve(results: Iterable[FileResult]) -> Resolved:
         if helper is not None:
             # The message is written either in the helper (recorded there) or here.
             if helper.constant or not site.constant:
-                notes.append(f"{where}: message is built in helper {exception}(); "
-                             f"recorded at {helper.path}:{helper.line}")
+                notes.append(
+                    f"{where}: message is built in helper {exception}(); "
+                    f"recorded at {helper.path}:{helper.line}"
+                )
                 continue
             exception = helper.exception
         if not site.constant:

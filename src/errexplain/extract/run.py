@@ -21,7 +21,7 @@ from errexplain.extract.writer import (
     load_project,
     read_bytes,
     remove_file,
-    write_atomic,
+    write_if_unchanged,
 )
 
 
@@ -53,8 +53,9 @@ def _project_doc(meta: dict[str, Any], project: str, version: str) -> dict[str, 
     return doc
 
 
-def _outputs(out: Path, plan: Plan, project: str,
-             version: str) -> list[tuple[str, str, bytes | None]]:
+def _outputs(
+    out: Path, plan: Plan, project: str, version: str
+) -> list[tuple[str, str, bytes | None]]:
     """(file name, new text, bytes loaded before the merge) for every catalog file."""
     meta, raw = load_project(out)
     outputs = [(PROJECT_FILE, dump(_project_doc(meta, project, version)), raw)]
@@ -72,24 +73,34 @@ def _write(out: Path, plan: Plan, project: str, version: str, dry_run: bool) -> 
                 written.append(name)
             continue
         try:
-            if write_atomic(path, text, expected):
+            if write_if_unchanged(path, text, expected):
                 written.append(name)
         except ChangedOnDisk:
-            plan.warnings.append(f"{path}: changed on disk during the extraction, "
-                                 "not written; run the extraction again")
+            plan.warnings.append(
+                f"{path}: changed on disk during the extraction, "
+                "not written; run the extraction again"
+            )
     for name in plan.emptied:
         try:
             if dry_run or remove_file(out / name, plan.loaded[name]):
                 written.append(name)
         except ChangedOnDisk:
-            plan.warnings.append(f"{out / name}: changed on disk during the extraction, "
-                                 "not removed; run the extraction again")
+            plan.warnings.append(
+                f"{out / name}: changed on disk during the extraction, "
+                "not removed; run the extraction again"
+            )
     return written
 
 
-def extract(source: str | Path, project: str, version: str, *, out: Path,
-            dry_run: bool = False,
-            progress: Callable[[int, int], None] | None = None) -> ExtractReport:
+def extract(
+    source: str | Path,
+    project: str,
+    version: str,
+    *,
+    out: Path,
+    dry_run: bool = False,
+    progress: Callable[[int, int], None] | None = None,
+) -> ExtractReport:
     """Extract the raise/assert sites of ``source`` into the catalog directory ``out``.
 
     ``source`` is a directory, a wheel, an sdist or an installed distribution's name. Existing

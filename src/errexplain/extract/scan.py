@@ -26,13 +26,15 @@ def scan(files: Sequence[SourceFile], progress: Progress | None = None) -> list[
     if total < PARALLEL_MIN_FILES or workers < 2:
         return _collect((visit_source(f.path, f.data) for f in files), total, progress)
     with ProcessPoolExecutor(max_workers=workers) as pool:
-        results = pool.map(visit_source, [f.path for f in files], [f.data for f in files],
-                           chunksize=_CHUNK)
+        results = pool.map(
+            visit_source, [f.path for f in files], [f.data for f in files], chunksize=_CHUNK
+        )
         return _collect(results, total, progress)
 
 
-def _collect(results: Iterable[FileResult], total: int,
-             progress: Progress | None) -> list[FileResult]:
+def _collect(
+    results: Iterable[FileResult], total: int, progress: Progress | None
+) -> list[FileResult]:
     out: list[FileResult] = []
     for result in results:
         out.append(result)

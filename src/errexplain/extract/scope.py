@@ -65,8 +65,11 @@ class Scope:
             elif isinstance(node, ast.AnnAssign) and node.value is not None:
                 if isinstance(node.target, ast.Name):
                     self._add(node.target.id, Binding(node.lineno, node.value))
-            elif (isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name)
-                  and isinstance(node.op, ast.Add)):
+            elif (
+                isinstance(node, ast.AugAssign)
+                and isinstance(node.target, ast.Name)
+                and isinstance(node.op, ast.Add)
+            ):
                 self._add(node.target.id, Binding(node.lineno, node.value, augmented=True))
         for name, items in self.bindings.items():
             items.sort(key=lambda b: b.line)

@@ -55,7 +55,7 @@ def _select(names: list[str], package: str) -> list[tuple[str, str]]:
     for name in names:
         if not name.endswith(".py") or not name.startswith(root):
             continue
-        rel = name[len(root):]
+        rel = name[len(root) :]
         if has_package and not rel.lower().startswith(package + "/"):
             continue
         if ".dist-info/" in rel or ".egg-info/" in rel or set(rel.split("/")) & _SKIP_DIRS:
@@ -93,7 +93,8 @@ def _dir_root(path: Path, package: str) -> tuple[Path, Path]:
 def _from_dir(path: Path, package: str) -> Iterator[SourceFile]:
     scan, rel_to = _dir_root(path, package)
     files = sorted(
-        p for p in scan.rglob("*.py")
+        p
+        for p in scan.rglob("*.py")
         if not set(p.relative_to(scan).parts[:-1]) & _SKIP_DIRS and p.is_file()
     )
     for file in files:

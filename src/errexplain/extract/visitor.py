@@ -112,7 +112,6 @@ class SiteVisitor:
     def _visit_function(self, node: _FuncDef) -> None:
         self._visit_body(node, node)
 
-
     def visit_ClassDef(self, node: ast.ClassDef) -> None:
         bases = tuple(_callee_name(b) for b in node.bases)
         self.classes.append(ClassInfo(node.name, self.path, bases))
@@ -146,15 +145,32 @@ class SiteVisitor:
         test, negated = guards[-1]
         return cut(_negate(test) if negated else source_of(test))
 
-    def _add(self, node: ast.stmt, kind: str, exception: str, message: Message,
-             condition: str | None, call: ast.Call | None = None, helper: bool = False) -> None:
-        self.sites.append(Site(
-            path=self.path, line=node.lineno, kind=kind, exception=exception,
-            template=message.template, function=self.qualname, condition=condition,
-            doc=_doc_line(self._funcs[-1]), constant=message.constant, helper=helper,
-            single=call is None or len(call.args) + len(call.keywords) == 1,
-            handling=self._handling[-1][-1] if self._handling[-1] else None,
-        ))
+    def _add(
+        self,
+        node: ast.stmt,
+        kind: str,
+        exception: str,
+        message: Message,
+        condition: str | None,
+        call: ast.Call | None = None,
+        helper: bool = False,
+    ) -> None:
+        self.sites.append(
+            Site(
+                path=self.path,
+                line=node.lineno,
+                kind=kind,
+                exception=exception,
+                template=message.template,
+                function=self.qualname,
+                condition=condition,
+                doc=_doc_line(self._funcs[-1]),
+                constant=message.constant,
+                helper=helper,
+                single=call is None or len(call.args) + len(call.keywords) == 1,
+                handling=self._handling[-1][-1] if self._handling[-1] else None,
+            )
+        )
 
     def _exception_call(self, exc: ast.expr, line: int) -> ast.Call | None:
         if isinstance(exc, ast.Call):

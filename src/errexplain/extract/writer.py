@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import os
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-import yaml
-
+from errexplain._startup import write_atomic
+from errexplain.catalog.yamlio import dump_yaml, parse_yaml
 from errexplain.errors import ExtractError
 
 PROJECT_FILE = "project.yaml"
@@ -43,10 +42,10 @@ def catalog_file_for(module: str) -> str:
 def _read_yaml(path: Path) -> tuple[bytes, Any]:
     try:
         raw = path.read_bytes()
-        return raw, yaml.load(raw.decode("utf-8"), Loader=yaml.CSafeLoader)
-    except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
+        return raw, parse_yaml(raw, path)
+    except OSError as exc:
         raise ExtractError(
-            f"cannot read catalog file {path}: {exc}",
+            f"cannot read catalog file {path}: {exc.strerror}",
             hint="fix or delete the file, then run the extraction again",
         ) from exc
 
@@ -62,8 +61,10 @@ def load_catalog(out: Path) -> list[CatalogFile]:
             continue
         raw, doc = _read_yaml(path)
         if not isinstance(doc, dict) or not isinstance(doc.get("entries", []), list):
-            raise ExtractError(f"catalog file {path} is not a mapping with an 'entries' list",
-                               hint="fix or delete the file, then run the extraction again")
+            raise ExtractError(
+                f"catalog file {path} is not a mapping with an 'entries' list",
+                hint="fix or delete the file, then run the extraction again",
+            )
         entries = tuple(e for e in doc.get("entries") or [] if isinstance(e, dict))
         files.append(CatalogFile(name, doc.get("module"), entries, raw))
     return files
@@ -79,9 +80,7 @@ def load_project(out: Path) -> tuple[dict[str, Any], bytes | None]:
 
 
 def dump(doc: dict[str, Any]) -> str:
-    text: str = yaml.dump(doc, Dumper=yaml.CSafeDumper, sort_keys=False, allow_unicode=True,
-                          width=4096, default_flow_style=False)
-    return text
+    return dump_yaml(doc)
 
 
 def _mode() -> int:
@@ -98,7 +97,7 @@ def read_bytes(path: Path) -> bytes | None:
         return None
 
 
-def write_atomic(path: Path, text: str, expected: bytes | None) -> bool:
+def write_if_unchanged(path: Path, text: str, expected: bytes | None) -> bool:
     """Write ``text`` to ``path`` via a temporary file and rename; skip identical content.
 
     ``expected`` is what the file held when it was loaded before the merge (None: it did not
@@ -110,16 +109,7 @@ def write_atomic(path: Path, text: str, expected: bytes | None) -> bool:
         return False
     if current != expected:
         raise ChangedOnDisk(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-        os.chmod(tmp, _mode())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    write_atomic(str(path), data, mode=_mode())
     return True
 
 

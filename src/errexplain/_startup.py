@@ -1,0 +1,389 @@
+"""Every start-up shim in one place: stand-ins for stdlib pieces whose import costs more than a
+whole explain on the piped fast path. Each is tested against what it stands in for
+(tests/test_startup.py).
+
+* :func:`record` / :func:`mutable_record` / :func:`replace` stand in for
+  ``dataclasses.dataclass(frozen=True, slots=True)`` and ``dataclasses.replace``: importing
+  ``dataclasses`` pulls in ``inspect``, ``ast`` and ``tokenize``, and generates code per class.
+  To the type checker ``record`` *is* a dataclass transform (mypy treats ``TYPE_CHECKING`` as
+  true, see pyproject); at run time it builds a slotted class with ``__init__``, ``__eq__``,
+  ``__hash__``, ``__repr__`` and pickling.
+* :func:`memo` stands in for ``functools.lru_cache`` (``functools`` pulls in ``collections``).
+* :func:`compile_regex` stands in for ``re.compile``, served from a cache of compiled opcodes
+  (see the section below), so that the fast path neither imports ``re`` nor compiles patterns.
+* ``TYPE_CHECKING``: a plain ``False`` so that ``typing`` is never imported at run time.
+
+The regex cache
+---------------
+CPython compiles a pattern in two steps: a Python-level parser/compiler (``re._parser`` and
+``re._compiler``, ``sre_parse``/``sre_compile`` on 3.10) produces integer opcodes, and
+``_sre.compile`` (C) turns them into a pattern object. The opcodes are plain data and are cached
+in one marshal file per interpreter, as safe as Python's own ``.pyc`` files:
+
+* the file name and header carry the interpreter's cache tag, ``sys.hexversion``,
+  ``_sre.MAGIC`` and ``_sre.CODESIZE``: another interpreter never reads it;
+* each entry is keyed by pattern and flags and carries a 64-bit checksum of (pattern, flags,
+  program): a corrupted entry or one pattern's program filed under another is dropped and
+  compiled afresh;
+* the directory and the file must be owned by the current user and not writable by group or
+  others, otherwise the cache is not read (nor written);
+* only the command-line edge calls :func:`load_regex_cache` and :func:`save_regex_cache`;
+  library code only fills the in-memory table.
+Anything unexpected (another Python's private ``re`` internals) falls back to ``re.compile``.
+"""
+
+from __future__ import annotations
+
+import sys
+
+TYPE_CHECKING = False  # mypy: always_true (pyproject); at run time `typing` is never imported
+
+if TYPE_CHECKING:
+    import re
+    from collections.abc import Callable
+    from typing import Any, TypeVar
+
+    from typing_extensions import dataclass_transform
+
+    _T = TypeVar("_T")
+    _F = TypeVar("_F", bound=Callable[..., Any])
+
+
+# ---------------------------------------------------------------- records (dataclass stand-in)
+
+
+def _make_init(name: str, names: tuple[str, ...], defaults: dict[str, Any]) -> Callable[..., None]:
+    def __init__(self: Any, *args: Any, **kw: Any) -> None:
+        if not kw and len(args) == len(names):
+            for n, v in zip(names, args, strict=True):
+                object.__setattr__(self, n, v)
+            return
+        if len(args) > len(names):
+            raise TypeError(f"{name}() takes {len(names)} arguments")
+        values = dict(zip(names, args, strict=False))
+        for k, v in kw.items():
+            if k not in names or k in values:
+                raise TypeError(f"{name}() got an unexpected or repeated {k!r}")
+            values[k] = v
+        for n in names:
+            if n not in values and n not in defaults:
+                raise TypeError(f"{name}() missing argument {n!r}")
+            object.__setattr__(self, n, values[n] if n in values else defaults[n])
+
+    return __init__
+
+
+def _methods(cls: type[Any], names: tuple[str, ...], frozen: bool) -> dict[str, Any]:
+    def _values(self: Any) -> tuple[Any, ...]:
+        return tuple(getattr(self, n) for n in names)
+
+    def __eq__(self: Any, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return _values(self) == _values(other)
+
+    def __repr__(self: Any) -> str:
+        inner = ", ".join(f"{n}={getattr(self, n)!r}" for n in names)
+        return f"{cls.__qualname__}({inner})"
+
+    def __reduce__(self: Any) -> tuple[Any, ...]:  # pickling (the parallel catalog loader)
+        return (self.__class__, _values(self))
+
+    def __setattr__(self: Any, name: str, value: Any) -> None:
+        raise AttributeError(f"cannot assign to field {name!r} of a frozen record")
+
+    def __delattr__(self: Any, name: str) -> None:
+        raise AttributeError(f"cannot delete field {name!r} of a frozen record")
+
+    out: dict[str, Any] = {"__eq__": __eq__, "__repr__": __repr__, "__reduce__": __reduce__}
+    if frozen:
+        out.update(
+            __setattr__=__setattr__,
+            __delattr__=__delattr__,
+            __hash__=lambda self: hash(_values(self)),
+        )
+    else:
+        out["__hash__"] = None
+    return out
+
+
+def _build(cls: type[Any], frozen: bool) -> type[Any]:
+    # The class's own annotations, in order (inspect.get_annotations would import inspect)
+    names = tuple(cls.__dict__.get("__annotations__", {}))  # noqa: RUF063
+    defaults = {n: cls.__dict__[n] for n in names if n in cls.__dict__}
+    ns = {
+        k: v
+        for k, v in cls.__dict__.items()
+        if k not in names and k not in ("__dict__", "__weakref__")
+    }
+    ns.update(
+        __slots__=names,
+        __match_args__=names,
+        _fields=names,
+        __init__=_make_init(cls.__name__, names, defaults),
+    )
+    ns.update(_methods(cls, names, frozen))
+    new = type(cls.__name__, cls.__bases__, ns)
+    new.__qualname__ = cls.__qualname__
+    return new
+
+
+def _replace(obj: Any, /, **changes: Any) -> Any:
+    values = {n: getattr(obj, n) for n in obj._fields}
+    unknown = set(changes) - set(values)
+    if unknown:
+        raise TypeError(f"{type(obj).__name__} has no field {sorted(unknown)[0]!r}")
+    values.update(changes)
+    return obj.__class__(**values)
+
+
+def astuple(obj: Any) -> tuple[Any, ...]:
+    """The field values of a record, in order (``dataclasses.astuple`` without recursion)."""
+    return tuple(getattr(obj, n) for n in obj._fields)
+
+
+if TYPE_CHECKING:
+
+    @dataclass_transform(frozen_default=True)
+    def record(cls: type[_T]) -> type[_T]: ...
+
+    @dataclass_transform()
+    def mutable_record(cls: type[_T]) -> type[_T]: ...
+
+    def replace(obj: _T, /, **changes: Any) -> _T: ...
+
+else:
+
+    def record(cls):
+        """Like ``@dataclass(frozen=True, slots=True)``."""
+        return _build(cls, True)
+
+    def mutable_record(cls):
+        """Like ``@dataclass(slots=True)`` (no hash)."""
+        return _build(cls, False)
+
+    replace = _replace
+
+
+# ------------------------------------------------------------------ memo (lru_cache stand-in)
+
+
+def memo(maxsize: int = 128) -> Callable[[_F], _F]:
+    """A dict-backed stand-in for ``functools.lru_cache(maxsize)``: positional and keyword
+    hashable arguments, the same results; when full it is emptied rather than trimmed."""
+
+    def decorate(fn: _F) -> _F:
+        store: dict[Any, Any] = {}
+
+        def cached(*args: Any, **kw: Any) -> Any:
+            key = (args, tuple(kw.items())) if kw else args
+            try:
+                return store[key]
+            except KeyError:
+                if len(store) >= maxsize:
+                    store.clear()
+                value = store[key] = fn(*args, **kw)
+                return value
+
+        cached.cache_clear = store.clear  # type: ignore[attr-defined]
+        cached.__wrapped__ = fn  # type: ignore[attr-defined]
+        cached.__doc__ = fn.__doc__
+        cached.__name__ = fn.__name__
+        return cached  # type: ignore[return-value]
+
+    return decorate
+
+
+# --------------------------------------------------------------------------------- regex cache
+
+_codes: dict[tuple[str, int], tuple[Any, ...]] = {}
+_state = {"dirty": False, "enabled": True}
+
+
+def _program(pattern: str, flags: int) -> tuple[Any, ...] | None:
+    """The arguments ``_sre.compile`` needs after ``pattern``, as CPython 3.10-3.13 build them
+    (None on an interpreter whose private ``re`` internals differ)."""
+    try:
+        if sys.version_info >= (3, 11):
+            from re import _compiler, _parser  # type: ignore[attr-defined]
+        else:  # pragma: no cover - exercised on 3.10 by nox
+            import sre_compile as _compiler
+            import sre_parse as _parser
+        p = _parser.parse(pattern, flags)
+        code = _compiler._code(p, flags)
+        groupindex = {str(k): int(i) for k, i in p.state.groupdict.items()}
+        indexgroup: list[str | None] = [None] * p.state.groups
+        for k, i in groupindex.items():
+            indexgroup[i] = k
+        # plain ints only (opcodes are int subclasses), so that marshal can store them
+        return (
+            int(flags | p.state.flags),
+            [int(c) for c in code],
+            int(p.state.groups - 1),
+            groupindex,
+            tuple(indexgroup),
+        )
+    except Exception:
+        return None
+
+
+def _sre_build(pattern: str, args: tuple[Any, ...]) -> re.Pattern[str] | None:
+    try:
+        import _sre  # type: ignore[import-not-found]  # no stubs: the C half of re
+
+        flags, code, *rest = args
+        compiled: re.Pattern[str] = _sre.compile(pattern, flags, code, *rest)
+        return compiled
+    except Exception:
+        return None
+
+
+def compile_regex(pattern: str, flags: int = 0) -> re.Pattern[str]:
+    """Like ``re.compile``, served from the opcode cache when possible."""
+    key = (pattern, int(flags))
+    args = _codes.get(key)
+    if args is not None:
+        cached = _sre_build(pattern, args)
+        if cached is not None:
+            return cached
+    fresh = _program(pattern, int(flags)) if _state["enabled"] else None
+    built = _sre_build(pattern, fresh) if fresh is not None else None
+    if built is None or fresh is None:
+        import re
+
+        return re.compile(pattern, flags)
+    _codes[key] = fresh
+    _state["dirty"] = True
+    return built
+
+
+def _tag() -> str:
+    import _sre
+
+    return f"{sys.implementation.cache_tag}-{sys.hexversion:x}-{_sre.MAGIC}-{_sre.CODESIZE}"
+
+
+def _digest(key: tuple[str, int], args: tuple[Any, ...], code: bytes) -> int:
+    """A checksum of one entry: its key, its program and the interpreter tag (CRC-32 and
+    Adler-32 side by side, 64 bits: against corruption and mix-ups, not against a forger, who
+    would need to own the directory anyway)."""
+    import zlib
+
+    # repr, not marshal: marshal's output depends on reference counts
+    data = repr((key, args[0], tuple(args[2:]), _tag())).encode() + code
+    return (zlib.crc32(data) << 32) | zlib.adler32(data)
+
+
+def _pack(code: list[int]) -> bytes:
+    import array
+
+    return array.array("I", code).tobytes()
+
+
+def _unpack(code: bytes) -> list[int]:
+    return memoryview(code).cast("I").tolist()
+
+
+def regex_cache_file(directory: str) -> str:
+    import os
+
+    return os.path.join(directory, f"regex-{_tag()}.marshal")
+
+
+def owned_privately(path: str) -> bool:
+    """Whether ``path`` exists, belongs to the current user and is not writable by others
+    (always true where there are no Unix owners)."""
+    import os
+
+    try:
+        st = os.stat(path)
+    except OSError:
+        return False
+    getuid = getattr(os, "getuid", None)
+    if getuid is None:  # pragma: no cover - Windows
+        return True
+    return st.st_uid == getuid() and not st.st_mode & 0o022
+
+
+def load_regex_cache(directory: str) -> None:
+    """Fill the in-memory table from a previous run's file. A file or directory that is not
+    privately owned is ignored (and never written); bad entries are dropped one by one."""
+    import marshal
+
+    path = regex_cache_file(directory)
+    if not owned_privately(directory):
+        _state["enabled"] = _state["enabled"] and not _exists(directory)
+        return
+    if not owned_privately(path):
+        return
+    try:
+        with open(path, "rb") as fh:
+            head, entries = marshal.load(fh)
+    except Exception:
+        return
+    if head != _tag() or not isinstance(entries, dict):
+        return
+    for key, value in entries.items():
+        _accept(key, value)
+
+
+def _exists(path: str) -> bool:
+    import os
+
+    return os.path.exists(path)
+
+
+def _accept(key: Any, value: Any) -> None:
+    try:
+        digest, flags, code, *rest = value
+        args = (flags, code, *rest)
+        if isinstance(key[0], str) and _digest(key, args, code) == digest:
+            _codes[key] = (flags, _unpack(code), *rest)
+    except Exception:
+        return
+
+
+def save_regex_cache(directory: str) -> None:
+    """Write the cache if this run compiled anything new (atomically; errors are ignored)."""
+    if not _state["dirty"] or not _state["enabled"]:
+        return
+    import os
+
+    try:
+        os.makedirs(directory, mode=0o700, exist_ok=True)
+        if not owned_privately(directory):
+            return
+        import marshal
+
+        entries = {}
+        for key, (flags, code, *rest) in _codes.items():
+            packed = _pack(code)
+            args = (flags, packed, *rest)
+            entries[key] = (_digest(key, args, packed), *args)
+        write_atomic(regex_cache_file(directory), marshal.dumps((_tag(), entries)))
+        _state["dirty"] = False
+    except Exception:
+        return
+
+
+def write_atomic(path: str, data: bytes, mode: int | None = None) -> None:
+    """Write a file atomically (readers see the old or the whole new content); its mode is
+    0600 unless `mode` is given."""
+    import os
+    import tempfile
+
+    directory = os.path.dirname(path)
+    os.makedirs(directory, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=directory, prefix=".tmp-", suffix=".part")
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+        if mode is not None:
+            os.chmod(tmp, mode)
+        os.replace(tmp, path)
+    except BaseException:
+        from contextlib import suppress
+
+        with suppress(OSError):
+            os.unlink(tmp)
+        raise

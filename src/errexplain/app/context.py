@@ -1,0 +1,108 @@
+"""What every command is given: its options and its streams, plus the few steps they share
+(open the catalog, print an answer in the chosen format)."""
+
+from __future__ import annotations
+
+from errexplain._startup import TYPE_CHECKING, record
+from errexplain.errors import ExitCode
+from errexplain.match.rank import FUZZY_CUTOFF
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from typing import Any, BinaryIO, TextIO
+
+    from errexplain.models import Candidate, CatalogView, Explanation
+
+FORMATS = ("auto", "text", "rich", "json")
+
+
+@record
+class Options:
+    fmt: str = "auto"
+    """auto (Rich on a terminal, plain text otherwise), text, rich or json."""
+    catalogs: tuple[str, ...] = ()
+    cutoff: float = FUZZY_CUTOFF
+    verbose: bool = False
+    color: bool | None = None
+
+
+@record
+class Context:
+    """A command's options and streams (tests pass StringIO/BytesIO)."""
+
+    opts: Options
+    stdin: BinaryIO
+    stdout: TextIO
+    stderr: TextIO
+    is_tty: bool = False
+
+    @property
+    def fmt(self) -> str:
+        """The format to draw in, `auto` resolved."""
+        if self.opts.fmt == "auto":
+            return "rich" if self.is_tty else "text"
+        return self.opts.fmt
+
+    def write(self, text: str) -> None:
+        self.stdout.write(text if text.endswith("\n") else text + "\n")
+
+    def warn(self, message: str) -> None:
+        self.stderr.write(f"errexplain: warning: {message}\n")
+
+
+def open_catalog(ctx: Context) -> CatalogView:
+    from errexplain.catalog.store import load
+
+    return load(ctx.opts.catalogs)
+
+
+def answer_code(exps: Sequence[Explanation]) -> ExitCode:
+    return ExitCode.EXPLAINED if any(e.explained for e in exps) else ExitCode.NO_MATCH
+
+
+def emit_explanations(
+    ctx: Context, exps: Sequence[Explanation], extra: dict[str, Any] | None = None
+) -> ExitCode:
+    """Print answers in the chosen format; the exit code says whether any matched."""
+    if ctx.fmt == "json":
+        from errexplain.render.json import render_explanations
+
+        ctx.stdout.write(render_explanations(exps, extra))
+    elif ctx.fmt == "text":
+        from errexplain.render.plain import render_explanations as plain
+
+        ctx.stdout.write(plain(exps, verbose=ctx.opts.verbose))
+    else:
+        from errexplain.render.rich import make_console, print_explanations
+
+        print_explanations(make_console(ctx.stdout, ctx.opts.color), exps, verbose=ctx.opts.verbose)
+    return answer_code(exps)
+
+
+def emit_rows(
+    ctx: Context,
+    rows: Sequence[Candidate],
+    scores: Sequence[float] | None = None,
+    title: str | None = None,
+) -> ExitCode:
+    """Print a listing of entries (search, list, related)."""
+    if ctx.fmt == "json":
+        from errexplain.render.json import dumps, row_dict
+
+        ctx.stdout.write(
+            dumps(
+                {
+                    "entries": [
+                        row_dict(c, scores[k] if scores else None) for k, c in enumerate(rows)
+                    ]
+                }
+            )
+        )
+    else:
+        from errexplain.render.plain import lines
+        from errexplain.render.view import row_view
+
+        parts = [p for k, c in enumerate(rows) for p in row_view(c, scores[k] if scores else None)]
+        out = ([title] if title else []) + (lines(parts) or ["(nothing found)"])
+        ctx.write("\n".join(out))
+    return ExitCode.EXPLAINED if rows else ExitCode.NO_MATCH

@@ -1,0 +1,21 @@
+"""`errexplain list`: entries filtered by project, exception type and path."""
+
+from __future__ import annotations
+
+from errexplain._startup import TYPE_CHECKING
+from errexplain.app.context import emit_rows, open_catalog
+
+if TYPE_CHECKING:
+    from errexplain.app.context import Context
+    from errexplain.errors import ExitCode
+
+
+def run(ctx: Context, project: str, exc_type: str, path: str, limit: int) -> ExitCode:
+    rows = [
+        c
+        for c in open_catalog(ctx).candidates()
+        if (not project or c.project == project)
+        and (not exc_type or exc_type in (c.exception, c.base))
+        and (not path or path in (c.path or ""))
+    ]
+    return emit_rows(ctx, rows[:limit] if limit else rows)

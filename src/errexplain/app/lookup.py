@@ -1,0 +1,35 @@
+"""`errexplain lookup MESSAGE [--type T]`: one message, no traceback needed."""
+
+from __future__ import annotations
+
+from errexplain._startup import TYPE_CHECKING
+from errexplain.app.context import emit_explanations, open_catalog
+from errexplain.errors import InputError
+
+if TYPE_CHECKING:
+    from errexplain.app.context import Context
+    from errexplain.errors import ExitCode
+
+
+def split_type(message: str, exc_type: str) -> tuple[str, str]:
+    """`ValueError: msg` -> (`ValueError`, `msg`) unless a type is given; else unchanged."""
+    if exc_type:
+        return exc_type, message
+    import re
+
+    typed = re.match(
+        r"([A-Za-z_][\w.]*(?:Error|Exception|Warning|Interrupt|Exit)):\s(.*)\Z",
+        message.strip(),
+        re.S,
+    )
+    return (typed.group(1), typed.group(2)) if typed else ("", message)
+
+
+def run(ctx: Context, message: str, exc_type: str) -> ExitCode:
+    from errexplain.explainer import explain_message
+
+    exc_type, message = split_type(message, exc_type)
+    if not message.strip():
+        raise InputError("the message is empty", hint='errexplain lookup "SomeError: message"')
+    exp = explain_message(message, exc_type, open_catalog(ctx), cutoff=ctx.opts.cutoff)
+    return emit_explanations(ctx, (exp,))

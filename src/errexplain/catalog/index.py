@@ -1,0 +1,408 @@
+"""The compiled catalog index: one file, read without YAML, built once and cached.
+
+A normal run reads only what one message needs, so it stays fast at 100k templates::
+
+    b"ERRXIDX3" | 7 x uint64 little-endian: the lengths of
+    meta | offs | slots | rows | ids | fuzzy | store
+
+* ``meta`` (marshal, small): format, key, projects, the number of rows and of hash slots, and
+  the builtin bases of custom exception classes.
+* ``offs``: uint32 array, where each row starts inside ``rows`` (n + 1 values), and then where
+  each hash slot starts inside ``slots`` (slot count + 1 values).
+* ``slots``: every identifiable template is filed under its rarest literal word and the rows
+  of one word are stored contiguously. A word's ``(word, first_row, count)`` lives in hash slot
+  ``crc32(word) % slot_count`` (one marshal tuple per slot). The exact-match candidates of a
+  message are the buckets of its words: a few small reads, nothing loaded up front.
+* ``rows``: one marshal tuple per entry, the fields of :class:`~errexplain.models.Candidate`
+  in order (matching reads these, never the prose).
+* ``ids`` (marshal, lazy): id -> row, for ``show``/``related``.
+* ``fuzzy`` (marshal, lazy): the :class:`~errexplain.models.WordStats` of all templates,
+  loaded only when no exact match is found.
+* ``store``: one marshal record per entry (the prose), read by offset for the entries shown.
+
+The format is private to :mod:`errexplain.catalog`: everything else sees an :class:`Index`
+through :class:`~errexplain.models.CatalogView` (typed candidates and entries).
+Only the standard library is used.
+"""
+
+from __future__ import annotations
+
+import marshal
+import os
+import sys
+import zlib
+
+from errexplain._startup import TYPE_CHECKING, astuple
+from errexplain.catalog.memory import candidate_of
+from errexplain.match.normalize import filing_words, word_stats
+from errexplain.models import Candidate, Entry, ExampleFix, Project, Related, Source, WordStats
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Sequence
+    from typing import Any
+
+MAGIC = b"ERRXIDX4"
+FORMAT = 4
+_NBLOBS = 7
+_HEAD_SIZE = len(MAGIC) + 8 * _NBLOBS
+
+
+class IndexCorrupt(Exception):
+    """The file is not a complete index of this format (it gets rebuilt)."""
+
+
+def _prose(entry: Entry, brief: dict[str, tuple[str, str]]) -> tuple[Any, ...]:
+    """The prose of an entry, with its related entries resolved to (id, template, type)."""
+    fix = entry.example_fix
+    related = tuple((rid, *brief[rid]) for rid in entry.related if rid in brief)
+    return (
+        entry.condition,
+        entry.doc,
+        entry.versions,
+        entry.removed_in,
+        entry.derived,
+        entry.meaning,
+        entry.trigger,
+        entry.situations,
+        entry.solutions,
+        (fix.before, fix.after, fix.language) if fix else None,
+        entry.related,
+        entry.examples,
+        entry.catalog_file,
+        related,
+    )
+
+
+def _bucket_order(entries: Sequence[Entry]) -> tuple[list[int], dict[str, Any]]:
+    """Order entries by the word they are filed under; return (order, rare) where
+    ``rare[word] = (first_row, count, seconds)`` and ``seconds`` holds each member's second
+    filing word (see :func:`errexplain.match.normalize.filing_words`)."""
+    filed = filing_words([e.template for e in entries])
+    buckets: dict[str, list[int]] = {}
+    generic: list[int] = []
+    for i, f in enumerate(filed):
+        if f is None:
+            generic.append(i)
+        else:
+            buckets.setdefault(f[0], []).append(i)
+    order: list[int] = []
+    rare: dict[str, Any] = {}
+    for word in sorted(buckets):
+        members = sorted(buckets[word], key=lambda i: entries[i].id)
+        seconds = tuple(filed[i][1] for i in members)  # type: ignore[index]
+        rare[word] = (len(order), len(members), seconds)
+        order.extend(members)
+    order.extend(sorted(generic, key=lambda i: entries[i].id))
+    return order, rare
+
+
+def build_bytes(entries: Sequence[Entry], projects: Iterable[Project], key: str) -> bytes:
+    """Compile entries into the bytes of an index file."""
+    order, rare = _bucket_order(entries)
+    brief = {e.id: (e.template, e.exception) for e in entries}
+    bases = {e.exception: e.base for e in entries if e.base and e.base != e.exception}
+    rows, store = bytearray(), bytearray()
+    row_offs, store_offs = [], []
+    for pos, i in enumerate(order):
+        store_offs.append(len(store))
+        store += marshal.dumps(_prose(entries[i], brief))
+        row_offs.append(len(rows))
+        rows += marshal.dumps(astuple(candidate_of(pos, entries[i])))
+    row_offs.append(len(rows))
+    store_offs.append(len(store))
+    nslots, slots, slot_offs = _slots(rare)
+    meta = marshal.dumps(
+        {
+            "format": FORMAT,
+            "key": key,
+            "n": len(order),
+            "nslots": nslots,
+            "bases": bases,
+            "projects": [astuple(p) for p in projects],
+        }
+    )
+    offs = b"".join(v.to_bytes(4, "little") for v in (*row_offs, *slot_offs, *store_offs))
+    ids = marshal.dumps({entries[i].id: pos for pos, i in enumerate(order)})
+    stats = word_stats([entries[i].template for i in order])
+    fuzzy = marshal.dumps((stats.postings, stats.idf, stats.weight_sums))
+    blobs = (meta, offs, slots, bytes(rows), ids, fuzzy, bytes(store))
+    head = MAGIC + b"".join(len(b).to_bytes(8, "little") for b in blobs)
+    return b"".join((head, *blobs))
+
+
+def _slot(word: str, nslots: int) -> int:
+    return zlib.crc32(word.encode()) % nslots
+
+
+def _slots(rare: dict[str, Any]) -> tuple[int, bytes, list[int]]:
+    """Hash the rare-word map into slots: (slot count, slot blob, slot offsets)."""
+    nslots = max(1, len(rare))
+    table: list[list[tuple[Any, ...]]] = [[] for _ in range(nslots)]
+    for word, (first, count, seconds) in rare.items():
+        table[_slot(word, nslots)].append((word, first, count, seconds))
+    blob, offs = bytearray(), []
+    for items in table:
+        offs.append(len(blob))
+        if items:
+            blob += marshal.dumps(tuple(sorted(items)))
+    offs.append(len(blob))
+    return nslots, bytes(blob), offs
+
+
+class Index:
+    """A loaded index (a :class:`~errexplain.models.CatalogView`). Rows, ids, word stats and
+    prose are read on demand."""
+
+    def __init__(self, meta: dict[str, Any], offsets: tuple[int, ...], reader: _Reader) -> None:
+        self.meta = meta
+        (
+            self._at_offs,
+            self._at_slots,
+            self._at_rows,
+            self._at_ids,
+            self._at_fuzzy,
+            self._at_store,
+            self._end,
+        ) = offsets
+        self._reader = reader
+        self._offs: Sequence[int] | None = None
+        self._slot_cache: dict[int, tuple[tuple[Any, ...], ...]] = {}
+        self._rows: dict[int, Candidate] = {}
+        self._entries: dict[int, Entry] = {}
+        self._prose: dict[int, tuple[Any, ...]] = {}
+        self._stats: WordStats | None = None
+        self._ids: dict[str, int] | None = None
+        self._projects = {p[0]: Project(*p) for p in meta["projects"]}
+
+    @classmethod
+    def open(cls, path: str) -> Index:
+        reader = _FileReader(path)
+        try:
+            lens = _check_head(reader.read(0, _HEAD_SIZE), reader.size)
+            meta = _loads_meta(reader.read(_HEAD_SIZE, lens[0]))
+        except BaseException:
+            reader.close()
+            raise
+        return cls(meta, _blob_ends(lens), reader)
+
+    @classmethod
+    def from_bytes(cls, data: bytes) -> Index:
+        lens = _check_head(data[:_HEAD_SIZE], len(data))
+        meta = _loads_meta(data[_HEAD_SIZE : _HEAD_SIZE + lens[0]])
+        return cls(meta, _blob_ends(lens), _BytesReader(data))
+
+    @property
+    def key(self) -> str:
+        return str(self.meta["key"])
+
+    def __len__(self) -> int:
+        return int(self.meta["n"])
+
+    @property
+    def _offsets(self) -> Sequence[int]:
+        """Row offsets, slot offsets, then prose offsets: one uint32 array read on first use."""
+        if self._offs is None:
+            raw = self._reader.read(self._at_offs, self._at_slots - self._at_offs)
+            if sys.byteorder == "little":
+                self._offs = memoryview(raw).cast("I")
+            else:  # pragma: no cover - big-endian hosts
+                self._offs = [
+                    int.from_bytes(raw[i : i + 4], "little") for i in range(0, len(raw), 4)
+                ]
+        return self._offs
+
+    def _load_rows(
+        self, first: int, count: int, keep: Sequence[bool] | None = None
+    ) -> list[Candidate]:
+        offs = self._offsets
+        base = offs[first]
+        blob = self._reader.read(self._at_rows + base, offs[first + count] - base)
+        out = []
+        for k, pos in enumerate(range(first, first + count)):
+            if keep is not None and not keep[k]:
+                continue
+            row = self._rows.get(pos)
+            if row is None:
+                row = Candidate(*marshal.loads(blob[offs[pos] - base : offs[pos + 1] - base]))
+                self._rows[pos] = row
+            out.append(row)
+        return out
+
+    def bucket(self, word: str, present: set[str]) -> list[Candidate]:
+        """The candidates filed under a word whose second filing word is in `present`."""
+        for w, first, count, seconds in self._slot_items(_slot(word, self.meta["nslots"])):
+            if w == word:
+                return self._load_rows(first, count, [not s or s in present for s in seconds])
+        return []
+
+    def _slot_items(self, slot: int) -> tuple[tuple[Any, ...], ...]:
+        items = self._slot_cache.get(slot)
+        if items is None:
+            k = len(self) + 1 + slot
+            start, end = self._offsets[k], self._offsets[k + 1]
+            items = (
+                marshal.loads(self._reader.read(self._at_slots + start, end - start))
+                if (end > start)
+                else ()
+            )
+            self._slot_cache[slot] = items
+        return items
+
+    def candidate(self, pos: int) -> Candidate:
+        cached = self._rows.get(pos)
+        return cached if cached is not None else self._load_rows(pos, 1)[0]
+
+    def candidates(self) -> list[Candidate]:
+        return self._load_rows(0, len(self))
+
+    def word_stats(self) -> WordStats:
+        if self._stats is None:
+            post, idf, wsum = marshal.loads(
+                self._reader.read(self._at_fuzzy, self._at_store - self._at_fuzzy)
+            )
+            self._stats = WordStats(post, idf, wsum)
+        return self._stats
+
+    def position(self, entry_id: str) -> int | None:
+        if self._ids is None:
+            self._ids = marshal.loads(
+                self._reader.read(self._at_ids, self._at_fuzzy - self._at_ids)
+            )
+        return self._ids.get(entry_id)
+
+    def known_base(self, exc_type: str) -> str | None:
+        base = self.meta["bases"].get(exc_type)
+        return str(base) if base else None
+
+    def _record(self, pos: int) -> tuple[Any, ...]:
+        """The prose record at a position, read once (entry() and related() both need it)."""
+        rec = self._prose.get(pos)
+        if rec is None:
+            k = len(self) + 1 + self.meta["nslots"] + 1 + pos
+            start, end = self._offsets[k], self._offsets[k + 1]
+            rec = marshal.loads(self._reader.read(self._at_store + start, end - start))
+            self._prose[pos] = rec
+        return rec
+
+    def related(self, pos: int) -> tuple[Related, ...]:
+        return tuple(Related(*r) for r in self._record(pos)[13])
+
+    def entry(self, pos: int) -> Entry:
+        if pos not in self._entries:
+            self._entries[pos] = self._make_entry(self.candidate(pos))
+        return self._entries[pos]
+
+    def _make_entry(self, c: Candidate) -> Entry:
+        (
+            condition,
+            doc,
+            versions,
+            removed_in,
+            derived,
+            meaning,
+            trigger,
+            situations,
+            solutions,
+            fix,
+            related,
+            examples,
+            catalog_file,
+            _,
+        ) = self._record(c.pos)
+        project = self._projects.get(c.project) or Project(c.project)
+        return Entry(
+            id=c.id,
+            project=c.project,
+            exception=c.exception,
+            template=c.template,
+            source=Source(
+                c.project, project.version, c.path, c.line, c.function, project.url(c.path, c.line)
+            ),
+            base=c.base,
+            kind=c.kind,
+            condition=condition,
+            doc=doc,
+            versions=versions,
+            derived=derived,
+            meaning=meaning,
+            trigger=trigger,
+            situations=situations,
+            solutions=solutions,
+            example_fix=ExampleFix(*fix) if fix else None,
+            related=related,
+            examples=examples,
+            removed_in=removed_in,
+            catalog_file=catalog_file,
+        )
+
+
+def _check_head(head: bytes, size: int) -> tuple[int, ...]:
+    if len(head) != _HEAD_SIZE or head[: len(MAGIC)] != MAGIC:
+        raise IndexCorrupt("not an index of this format")
+    lens = tuple(
+        int.from_bytes(head[i : i + 8], "little") for i in range(len(MAGIC), _HEAD_SIZE, 8)
+    )
+    if _HEAD_SIZE + sum(lens) != size:
+        raise IndexCorrupt("truncated or padded index")
+    return lens
+
+
+def _blob_ends(lens: Iterable[int]) -> tuple[int, ...]:
+    """Where each blob ends (= where the next starts), meta first."""
+    out, at = [], _HEAD_SIZE
+    for n in lens:
+        at += n
+        out.append(at)
+    return tuple(out)
+
+
+def _loads_meta(data: bytes) -> dict[str, Any]:
+    try:
+        meta = marshal.loads(data)
+    except (EOFError, ValueError, TypeError) as exc:
+        raise IndexCorrupt(str(exc)) from None
+    if not isinstance(meta, dict) or meta.get("format") != FORMAT:
+        raise IndexCorrupt("unknown format")
+    return meta
+
+
+class _BytesReader:
+    def __init__(self, data: bytes) -> None:
+        self._data = data
+        self.size = len(data)
+
+    def read(self, at: int, length: int) -> bytes:
+        return self._data[at : at + length]
+
+    def close(self) -> None:
+        return None
+
+
+class _FileReader:
+    """Positional reads from one file descriptor, closed when the index is collected."""
+
+    def __init__(self, path: str) -> None:
+        self._fd = -1
+        self._fd = os.open(path, os.O_RDONLY | getattr(os, "O_BINARY", 0))
+        self.size = os.fstat(self._fd).st_size
+
+    def read(self, at: int, length: int) -> bytes:
+        data = os.pread(self._fd, length, at) if hasattr(os, "pread") else self._seek(at, length)
+        if len(data) != length:
+            raise IndexCorrupt("the index file changed while in use")
+        return data
+
+    def _seek(self, at: int, length: int) -> bytes:
+        os.lseek(self._fd, at, os.SEEK_SET)
+        return os.read(self._fd, length)
+
+    def close(self) -> None:
+        if self._fd >= 0:
+            os.close(self._fd)
+            self._fd = -1
+
+    def __del__(self) -> None:
+        self.close()
+
+
+_Reader = _BytesReader | _FileReader

@@ -1,0 +1,293 @@
+"""The YAML catalog: discovery and validation into immutable Entry records.
+
+Normal runs never come here: they read the compiled index (:mod:`errexplain.catalog.index`),
+built from what this module returns (:mod:`errexplain.catalog.store`).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import Any
+
+from errexplain._startup import record
+from errexplain.catalog.yamlio import entry_line, read_yaml
+from errexplain.errors import CatalogError
+from errexplain.match.template import TemplateSyntaxError, compile_template
+from errexplain.models import Entry, ExampleFix, Project, Source
+
+ENTRY_KEYS = frozenset(
+    {
+        "id",
+        "exception",
+        "base",
+        "kind",
+        "template",
+        "source",
+        "condition",
+        "doc",
+        "versions",
+        "removed_in",
+        "derived",
+        "meaning",
+        "trigger",
+        "situations",
+        "solutions",
+        "example_fix",
+        "related",
+        "examples",
+    }
+)
+SOURCE_KEYS = frozenset({"path", "line", "function"})
+FIX_KEYS = frozenset({"before", "after", "language"})
+PROJECT_KEYS = frozenset({"name", "version", "repository", "link", "path_prefix", "description"})
+FILE_KEYS = frozenset({"module", "entries"})
+KINDS = frozenset({"raise", "assert", "builtin"})
+
+
+@record
+class Catalog:
+    """Every entry of one or more catalog directories, merged (later directories override)."""
+
+    projects: tuple[Project, ...]
+    entries: tuple[Entry, ...]
+    overridden: tuple[str, ...] = ()
+
+    def by_id(self) -> dict[str, Entry]:
+        return {e.id: e for e in self.entries}
+
+
+def catalog_files(root: Path) -> Iterator[Path]:
+    """Every YAML file under root, in sorted order (deterministic)."""
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames.sort()
+        for name in sorted(filenames):
+            if name.endswith((".yaml", ".yml")):
+                yield Path(dirpath) / name
+
+
+class _Invalid(Exception):
+    def __init__(self, key: str, problem: str) -> None:
+        super().__init__(f"{key}: {problem}")
+        self.key, self.problem = key, problem
+
+
+def _str(raw: dict[str, Any], key: str, *, required: bool = False) -> str | None:
+    value = raw.get(key)
+    if value is None:
+        if required:
+            raise _Invalid(key, "is required")
+        return None
+    if not isinstance(value, str | int | float) or isinstance(value, bool):
+        raise _Invalid(key, f"must be text, not {type(value).__name__}")
+    return str(value)
+
+
+def _strs(raw: dict[str, Any], key: str) -> tuple[str, ...]:
+    value = raw.get(key) or []
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise _Invalid(key, "must be a list of strings")
+    return tuple(value)
+
+
+def _keys(raw: Any, allowed: frozenset[str], where: str) -> dict[str, Any]:
+    if not isinstance(raw, dict):
+        raise _Invalid(where or "entry", "must be a mapping")
+    unknown = sorted(set(raw) - allowed)
+    if unknown:
+        prefix = f"{where}." if where else ""
+        raise _Invalid(prefix + str(unknown[0]), "unknown key")
+    return raw
+
+
+def _source(raw: dict[str, Any], project: Project) -> Source:
+    src = _keys(raw.get("source") or {}, SOURCE_KEYS, "source")
+    line = src.get("line")
+    if line is not None and (not isinstance(line, int) or isinstance(line, bool) or line < 1):
+        raise _Invalid("source.line", "must be a positive integer")
+    path = src.get("path")
+    return Source(
+        project.name, project.version, path, line, src.get("function"), project.url(path, line)
+    )
+
+
+def _fix(raw: dict[str, Any]) -> ExampleFix | None:
+    fix = raw.get("example_fix")
+    if fix is None:
+        return None
+    fix = _keys(fix, FIX_KEYS, "example_fix")
+    return ExampleFix(
+        _str(fix, "before") or "",
+        _str(fix, "after", required=True) or "",
+        _str(fix, "language") or "python",
+    )
+
+
+def _check_entry(raw: dict[str, Any]) -> None:
+    template = _str(raw, "template", required=True) or ""
+    try:
+        compile_template(template)
+    except TemplateSyntaxError as exc:
+        raise _Invalid("template", str(exc)) from None
+    ident = _str(raw, "id", required=True) or ""
+    if len(ident) != 16 or any(c not in "0123456789abcdef" for c in ident):
+        raise _Invalid("id", "must be 16 lowercase hex digits")
+    if raw.get("kind", "raise") not in KINDS:
+        raise _Invalid("kind", f"must be one of {', '.join(sorted(KINDS))}")
+    if not isinstance(raw.get("derived", False), bool):
+        raise _Invalid("derived", "must be true or false")
+
+
+def make_entry(raw: Any, project: Project, catalog_file: str) -> Entry:
+    raw = _keys(raw, ENTRY_KEYS, "")
+    _check_entry(raw)
+    derived = bool(raw.get("derived", False))
+    entry = Entry(
+        id=str(raw["id"]),
+        project=project.name,
+        exception=str(raw.get("exception") or ""),
+        template=str(raw["template"]),
+        source=_source(raw, project),
+        base=_str(raw, "base"),
+        kind=str(raw.get("kind", "raise")),
+        condition=_str(raw, "condition"),
+        doc=_str(raw, "doc"),
+        versions=_strs(raw, "versions"),
+        derived=derived,
+        meaning=_str(raw, "meaning"),
+        trigger=_str(raw, "trigger"),
+        situations=_strs(raw, "situations"),
+        solutions=_strs(raw, "solutions"),
+        example_fix=_fix(raw),
+        related=_strs(raw, "related"),
+        examples=_strs(raw, "examples"),
+        removed_in=_str(raw, "removed_in"),
+        catalog_file=catalog_file,
+    )
+    if not entry.exception:
+        raise _Invalid("exception", "is required")
+    if entry.curated and not entry.examples:
+        raise _Invalid("examples", "a curated entry needs at least one example message")
+    return entry
+
+
+def load_project(root: Path) -> Project:
+    path = root / "project.yaml"
+    if not path.is_file():
+        raise CatalogError(f"{root}: no project.yaml", hint="see docs/catalog.md")
+    raw = read_yaml(path)
+    try:
+        raw = _keys(raw, PROJECT_KEYS, "")
+        name = _str(raw, "name", required=True) or ""
+    except _Invalid as exc:
+        raise CatalogError(f"{path}: {exc}") from None
+    return Project(
+        name,
+        _str(raw, "version"),
+        _str(raw, "repository"),
+        _str(raw, "link"),
+        _str(raw, "path_prefix") or "",
+    )
+
+
+def load_module_file(path: Path, project: Project) -> list[Entry]:
+    raw = read_yaml(path)
+    if raw is None:
+        return []
+    try:
+        raw = _keys(raw, FILE_KEYS, "")
+    except _Invalid as exc:
+        raise CatalogError(f"{path}: {exc}") from None
+    items = raw.get("entries") or []
+    if not isinstance(items, list):
+        raise CatalogError(f"{path}: entries: must be a list")
+    out = []
+    for i, item in enumerate(items):
+        try:
+            out.append(make_entry(item, project, str(path)))
+        except _Invalid as exc:
+            ident = item.get("id") if isinstance(item, dict) else None
+            label = f"entry {ident}" if ident else f"entry #{i + 1}"
+            line = entry_line(path, i)
+            where = f"{path}:{line}" if line else str(path)
+            raise CatalogError(
+                f"{where}: {label}: {exc.key}: {exc.problem}",
+                hint="see docs/catalog.md for the entry format",
+            ) from None
+    return out
+
+
+def project_roots(root: Path) -> list[Path]:
+    """A catalog dir is either one project (has project.yaml) or a folder of projects."""
+    if (root / "project.yaml").is_file():
+        return [root]
+    roots = sorted(p for p in root.iterdir() if p.is_dir() and (p / "project.yaml").is_file())
+    if not roots:
+        raise CatalogError(
+            f"{root}: no project.yaml found in it or its subfolders",
+            hint="a catalog folder holds <project>/project.yaml (docs/catalog.md)",
+        )
+    return roots
+
+
+PARALLEL_MIN_FILES = 400
+"""From this many module files on, YAML is parsed by a process per core (it is CPU-bound and
+the bundled catalog has ~2,600 files)."""
+
+
+def _load_files(job: tuple[list[Path], Project]) -> list[Entry]:
+    paths, project = job
+    out: list[Entry] = []
+    for path in paths:
+        out.extend(load_module_file(path, project))
+    return out
+
+
+def _load_many(paths: list[Path], project: Project) -> list[Entry]:
+    workers = min(os.cpu_count() or 1, 4)
+    if len(paths) < PARALLEL_MIN_FILES or workers < 2:
+        return _load_files((paths, project))
+    import multiprocessing
+
+    chunks = [(paths[i::workers], project) for i in range(workers)]
+    try:
+        ctx = multiprocessing.get_context("fork")
+    except ValueError:  # no fork on this platform: stay in one process
+        return _load_files((paths, project))
+    with ctx.Pool(workers) as pool:
+        parts = pool.map(_load_files, chunks)
+    order = {p: i for i, p in enumerate(paths)}
+    merged = [e for part in parts for e in part]
+    # back to the sorted file order (the chunks interleave files), stable within a file
+    merged.sort(key=lambda e: order[Path(e.catalog_file or "")])
+    return merged
+
+
+def load_dir(root: Path) -> tuple[list[Project], list[Entry]]:
+    projects, entries = [], []
+    for proot in project_roots(root):
+        project = load_project(proot)
+        projects.append(project)
+        paths = [p for p in catalog_files(proot) if p.name != "project.yaml"]
+        entries.extend(_load_many(paths, project))
+    return projects, entries
+
+
+def load_catalog(dirs: Iterable[Path | str]) -> Catalog:
+    """Load and merge catalog directories; an id in a later one overrides an earlier one."""
+    projects: dict[str, Project] = {}
+    merged: dict[str, Entry] = {}
+    overridden: list[str] = []
+    for root in dirs:
+        seen_here: set[str] = set()
+        dir_projects, entries = load_dir(Path(root))
+        projects.update((p.name, p) for p in dir_projects)
+        for entry in entries:
+            if entry.id in seen_here:
+                raise CatalogError(f"{entry.catalog_file}: entry {entry.id}: id: duplicate id")
+            seen_here.add(entry.id)
+            if entry.id in merged:
+                overridden.append(entry.id)
+            merged[entry.id] = entry
+    return Catalog(tuple(projects.values()), tuple(merged.values()), tuple(overridden))

@@ -1,0 +1,75 @@
+"""A catalog view over entries held in memory: what tests, `catalog check` and library callers
+with their own entries match against, without building an index file. Same answers as the
+binary index (the same filing words and word statistics, see errexplain.match.normalize)."""
+
+from __future__ import annotations
+
+from errexplain._startup import TYPE_CHECKING
+from errexplain.match.normalize import filing_words, word_stats
+from errexplain.match.template import compile_template
+from errexplain.models import Candidate, Entry, Related, WordStats
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+
+class MemoryCatalog:
+    """A :class:`~errexplain.models.CatalogView` of a sequence of entries (positions are their
+    order)."""
+
+    def __init__(self, entries: Sequence[Entry]) -> None:
+        self._entries = tuple(entries)
+        self._ids = {e.id: pos for pos, e in enumerate(self._entries)}
+        self._candidates = [candidate_of(pos, e) for pos, e in enumerate(self._entries)]
+        self._buckets: dict[str, list[tuple[int, str]]] = {}
+        for pos, filed in enumerate(filing_words([e.template for e in self._entries])):
+            if filed is not None:
+                self._buckets.setdefault(filed[0], []).append((pos, filed[1]))
+        self._bases = {
+            e.exception: e.base for e in self._entries if e.base and e.base != e.exception
+        }
+        self._stats: WordStats | None = None
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def bucket(self, word: str, present: set[str]) -> list[Candidate]:
+        return [
+            self._candidates[pos]
+            for pos, second in self._buckets.get(word, ())
+            if not second or second in present
+        ]
+
+    def candidate(self, pos: int) -> Candidate:
+        return self._candidates[pos]
+
+    def candidates(self) -> list[Candidate]:
+        return list(self._candidates)
+
+    def word_stats(self) -> WordStats:
+        if self._stats is None:
+            self._stats = word_stats([e.template for e in self._entries])
+        return self._stats
+
+    def entry(self, pos: int) -> Entry:
+        return self._entries[pos]
+
+    def related(self, pos: int) -> tuple[Related, ...]:
+        out = []
+        for rid in self._entries[pos].related:
+            other = self._ids.get(rid)
+            if other is not None:
+                e = self._entries[other]
+                out.append(Related(e.id, e.template, e.exception))
+        return tuple(out)
+
+    def position(self, entry_id: str) -> int | None:
+        return self._ids.get(entry_id)
+
+    def known_base(self, exc_type: str) -> str | None:
+        return self._bases.get(exc_type)
+
+
+def candidate_of(pos: int, e: Entry) -> Candidate:
+    """The candidate (typed row) of an entry at a position."""
+    return Candidate.of(pos, e, compile_template(e.template).literal_len)

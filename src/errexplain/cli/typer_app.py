@@ -1,0 +1,226 @@
+"""The Typer app: options and help text only; each command builds a Context and calls its
+module in :mod:`errexplain.app`. Errors are handled by the one boundary in
+:mod:`errexplain.cli`; :func:`run` only turns click's own outcomes (usage errors, --help,
+Ctrl-C at a prompt) into exit codes."""
+
+from __future__ import annotations
+
+import sys
+from typing import Annotated
+
+import typer
+
+from errexplain.app import catalog as catalog_cmds
+from errexplain.app import explain as explain_cmd
+from errexplain.app import listing
+from errexplain.app import lookup as lookup_cmd
+from errexplain.app import related as related_cmd
+from errexplain.app import search as search_cmd
+from errexplain.app import show as show_cmd
+from errexplain.app.context import FORMATS, Context, Options
+from errexplain.errors import ExitCode
+from errexplain.match.rank import FUZZY_CUTOFF
+
+app = typer.Typer(
+    no_args_is_help=True,
+    add_completion=False,
+    rich_markup_mode=None,
+    help="Explain Python errors from pasted tracebacks and logs, offline.",
+)
+catalog_app = typer.Typer(no_args_is_help=True, help="Check, inspect and extract catalogs.")
+app.add_typer(catalog_app, name="catalog")
+
+CatalogOpt = Annotated[
+    list[str],
+    typer.Option(
+        "--catalog",
+        help="Extra catalog directory merged over the bundled one (repeatable; also "
+        "$ERREXPLAIN_CATALOG).",
+    ),
+]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON (schema 1, see README).")]
+DebugOpt = Annotated[bool, typer.Option("--debug", help="Show Python tracebacks of errexplain.")]
+
+
+def _ctx(
+    json_: bool = False,
+    catalog: list[str] | None = None,
+    fmt: str = "auto",
+    cutoff: float = FUZZY_CUTOFF,
+    verbose: bool = False,
+    color: bool | None = None,
+) -> Context:
+    if fmt not in FORMATS:
+        raise typer.BadParameter(
+            f"unknown format {fmt!r}: use {', '.join(FORMATS)}", param_hint="--format"
+        )
+    opts = Options("json" if json_ else fmt, tuple(catalog or ()), cutoff, verbose, color)
+    return Context(opts, sys.stdin.buffer, sys.stdout, sys.stderr, sys.stdout.isatty())
+
+
+@app.command()
+def explain(
+    file: Annotated[str, typer.Argument(help="Log or traceback file; - reads stdin.")] = "-",
+    json_: JsonOpt = False,
+    fmt: Annotated[str, typer.Option("--format", help="auto, text, rich or json.")] = "auto",
+    catalog: CatalogOpt = [],  # noqa: B006 (typer reads the default)
+    cutoff: Annotated[
+        float, typer.Option(help="Score under which nothing is called a match (0-1).")
+    ] = FUZZY_CUTOFF,
+    verbose: Annotated[
+        bool, typer.Option("--verbose", "-v", help="Show every match in full.")
+    ] = False,
+    no_color: Annotated[bool, typer.Option("--no-color", help="No colour.")] = False,
+    debug: DebugOpt = False,
+) -> None:
+    """Explain every distinct error in a log, a traceback file or stdin."""
+    ctx = _ctx(json_, catalog, fmt, cutoff, verbose, False if no_color else None)
+    raise typer.Exit(explain_cmd.run(ctx, file))
+
+
+@app.command()
+def lookup(
+    message: Annotated[str, typer.Argument(help="An error message (with or without its type).")],
+    type_: Annotated[str, typer.Option("--type", help="The exception type, if known.")] = "",
+    json_: JsonOpt = False,
+    catalog: CatalogOpt = [],  # noqa: B006
+    debug: DebugOpt = False,
+) -> None:
+    """Explain one message, no traceback needed."""
+    raise typer.Exit(lookup_cmd.run(_ctx(json_, catalog), message, type_))
+
+
+@app.command()
+def show(
+    entry_id: Annotated[str, typer.Argument(metavar="ID", help="A 16-hex entry id.")],
+    json_: JsonOpt = False,
+    catalog: CatalogOpt = [],  # noqa: B006
+    debug: DebugOpt = False,
+) -> None:
+    """Show one catalog entry by id."""
+    raise typer.Exit(show_cmd.run(_ctx(json_, catalog), entry_id))
+
+
+@app.command()
+def related(
+    what: Annotated[str, typer.Argument(metavar="ID_OR_MESSAGE")],
+    json_: JsonOpt = False,
+    catalog: CatalogOpt = [],  # noqa: B006
+    debug: DebugOpt = False,
+) -> None:
+    """List the errors related to an entry (by id) or to a message."""
+    raise typer.Exit(related_cmd.run(_ctx(json_, catalog), what))
+
+
+@app.command()
+def search(
+    keywords: Annotated[list[str], typer.Argument(help="Words to look for.")],
+    limit: Annotated[int, typer.Option(help="How many results.")] = 10,
+    json_: JsonOpt = False,
+    catalog: CatalogOpt = [],  # noqa: B006
+    debug: DebugOpt = False,
+) -> None:
+    """Search the catalog by keywords (fuzzy, ranked)."""
+    raise typer.Exit(search_cmd.run(_ctx(json_, catalog), " ".join(keywords), limit))
+
+
+@app.command("list")
+def list_(
+    project: Annotated[str, typer.Option(help="Only this project.")] = "",
+    type_: Annotated[str, typer.Option("--type", help="Only this exception type.")] = "",
+    path: Annotated[str, typer.Option(help="Only sources whose path contains this.")] = "",
+    limit: Annotated[int, typer.Option(help="At most this many (0: all).")] = 50,
+    json_: JsonOpt = False,
+    catalog: CatalogOpt = [],  # noqa: B006
+    debug: DebugOpt = False,
+) -> None:
+    """List catalog entries, filtered by project, exception type and path."""
+    raise typer.Exit(listing.run(_ctx(json_, catalog), project, type_, path, limit))
+
+
+@catalog_app.command("check")
+def catalog_check(
+    directory: Annotated[str, typer.Argument(help="Catalog dir (default: bundled).")] = "",
+    debug: DebugOpt = False,
+) -> None:
+    """Validate a catalog: schema, unique ids, related ids, every example matches first."""
+    raise typer.Exit(catalog_cmds.check(_ctx(), directory))
+
+
+@catalog_app.command("stats")
+def catalog_stats(
+    catalog: CatalogOpt = [],  # noqa: B006
+    json_: JsonOpt = False,
+    debug: DebugOpt = False,
+) -> None:
+    """Count entries by project, exception type, kind and curated/derived."""
+    raise typer.Exit(catalog_cmds.stats(_ctx(json_, catalog)))
+
+
+@catalog_app.command("lint")
+def catalog_lint(
+    directory: Annotated[str, typer.Argument(help="Catalog dir (default: bundled).")] = "",
+    debug: DebugOpt = False,
+) -> None:
+    """Report too-generic templates, duplicate templates and dangling related ids."""
+    raise typer.Exit(catalog_cmds.lint(_ctx(), directory))
+
+
+@catalog_app.command("extract")
+def catalog_extract(
+    source: Annotated[
+        str, typer.Argument(help="Source dir, wheel/sdist, or installed distribution name.")
+    ],
+    project: Annotated[str, typer.Option(help="Project name.")],
+    version: Annotated[str, typer.Option(help="Release the source is from.")],
+    out: Annotated[str, typer.Option(help="Catalog dir to write/merge.")] = "",
+    dry_run: Annotated[
+        bool, typer.Option("--dry-run", help="Print changes, write nothing.")
+    ] = False,
+    debug: DebugOpt = False,
+) -> None:
+    """Extract raise/assert sites from source into catalog YAML (curated text is kept)."""
+    ctx = _ctx()
+    raise typer.Exit(
+        catalog_cmds.extract(ctx, source, project, version, out or f"errors/{project}", dry_run)
+    )
+
+
+def _command_name(info: typer.models.CommandInfo) -> str:
+    name = info.name or (info.callback.__name__ if info.callback else "")
+    return name.replace("_", "-")
+
+
+def app_for(argv: list[str]) -> typer.Typer:
+    """The app to run for these arguments. Building every command's click object costs more
+    than the explain itself, so a top-level command runs in an app that holds just it (same
+    name, options, help and usage); anything else (help, `catalog ...`) gets the whole app."""
+    wanted = argv[1] if len(argv) > 1 else ""
+    infos = [c for c in app.registered_commands if _command_name(c) == wanted]
+    if not infos:
+        return app
+    small = typer.Typer(add_completion=False, rich_markup_mode=None, help=app.info.help)
+    small.registered_commands = infos
+
+    @small.callback()
+    def _group() -> None:
+        """Keeps the command a subcommand, as in the whole app."""
+
+    return small
+
+
+def run(argv: list[str]) -> int:
+    """Run the app on argv; click's own outcomes become exit codes, everything else goes up
+    to the error boundary (errexplain.cli.guarded)."""
+    import click
+
+    try:
+        code = app_for(argv)(args=argv[1:], prog_name="errexplain", standalone_mode=False)
+    except click.exceptions.Exit as exc:
+        return int(exc.exit_code)
+    except click.ClickException as exc:
+        exc.show()
+        return ExitCode.BAD_INPUT
+    except click.exceptions.Abort:
+        return ExitCode.INTERRUPTED
+    return code if isinstance(code, int) else ExitCode.EXPLAINED

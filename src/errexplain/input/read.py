@@ -1,0 +1,96 @@
+"""Reading what the user gave us: a file, `-` or piped stdin. Only the CLI calls this.
+
+Small inputs are read whole. Past SMALL bytes the text is streamed line by line and only the
+neighbourhood of lines that look like part of a traceback or an exception is kept, so a 1 GB
+log is read in bounded memory; the result says how much was left out.
+"""
+
+from __future__ import annotations
+
+import os
+
+from errexplain._startup import TYPE_CHECKING, record
+from errexplain.errors import InputError
+
+if TYPE_CHECKING:
+    from typing import BinaryIO
+
+SMALL = 8 * 1024 * 1024
+KEEP_LIMIT = 32 * 1024 * 1024
+BEFORE, AFTER = 60, 400
+
+
+@record
+class InputText:
+    text: str
+    name: str
+    size: int
+    skipped_bytes: int = 0
+    truncated_at_limit: bool = False
+    replaced_bytes: bool = False
+
+    def warnings(self) -> list[str]:
+        out = []
+        if self.replaced_bytes:
+            out.append(
+                f"{self.name} is not valid UTF-8: undecodable bytes were replaced with "
+                "U+FFFD. If it is UTF-16 or Latin-1, convert it first "
+                "(iconv -f UTF-16 -t UTF-8)."
+            )
+        if self.skipped_bytes:
+            out.append(
+                f"{self.name} is large ({self.size:,} bytes): {self.skipped_bytes:,} "
+                "bytes of lines far from any traceback were skipped."
+            )
+        if self.truncated_at_limit:
+            out.append(
+                f"stopped keeping text after {KEEP_LIMIT:,} bytes of traceback-like "
+                "lines; errors after that point were not read."
+            )
+        return out
+
+
+def _decode(data: bytes) -> tuple[str, bool]:
+    try:
+        return data.decode("utf-8"), False
+    except UnicodeDecodeError:
+        return data.decode("utf-8", errors="replace"), True
+
+
+def _looks_binary(head: bytes) -> bool:
+    return b"\x00" in head[:8192] and not head.startswith((b"\xff\xfe", b"\xfe\xff"))
+
+
+def read_stream(stream: BinaryIO, name: str) -> InputText:
+    head = stream.read(SMALL)
+    if _looks_binary(head):
+        raise InputError(
+            f"{name} looks like a binary file, not text", hint="pass the log or traceback as text"
+        )
+    if len(head) < SMALL:
+        text, replaced = _decode(head)
+        return InputText(text, name, len(head), replaced_bytes=replaced)
+    from errexplain.input.window import filter_stream
+
+    win = filter_stream(head, stream, BEFORE, AFTER, KEEP_LIMIT)
+    text, replaced = _decode(b"".join(win.kept))
+    return InputText(text, name, win.total, win.skipped, win.cut, replaced)
+
+
+def read_path(path: str, stdin: BinaryIO) -> InputText:
+    """Read a file path, or stdin for `-`."""
+    if path == "-":
+        return read_stream(stdin, "stdin")
+    if os.path.isdir(path):
+        raise InputError(f"{path} is a directory", hint="pass a log or traceback file")
+    try:
+        with open(path, "rb") as fh:
+            return read_stream(fh, path)
+    except FileNotFoundError:
+        raise InputError(
+            f"{path}: no such file", hint="check the path, or pipe the text: cmd 2>&1 | errexplain"
+        ) from None
+    except PermissionError:
+        raise InputError(f"{path}: permission denied") from None
+    except IsADirectoryError:
+        raise InputError(f"{path} is a directory", hint="pass a log or traceback file") from None

@@ -1,0 +1,125 @@
+"""Tokens for candidate lookup and masking of volatile text for fuzzy scoring.
+
+Pure and stdlib-only: used both when the index is built and on every match.
+"""
+
+from __future__ import annotations
+
+from errexplain._startup import TYPE_CHECKING, compile_regex, memo
+from errexplain.match.template import compile_template, fill
+from errexplain.models import WordStats
+
+if TYPE_CHECKING:
+    import re
+    from collections.abc import Sequence
+
+_WORD = compile_regex(r"[A-Za-z_][A-Za-z0-9_]+|[0-9]+[A-Za-z_][A-Za-z0-9_]*")
+MASK = "\x00"
+# Volatile tokens, most specific first. Each is linear (no nested quantifiers).
+_MASKS = (
+    compile_regex(r"0x[0-9a-fA-F]+"),
+    compile_regex(r"(?:[A-Za-z]:)?(?:[\w.\-~]*/)+[\w.\-]+"),
+    compile_regex(r"'[^'\n]{0,200}'|\"[^\"\n]{0,200}\""),
+    compile_regex(r"(?<![A-Za-z_])[-+]?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?"),
+)
+_SPACE = compile_regex(r"\s+")
+_PUNCT_SPACE = compile_regex(r"\s*([^\w\s\x00])\s*")
+_MASK_RUN = compile_regex(r"\x00(?:\s*\x00)+")
+
+
+def words(text: str) -> list[str]:
+    """Lower-cased identifier-like words (2+ chars) of a text, in order."""
+    return [w.lower() for w in _WORD.findall(text)]
+
+
+def _chunk_words(chunk: str, after_placeholder: bool, before_placeholder: bool) -> list[str]:
+    found = list(_WORD.finditer(chunk))
+    # A word touching a placeholder may be glued to the value in a real message: skip it.
+    if found and after_placeholder and found[0].start() == 0:
+        found = found[1:]
+    if found and before_placeholder and found[-1].end() == len(chunk):
+        found = found[:-1]
+    return [m.group().lower() for m in found]
+
+
+@memo(maxsize=65536)
+def template_words(template: str) -> tuple[str, ...]:
+    """Words that every message matching the template must contain as whole words."""
+    compiled = compile_template(template)
+    last = len(compiled.literals) - 1
+    out: list[str] = []
+    for i, chunk in enumerate(compiled.literals):
+        out.extend(_chunk_words(chunk, i > 0, i < last))
+    return tuple(out)
+
+
+def _group1(m: re.Match[str]) -> str:
+    """The replacement `\\1` as a function: a template string would make sre import `re`."""
+    return m.group(1)
+
+
+def mask(text: str) -> str:
+    """Replace volatile tokens (numbers, addresses, paths, quoted names) by one mask char,
+    lower-case, and normalise spacing around punctuation."""
+    for pattern in _MASKS:
+        text = pattern.sub(MASK, text)
+    text = _PUNCT_SPACE.sub(_group1, _SPACE.sub(" ", text))
+    return _MASK_RUN.sub(MASK, text).strip().lower()
+
+
+@memo(maxsize=65536)
+def mask_template(template: str) -> str:
+    """The template as :func:`mask` would see a message built from it."""
+    compiled = compile_template(template)
+    return mask(fill(template, dict.fromkeys(compiled.names, MASK)))
+
+
+MIN_LITERAL = 10
+"""Templates with less literal text than this (or no word at all) cannot identify a message."""
+
+
+@memo(maxsize=65536)
+def identifiable(template: str) -> bool:
+    """Whether a template has enough literal text to win a match on its own."""
+    return bool(template_words(template)) and compile_template(template).literal_len >= MIN_LITERAL
+
+
+def filing_words(templates: Sequence[str]) -> list[tuple[str, str] | None]:
+    """For each template, the word it is filed under for exact matching (its rarest literal
+    word) and its second rarest ("" if it has one word only); None for templates that are not
+    :func:`identifiable`. A message can match a template only if it contains both words, so
+    a store can skip a candidate whose second word the message lacks without reading it."""
+    per = [tuple(dict.fromkeys(template_words(t))) for t in templates]
+    df: dict[str, int] = {}
+    for ws in per:
+        for w in ws:
+            df[w] = df.get(w, 0) + 1
+
+    def rarity(w: str) -> tuple[int, int, str]:
+        return (df[w], -len(w), w)
+
+    out: list[tuple[str, str] | None] = []
+    for t, ws in zip(templates, per, strict=True):
+        if not ws or not identifiable(t):
+            out.append(None)
+            continue
+        first = min(ws, key=rarity)
+        rest = [w for w in ws if w != first]
+        out.append((first, min(rest, key=rarity) if rest else ""))
+    return out
+
+
+def word_stats(templates: Sequence[str]) -> WordStats:
+    """The inverted word index of the identifiable templates, positions in the given order."""
+    import math
+
+    per = [tuple(dict.fromkeys(template_words(t))) for t in templates]
+    post: dict[str, list[int]] = {}
+    for pos, (t, ws) in enumerate(zip(templates, per, strict=True)):
+        if identifiable(t):
+            for w in ws:
+                post.setdefault(w, []).append(pos)
+    n = max(len(templates), 1)
+    idf = {w: math.log(1 + n / len(ps)) for w, ps in post.items()}
+    wsum = tuple(sum(idf.get(w, 0.0) for w in ws) for ws in per)
+    return WordStats({w: tuple(v) for w, v in post.items()}, idf, wsum)

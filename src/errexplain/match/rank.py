@@ -1,0 +1,352 @@
+"""Ranking catalog entries against one error message.
+
+Two passes over a small candidate set taken from the index:
+
+1. exact: every template filed under a word of the message is matched in full (literal text
+   must match, placeholders bind values); score 0.85-1.0 by how much of the message is literal;
+2. fuzzy (only when no exact match has the right type): candidates sharing rare words with the
+   message, scored with rapidfuzz on masked text (numbers, paths, quoted names hidden), so
+   reworded, truncated or other-version messages still find their entry.
+
+Scores are in [0, 1]; anything under the cutoff is "no match" and comes back as `nearest`.
+The exception type counts (a wrong type costs 15 %); frames break ties between sites that share
+a template. Templates with too little literal text never become candidates.
+"""
+
+from __future__ import annotations
+
+from errexplain._startup import TYPE_CHECKING, record, replace
+from errexplain.match.normalize import mask, mask_template, template_words, words
+from errexplain.match.template import (
+    compile_loose,
+    compile_template,
+    loosen,
+    match_compiled,
+    match_prefix,
+    normalize_ws,
+)
+from errexplain.models import Candidate, Frame
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from errexplain.models import CatalogView
+
+FUZZY_CUTOFF = 0.80
+"""Default score under which a fuzzy candidate is not offered as an explanation."""
+TYPE_MISMATCH = 0.85
+MAX_POSTING = 2500
+FUZZY_POOL = 40
+EXACT_CONFIDENT = 0.6
+"""Share of the message an exact hit's literal text must cover to skip the fuzzy pass."""
+FUZZY_SCALE = 0.95
+"""A similarity ratio never scores like a sure match: identical after masking is 0.95."""
+MIN_LOOSE, LOOSE_BASE, LOOSE_SPAN = 10, 0.88, 0.11
+"""Whole-message match ignoring case/punctuation: minimum literal text, score range."""
+CHUNK_BASE, CHUNK_BASE_FIXED = 0.85, 0.6
+"""Literal-word fuzzy score kept when the literal text covers none of the message."""
+MIN_PREFIX, PREFIX_SHARE, PREFIX_BASE, PREFIX_SPAN = 20, 0.4, 0.75, 0.2
+"""Cut-off message: minimum literal characters and share of the template, score range."""
+FRAME_FILE, FRAME_FUNC, FRAME_LAST, FRAME_LINE = 0.02, 0.01, 0.01, 0.01
+"""Bonus when a traceback frame is in the entry's file, in its function, the innermost frame,
+at its line (or showing its guard)."""
+LOCATED_RELIEF = 0.06
+"""How much lower the cutoff is for a candidate raised in the innermost frame's function."""
+BUILTIN_PRIOR = 0.01
+"""A message the interpreter/library raises everywhere beats a project site that copies its
+wording, unless a frame points at that site."""
+
+
+@record
+class Hit:
+    """A scored candidate, before its prose is read from the catalog."""
+
+    cand: Candidate
+    raw: float
+    """Score before clamping: frame and builtin bonuses can lift it over 1.0, and they must
+    still separate two candidates that both reach 1.0."""
+    kind: str
+    values: tuple[tuple[str, str], ...]
+    reasons: tuple[str, ...]
+
+    @property
+    def score(self) -> float:
+        """The score shown to users, in [0, 1]."""
+        return max(0.0, min(1.0, self.raw))
+
+    @property
+    def pos(self) -> int:
+        return int(self.cand.pos)
+
+    @property
+    def id(self) -> str:
+        return str(self.cand.id)
+
+    @property
+    def template(self) -> str:
+        return str(self.cand.template)
+
+
+@record
+class Ranking:
+    hits: tuple[Hit, ...]
+    nearest: tuple[Hit, ...]
+    ambiguous: bool
+
+
+def _frame_reason(cand: Candidate, frames: Sequence[Frame]) -> tuple[float, str | None]:
+    path = cand.path
+    if not path or not frames:
+        return 0.0, None
+    func = (cand.function or "").rsplit(".", 1)[-1]
+    best: tuple[float, str | None] = (0.0, None)
+    for depth, frame in enumerate(reversed(frames)):
+        if not _in_file(frame, path):
+            continue
+        same_func = frame.function == func
+        bonus = (
+            FRAME_FILE
+            + (FRAME_FUNC if same_func else 0.0)
+            + (FRAME_LAST if depth == 0 else 0.0)
+            + (FRAME_LINE if _same_site(cand, frame) else 0.0)
+        )
+        if bonus > best[0]:
+            best = (bonus, f"a traceback frame is in {path}" + (f" ({func})" if same_func else ""))
+    return best
+
+
+def _located(cand: Candidate, frames: Sequence[Frame]) -> bool:
+    """The innermost frame is in this entry's file and function: independent evidence that
+    lets a fuzzy candidate clear a lower bar (LOCATED_RELIEF)."""
+    if not frames or not cand.path:
+        return False
+    func = (cand.function or "").rsplit(".", 1)[-1]
+    return _in_file(frames[-1], cand.path) and frames[-1].function == func
+
+
+def _in_file(frame: Frame, path: str) -> bool:
+    """Whether a frame's (absolute, relative or Windows) path ends with a package path."""
+    fpath = frame.path.replace("\\", "/")
+    return fpath == path or fpath.endswith("/" + path)
+
+
+def _same_site(cand: Candidate, frame: Frame) -> bool:
+    """The frame points at this very statement: same line, or its code is the guard."""
+    if frame.line is not None and frame.line == cand.line:
+        return True
+    code = (frame.code or "").strip().rstrip(",")
+    return len(code) >= 10 and code in (cand.condition or "")
+
+
+def _type_ok(cand: Candidate, exc_type: str) -> bool:
+    if not exc_type:
+        return True
+    short = exc_type.rsplit(".", 1)[-1]
+    return short in (cand.exception, cand.base)
+
+
+def _adjust(
+    cand: Candidate, score: float, reasons: list[str], exc_type: str, frames: Sequence[Frame]
+) -> float:
+    """Apply the type penalty, the frame bonus or the builtin prior; explain each."""
+    if not _type_ok(cand, exc_type):
+        score *= TYPE_MISMATCH
+        reasons.append(f"but the catalog raises {cand.exception}, not {exc_type}")
+    bonus, why = _frame_reason(cand, frames)
+    if why:
+        reasons.append(why)
+    elif cand.kind == "builtin":
+        bonus = BUILTIN_PRIOR
+        reasons.append("raised by the interpreter or library itself, in any code")
+    return score + bonus
+
+
+def _exact(view: CatalogView, msg: str, exc_type: str, frames: Sequence[Frame]) -> list[Hit]:
+    hits = []
+    seen: set[int] = set()
+    present = set(words(msg))
+    for w in present:
+        for cand in view.bucket(w, present):
+            if cand.pos in seen:
+                continue
+            seen.add(cand.pos)
+            compiled = compile_template(cand.template)
+            values = match_compiled(compiled, msg)
+            if values is None:
+                continue
+            literal = cand.literal_len
+            coverage = min(1.0, literal / max(len(msg), 1))
+            reasons = [
+                f"exact template match ({literal} of {len(msg)} characters are literal text)"
+            ]
+            score = _adjust(cand, 0.85 + 0.15 * coverage, reasons, exc_type, frames)
+            pairs = tuple((n, v.strip()) for n, v in zip(compiled.names, values, strict=True))
+            hits.append(Hit(cand, score, "exact", pairs, tuple(reasons)))
+    return hits
+
+
+def _fuzzy_pool(view: CatalogView, msg_words: set[str]) -> list[int]:
+    stats = view.word_stats()
+    post, idf, wsum = stats.postings, stats.idf, stats.weight_sums
+    acc: dict[int, float] = {}
+    for w in msg_words:
+        plist = post.get(w)
+        if not plist or len(plist) > MAX_POSTING:
+            continue
+        weight = idf[w]
+        for pos in plist:
+            acc[pos] = acc.get(pos, 0.0) + weight
+    ranked = sorted(acc, key=lambda p: (-acc[p] / (wsum[p] or 1.0), p))
+    return ranked[:FUZZY_POOL]
+
+
+def _fuzzy_score(masked_msg: str, masked_tmpl: str) -> tuple[float, str]:
+    from rapidfuzz import fuzz
+
+    full = FUZZY_SCALE * fuzz.ratio(masked_msg, masked_tmpl) / 100.0
+    if 25 <= len(masked_msg) < len(masked_tmpl):
+        head = FUZZY_SCALE * fuzz.ratio(masked_msg, masked_tmpl[: len(masked_msg)]) / 100.0
+        prefix = head * (0.9 + 0.1 * len(masked_msg) / len(masked_tmpl))
+        if prefix > full:
+            return prefix, "the message reads like the start of this template (cut off?)"
+    return full, "similar wording"
+
+
+def _loose_score(template: str, loose_msg: str) -> tuple[float, str] | None:
+    """The whole message matches once case, punctuation and spacing are ignored."""
+    compiled = compile_loose(template)
+    if compiled.literal_len < MIN_LOOSE or match_compiled(compiled, loose_msg) is None:
+        return None
+    coverage = min(1.0, compiled.literal_len / max(len(loose_msg), 1))
+    return LOOSE_BASE + LOOSE_SPAN * coverage, "the template matches ignoring case and punctuation"
+
+
+def _prefix_score(template: str, msg: str) -> tuple[float, str] | None:
+    """The message is the start of this template, cut off (as truncated log lines are)."""
+    compiled = compile_template(template)
+    matched = match_prefix(compiled, msg)
+    if matched < MIN_PREFIX or matched < PREFIX_SHARE * compiled.literal_len:
+        return None
+    share = matched / max(compiled.literal_len, 1)
+    return PREFIX_BASE + PREFIX_SPAN * share, (
+        f"the message is the start of this template, cut off ({matched} of "
+        f"{compiled.literal_len} literal characters)"
+    )
+
+
+def _word_score(template: str, msg_words: dict[str, int], msg_len: int) -> tuple[float, str] | None:
+    """Placeholders can hold any text, so compare only the template's literal words: the share
+    of them (by length) that the message contains, so that a dropped, inserted or reworded word
+    costs little and values cost nothing; a template whose literal text covers little of the
+    message is discounted."""
+    compiled = compile_template(template)
+    literal = template_words(template)
+    total = sum(map(len, literal))
+    if total < MIN_LOOSE:
+        return None
+    left = dict(msg_words)  # a word counts as often as the message has it
+    found = 0
+    for w in literal:
+        if left.get(w, 0) > 0:
+            left[w] -= 1
+            found += len(w)
+    share = found / total
+    coverage = min(1.0, compiled.literal_len / max(msg_len, 1))
+    # with no placeholder, nothing can absorb extra message text: coverage weighs more
+    base = CHUNK_BASE if compiled.names else CHUNK_BASE_FIXED
+    score = FUZZY_SCALE * share * (base + (1 - base) * coverage)
+    return score, f"fuzzy: the message has {share:.0%} of the template's literal words"
+
+
+def _best_fuzzy(
+    template: str, msg: str, loose_msg: str, masked: str, msg_words: dict[str, int]
+) -> tuple[float, str]:
+    score, why = _fuzzy_score(masked, mask_template(template))
+    best = (score, f"fuzzy: {why}, {score:.0%} similar after masking values")
+    for other in (
+        _loose_score(template, loose_msg),
+        _prefix_score(template, msg),
+        _word_score(template, msg_words, len(msg)),
+    ):
+        if other is not None and other[0] > best[0]:
+            best = other
+    return best
+
+
+def _fuzzy(view: CatalogView, msg: str, exc_type: str, frames: Sequence[Frame]) -> list[Hit]:
+    masked, loose = mask(msg), loosen(msg)
+    msg_words: dict[str, int] = {}
+    for w in words(msg):
+        msg_words[w] = msg_words.get(w, 0) + 1
+    hits = []
+    for pos in _fuzzy_pool(view, set(msg_words)):
+        cand = view.candidate(pos)
+        score, why = _best_fuzzy(cand.template, msg, loose, masked, msg_words)
+        reasons = [why]
+        score = _adjust(cand, score, reasons, exc_type, frames)
+        hits.append(Hit(cand, score, "fuzzy", (), tuple(reasons)))
+    return hits
+
+
+def _confident(hit: Hit, msg: str) -> bool:
+    """An exact hit whose literal text covers enough of the message to end the search; below
+    that, placeholders swallowed most of it and a reworded sibling may fit better."""
+    return bool(hit.cand.literal_len >= EXACT_CONFIDENT * len(msg))
+
+
+def _order(hits: list[Hit]) -> list[Hit]:
+    def key(h: Hit) -> tuple[float, int, int, int, str]:
+        r = h.cand
+        return (
+            -round(h.raw, 6),
+            -r.literal_len,
+            -int(r.curated),
+            len(r.path or ""),
+            r.id,
+        )
+
+    return sorted(hits, key=key)
+
+
+def _ambiguous(hits: Sequence[Hit]) -> bool:
+    """True when the best template is raised at several sites that nothing tells apart."""
+    if len(hits) < 2:
+        return False
+    top = hits[0]
+    return any(h.template == top.template and abs(h.raw - top.raw) < 1e-9 for h in hits[1:])
+
+
+def rank(
+    view: CatalogView,
+    message: str,
+    exc_type: str = "",
+    frames: Sequence[Frame] = (),
+    *,
+    cutoff: float = FUZZY_CUTOFF,
+    limit: int = 5,
+) -> Ranking:
+    """Rank catalog entries for one message. Empty `hits` means no match."""
+    msg = normalize_ws(message)
+    if not msg:
+        return Ranking((), (), False)
+    hits = _exact(view, msg, exc_type, frames)
+    if not any(_type_ok(h.cand, exc_type) and _confident(h, msg) for h in hits):
+        hits.extend(_fuzzy(view, msg, exc_type, frames))
+    best: dict[int, Hit] = {}
+    for h in hits:
+        old = best.get(h.pos)
+        if old is None:
+            best[h.pos] = h
+        elif old.kind == "exact":  # an exact match keeps its values, with the better score
+            best[h.pos] = replace(old, raw=max(old.raw, h.raw))
+        elif h.kind == "exact" or h.raw > old.raw:
+            best[h.pos] = replace(h, raw=max(old.raw, h.raw))
+    ordered = _order(list(best.values()))
+    good = [
+        h
+        for h in ordered
+        if h.score >= cutoff or (h.score >= cutoff - LOCATED_RELIEF and _located(h.cand, frames))
+    ]
+    if not good:
+        return Ranking((), tuple(ordered[:3]), False)
+    return Ranking(tuple(good[:limit]), (), _ambiguous(good))

@@ -1,0 +1,33 @@
+"""Keyword search over the catalog's templates (`errexplain search`): fuzzy and ranked."""
+
+from __future__ import annotations
+
+from errexplain._startup import TYPE_CHECKING
+from errexplain.match.normalize import words
+from errexplain.match.template import compile_template
+
+if TYPE_CHECKING:
+    from errexplain.models import CatalogView
+
+POOL = 200
+"""Candidates sharing the most idf weight with the query that get a fuzzy score."""
+
+
+def search(view: CatalogView, query: str, limit: int = 10) -> list[tuple[int, float]]:
+    """Entries whose template best fits some keywords, best first, as (position, score)."""
+    from rapidfuzz import fuzz
+
+    stats = view.word_stats()
+    acc: dict[int, float] = {}
+    for w in set(words(query)):
+        for pos in stats.postings.get(w, ()):
+            acc[pos] = acc.get(pos, 0.0) + stats.idf[w]
+    pool = sorted(acc, key=lambda p: (-acc[p], p))[:POOL]
+    q = query.lower()
+    scored = []
+    for pos in pool:
+        template = view.candidate(pos).template
+        text = compile_template(template).literal_text.lower()
+        scored.append((pos, fuzz.token_set_ratio(q, text) / 100.0, len(template)))
+    scored.sort(key=lambda t: (-t[1], t[2], t[0]))
+    return [(pos, score) for pos, score, _ in scored[:limit]]

@@ -1,0 +1,225 @@
+"""Message templates: the grammar, matching in linear time, value binding and filling.
+
+Grammar
+-------
+A template is the text of an error message in which every part that varies at run time is a
+*placeholder*::
+
+    feature length does not match image grids: <pixel_values.shape[0]> != <sum(patch_counts)>
+
+* ``<expr>`` is a placeholder. ``expr`` is the expression's source text as written at the raise
+  site, including a format conversion or spec (``<name!r>``, ``<ratio:.2f>``). It names the value
+  bound when a message matches.
+* Outside a placeholder, ``<<`` is a literal ``<`` and ``>>`` a literal ``>``:
+  ``head_dim must be <<= 128`` reads "head_dim must be <= 128"; ``<<lambda>>`` reads "<lambda>".
+* Inside a placeholder, ``>>`` is a literal ``>`` (``<a >> b>`` names the expression ``a > b``)
+  unless a third ``>`` follows: ``<x>>>`` is the placeholder ``x`` then a literal ``>`` (no
+  expression ends with ``>``). A single ``>`` ends the placeholder; a ``<`` inside is literal.
+* A lone ``<`` that is never closed, or an empty ``<>``, is a syntax error
+  (:class:`TemplateSyntaxError`).
+
+Matching
+--------
+Runs of whitespace (spaces, tabs, newlines) in both the template and the message count as one
+space, and leading/trailing whitespace is ignored. Literal text must match exactly (case
+included); each placeholder binds the text between its neighbouring literals, possibly empty.
+A template matches only the whole message. Matching finds each literal chunk in order with
+``str.find`` (leftmost), anchoring the first chunk at the start and the last at the end; for
+patterns whose only wildcards are "any text" this greedy search finds a match whenever one
+exists, and its cost is linear in the message length: no backtracking, whatever the input.
+"""
+
+from __future__ import annotations
+
+from errexplain._startup import compile_regex, memo, record
+
+_WS = compile_regex(r"\s+")
+
+
+class TemplateSyntaxError(ValueError):
+    """A template string does not follow the grammar above."""
+
+
+@record
+class Compiled:
+    """A parsed template: literal chunks around placeholders.
+
+    ``literals`` has one more item than ``names``; ``literals[i]`` comes before ``names[i]``.
+    Literal chunks are whitespace-normalised.
+    """
+
+    literals: tuple[str, ...]
+    names: tuple[str, ...]
+    literal_len: int = 0
+    """Characters of literal text (chunks stripped): how much of a message it pins down."""
+
+    @property
+    def literal_text(self) -> str:
+        return " ".join(c.strip() for c in self.literals if c.strip())
+
+
+def normalize_ws(text: str) -> str:
+    """Collapse whitespace runs to one space and strip the ends."""
+    return _WS.sub(" ", text).strip()
+
+
+def escape(text: str) -> str:
+    """Escape literal message text for use in a template."""
+    return text.replace("<", "<<").replace(">", ">>")
+
+
+def escape_name(expr: str) -> str:
+    """Escape an expression for use inside a placeholder."""
+    return expr.replace(">", ">>")
+
+
+def placeholder(expr: str) -> str:
+    return "<" + escape_name(expr) + ">"
+
+
+_PH_TAIL = compile_regex(r"<((?:[^>]|>>(?!>))+)>")
+
+
+def _split(template: str) -> tuple[list[str], list[str]]:
+    """Split a template into literal chunks and placeholder names (one regex pass)."""
+    literals: list[str] = []
+    names: list[str] = []
+    buf: list[str] = []
+    pos, n = 0, len(template)
+    while pos < n:
+        ch = template[pos]
+        if template.startswith(("<<", ">>"), pos):
+            buf.append(ch)
+            pos += 2
+        elif ch == "<":
+            m = _PH_TAIL.match(template, pos)
+            if m is None:
+                if template.startswith("<>", pos):
+                    raise TemplateSyntaxError(f"empty placeholder '<>' at offset {pos}")
+                raise TemplateSyntaxError(f"placeholder opened at offset {pos} is never closed")
+            literals.append("".join(buf))
+            buf = []
+            names.append(m.group(1).replace(">>", ">"))
+            pos = m.end()
+        else:
+            end = _LITERAL_RUN.match(template, pos).end()  # type: ignore[union-attr]
+            buf.append(template[pos:end])
+            pos = end
+    literals.append("".join(buf))
+    return literals, names
+
+
+_LITERAL_RUN = compile_regex(r"(?:[^<>]|>(?!>))+|>")
+
+
+@memo(maxsize=65536)
+def compile_template(template: str) -> Compiled:
+    """Parse a template (cached). Raises :class:`TemplateSyntaxError`."""
+    literals, names = _split(template)
+    norm = [_WS.sub(" ", c) for c in literals]
+    norm[0] = norm[0].lstrip()
+    norm[-1] = norm[-1].rstrip()
+    return Compiled(tuple(norm), tuple(names), sum(len(c.strip()) for c in norm))
+
+
+def _bind(compiled: Compiled, msg: str) -> list[str] | None:
+    lits = compiled.literals
+    first, last = lits[0], lits[-1]
+    if not compiled.names:
+        return [] if msg == first else None
+    if not msg.startswith(first):
+        return None
+    end = len(msg) - len(last)
+    if end < len(first) or not msg.endswith(last):
+        return None
+    values: list[str] = []
+    pos = len(first)
+    for chunk in lits[1:-1]:
+        found = msg.find(chunk, pos, end) if chunk else pos
+        if found < 0:
+            return None
+        values.append(msg[pos:found])
+        pos = found + len(chunk)
+    values.append(msg[pos:end])
+    return values
+
+
+def _overlap(text: str, chunk: str, limit: int = 200) -> int:
+    """Length of the longest suffix of `text` that is a prefix of `chunk` (bounded)."""
+    for k in range(min(len(text), len(chunk), limit), 0, -1):
+        if chunk.startswith(text[-k:]):
+            return k
+    return 0
+
+
+def match_prefix(compiled: Compiled, msg: str) -> int:
+    """For a message cut off before its end (a truncated log line): how many literal characters
+    of the template it matches in order, if the message could be the start of a filling of the
+    template; 0 if it cannot. Linear like :func:`match_compiled` (each chunk found once)."""
+    lits = compiled.literals
+    first = lits[0]
+    if not msg.startswith(first):
+        return len(msg) if first.startswith(msg) else 0
+    matched, pos = len(first.strip()), len(first)
+    for chunk in lits[1:]:
+        if not chunk:
+            continue
+        found = msg.find(chunk, pos)
+        if found < 0:
+            return matched + _overlap(msg[pos:], chunk)
+        matched += len(chunk.strip())
+        pos = found + len(chunk)
+    return matched if pos < len(msg) else 0
+
+
+_LOOSE_DROP = compile_regex(r"[^\w<>\x00]+")
+
+
+def loosen(text: str) -> str:
+    """Lower case, every run of punctuation and spaces as one space: what survives a message
+    being re-cased, re-punctuated or re-wrapped."""
+    return _LOOSE_DROP.sub(" ", text).strip().lower()
+
+
+@memo(maxsize=65536)
+def compile_loose(template: str) -> Compiled:
+    """The template with each literal chunk loosened (placeholders unchanged)."""
+    compiled = compile_template(template)
+    lits = [_LOOSE_DROP.sub(" ", c).lower() for c in compiled.literals]
+    lits[0], lits[-1] = lits[0].lstrip(), lits[-1].rstrip()
+    return Compiled(tuple(lits), compiled.names, sum(len(c.strip()) for c in lits))
+
+
+def match(template: str, message: str) -> tuple[tuple[str, str], ...] | None:
+    """Match a whole message; return the bound (name, value) pairs, or None.
+
+    >>> match("bad size <n>, want <<= <limit>", "bad size 300, want <= 128")
+    (('n', '300'), ('limit', '128'))
+    """
+    compiled = compile_template(template)
+    values = _bind(compiled, normalize_ws(message))
+    if values is None:
+        return None
+    return tuple((name, value.strip()) for name, value in zip(compiled.names, values, strict=True))
+
+
+def match_compiled(compiled: Compiled, normalized_message: str) -> list[str] | None:
+    """Like :func:`match` for an already-compiled template and normalised message."""
+    return _bind(compiled, normalized_message)
+
+
+def fill(template: str, values: dict[str, str] | None = None) -> str:
+    """Fill placeholders with values (missing ones are left as their name in angle brackets)."""
+    compiled = compile_template(template)
+    values = values or {}
+    out = [compiled.literals[0]]
+    for name, lit in zip(compiled.names, compiled.literals[1:], strict=True):
+        out.append(values.get(name, f"<{name}>"))
+        out.append(lit)
+    return "".join(out)
+
+
+def render_plain(template: str) -> str:
+    """The template as a reader sees it: placeholders as ``{expr}``, escapes undone."""
+    compiled = compile_template(template)
+    return fill(template, {n: "{" + n + "}" for n in compiled.names})

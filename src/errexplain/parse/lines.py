@@ -1,0 +1,353 @@
+"""Single lines of a paste, for the traceback parser: cleaning and classification.
+
+`clean_lines` gives one `Line` per physical line with the noise removed: terminal escapes,
+carriage returns, markdown fences, blockquotes, inline backticks, issue-title tags and log
+prefixes (timestamps with TP/DP/EP ranks, `[rankN]:`, glog, vLLM-style and `(Worker pid=N)`
+prefixes), keeping the rank label and whether the line started a log record. The classifiers
+(`line_kind`, `exception_head`, `embedded_exception`) say what a cleaned line is. Every pattern
+is anchored or bounded, so all of this is linear in the size of the input.
+"""
+
+from __future__ import annotations
+
+from errexplain._startup import TYPE_CHECKING, compile_regex, memo
+
+if TYPE_CHECKING:
+    import re
+
+_ESCAPES = compile_regex(
+    r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[@-Z\\-_]?"
+    r"|\x9b[0-?]*[ -/]*[@-~]|[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\u200b\ufeff]"
+)
+_LEVEL = r"(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL|FATAL)"
+_STAMP = r"\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:[.,]\d{1,9})?"
+# (pattern, is_stream): a stream prefix names the process a line came from and is printed on
+# every line; any other prefix starts a new log record.
+_PREFIXES: tuple[tuple[re.Pattern[str], bool], ...] = (
+    (compile_regex(rf"\[{_STAMP}(?P<rank>(?: [A-Z]{{1,4}}\d{{1,6}}){{0,8}})\] ?"), False),
+    (compile_regex(r"\[rank(?P<rank>\d{1,6})\]: ?"), True),
+    (compile_regex(r"\[[DIWEF]\d{3,4} \d\d:\d\d:\d\d[^\]\n]{0,200}\] ?"), False),
+    (compile_regex(r"[DIWEF]\d{4} \d\d:\d\d:\d\d\.\d{1,9} +\d{1,9} [^\]\s]{1,200}\] ?"), False),
+    (
+        compile_regex(
+            rf"{_LEVEL} \d\d-\d\d \d\d:\d\d:\d\d(?:\.\d{{1,9}})? "
+            r"\[[^\]\n]{0,200}\] ?"
+        ),
+        False,
+    ),
+    (
+        compile_regex(
+            r"\((?P<name>[\w.-]{1,100})(?: rank=(?P<rank>\d{1,6}))? pid=\d{1,9}"
+            r"(?:, ip=[\d.:]{1,60})?\) ?"
+        ),
+        True,
+    ),
+    (
+        compile_regex(
+            rf"{_STAMP}(?:Z|[+-]\d\d:?\d\d)?(?: - [\w.]{{1,100}} - {_LEVEL} -"
+            rf"| +{_LEVEL}\b:?)? ?"
+        ),
+        False,
+    ),
+    (compile_regex(rf"{_LEVEL}:\s+"), False),
+)
+# One pass that tells whether any prefix pattern can match (named groups made anonymous).
+_ANY_PREFIX = compile_regex(
+    "|".join("(?:" + compile_regex(r"\(\?P<\w+>").sub("(?:", p.pattern) + ")" for p, _ in _PREFIXES)
+)
+_NEEDS_CLEANING = compile_regex(rf"\A(?:\s*>|\[|{_ANY_PREFIX.pattern})|`|~~~|Traceback")
+_RANK_NAME = compile_regex(r"[A-Z]{1,4}\d{1,6}(?: [A-Z]{1,4}\d{1,6}){0,7}")
+_TITLE_TAG = compile_regex(r"\[(?:bug|BUG|Bug|question|Question)\]:? ?")
+_INFO_STRING = compile_regex(r"[\w+.-]{0,30}")
+_TRACEBACK = "Traceback (most recent call last):"
+_GROUP_HEADER = "  + Exception Group " + _TRACEBACK  # the margin Python gives a top-level group
+
+
+# Line classification: the shapes of traceback lines.
+FRAME = compile_regex(
+    r'File "(?P<path>[^"\n]{1,1000})", line (?P<line>\d{1,9})(?:, in (?P<func>.{1,500}))?'
+)
+_HEADER = compile_regex(r"(?:Exception Group )?Traceback \(most recent call last\):")
+_GROUP = "+ Exception Group Traceback (most recent call last):"
+CHAIN = {
+    "The above exception was the direct cause of the following exception:": "cause",
+    "During handling of the above exception, another exception occurred:": "context",
+}
+_NAME = r"(?:[A-Za-z_]\w{0,100}\.){0,10}"
+_HEAD = compile_regex(
+    rf"(?P<type>{_NAME}[A-Za-z_]\w{{0,100}})(?P<args>\([^()\n]{{0,300}}\))?(?::(?P<msg>.*))?"
+)
+_EMBEDDED = compile_regex(
+    rf"(?<![\w.])(?P<type>{_NAME}[A-Z]\w{{0,100}}(?:Error|Exception|Interrupt|Exit))"
+    r"(?P<args>\([^()\n]{0,300}\))?:(?: |$)"
+)
+_SEPARATOR = compile_regex(r"\+(?:-\+)?-{3,}(?: (?:\d+|\.\.\.) -{3,})?")
+NOISE = compile_regex(
+    r"Killed$|Aborted(?: \(core dumped\))?$|Segmentation fault|Received sigquit"
+    r"|Exception ignored in|Fatal Python error|\S{1,500}\.py:\d{1,9}: \w{0,100}Warning:"
+)
+_SUFFIXES = ("Error", "Exception", "Warning", "Interrupt", "Exit")
+_KNOWN = frozenset(
+    {
+        "BaseException",
+        "Exception",
+        "ExceptionGroup",
+        "BaseExceptionGroup",
+        "KeyboardInterrupt",
+        "StopIteration",
+        "StopAsyncIteration",
+        "SystemExit",
+        "GeneratorExit",
+        "OutOfResources",
+    }
+)
+
+
+if TYPE_CHECKING:
+    from typing import NamedTuple
+
+    class _LineFields(NamedTuple):
+        no: int
+        text: str
+        rank: str | None = None
+        prefix: str = ""
+        stream: str = ""
+        fence: bool = False
+else:  # a tuple with named fields, built without collections.namedtuple (start-up time)
+
+    class _LineFields(tuple):
+        __slots__ = ()
+        _fields = ("no", "text", "rank", "prefix", "stream", "fence")
+        _defaults = (None, "", "", False)
+
+        def __new__(cls, no, text, rank=None, prefix="", stream="", fence=False):
+            return tuple.__new__(cls, (no, text, rank, prefix, stream, fence))
+
+        no = property(lambda self: self[0])
+        text = property(lambda self: self[1])
+        rank = property(lambda self: self[2])
+        prefix = property(lambda self: self[3])
+        stream = property(lambda self: self[4])
+        fence = property(lambda self: self[5])
+
+
+class Line(_LineFields):
+    """One cleaned line. `prefix` is the log prefix removed (empty if none), `stream` the
+    per-line stream prefix (`[rank3]:`, `(TP0 pid=55)`), `fence` marks a markdown fence."""
+
+    __slots__ = ()
+
+    @property
+    def record(self) -> bool:
+        """Whether this line started a new log record."""
+        return bool(self.prefix)
+
+
+def clean_lines(text: str) -> list[Line]:
+    """Split `text` into cleaned lines, numbered from 1 as in the input."""
+    text = _ESCAPES.sub("", text.replace("\r\n", "\n").replace("\r", "\n"))
+    text = text.replace("\t", "    ").replace("\u00a0", " ")
+    out: list[Line] = []
+    for no, raw in enumerate(text.split("\n"), start=1):
+        if _NEEDS_CLEANING.search(raw):
+            out.extend(_clean_one(no, raw))
+        else:
+            out.append(Line(no, raw))
+    return out
+
+
+def _clean_one(no: int, raw: str) -> list[Line]:
+    s = _unquote(raw) if raw.lstrip().startswith(">") else raw
+    fence_before = fence_after = False
+    if "```" in s or "~~~" in s:
+        fence_before, s, fence_after = _split_fences(s)
+    if "`" in s:
+        s = _strip_backticks(s)
+    rank, prefix, stream = None, "", ""
+    if _ANY_PREFIX.match(s):
+        s, rank, prefix, stream = _strip_prefixes(s)
+    if s.startswith("["):
+        s = _strip_title_tag(s)
+    parts = _split_header(s) if "Traceback" in s else [s]
+    lines = [Line(no, part, rank, prefix, stream) for part in parts]
+    if fence_before:
+        lines.insert(0, Line(no, "", fence=True))
+    if fence_after:
+        lines.append(Line(no, "", fence=True))
+    return lines
+
+
+def _unquote(s: str) -> str:
+    """Remove markdown blockquote markers (`> `), but not a `>>>` prompt."""
+    for _ in range(8):
+        t = s.lstrip()
+        if not t.startswith(">") or t.startswith(">>>"):
+            return s
+        s = t[2:] if t.startswith("> ") else t[1:]
+    return s
+
+
+def _split_fences(s: str) -> tuple[bool, str, bool]:
+    """Find a fence at the start (with its info string) or glued to the end of a line."""
+    before = after = False
+    t = s.strip()
+    for mark in ("```", "~~~"):
+        if t.startswith(mark):
+            rest = t.lstrip(mark[0])
+            info = _INFO_STRING.fullmatch(rest) and not rest[:1].isupper()
+            before, s = True, "" if info else rest
+            break
+    if s.rstrip().endswith("```"):
+        after, s = True, s.rstrip()[:-3]
+        s = s.rstrip("`") if s.endswith("`") and not s.endswith("``") else s
+    return before, s, after
+
+
+def _strip_backticks(s: str) -> str:
+    """Remove inline-code backticks around a pasted error (possibly spanning lines)."""
+    t = s.strip()
+    if t.startswith("`") and not t.startswith("``") and t.count("`") % 2 == 1:
+        return t[1:]
+    if t.endswith("`") and not t.endswith("``") and t.count("`") % 2 == 1:
+        return s.rstrip()[:-1]
+    if len(t) > 1 and t.startswith("`") and t.endswith("`") and t.count("`") == 2:
+        return t[1:-1]
+    return s
+
+
+def _strip_prefixes(s: str) -> tuple[str, str | None, str, str]:
+    """Strip log prefixes from the start of a line: (rest, rank, log prefix, stream prefix)."""
+    rank: str | None = None
+    prefix = stream = ""
+    for _ in range(6):
+        found = _match_prefix(s)
+        if found is None:
+            break
+        m, is_stream = found
+        rank = _rank_of(m) or rank
+        if is_stream and not prefix:
+            stream += m.group(0).strip()
+        else:
+            prefix += m.group(0)
+        s = s[m.end() :]
+    return s, rank, prefix, stream
+
+
+def _match_prefix(s: str) -> tuple[re.Match[str], bool] | None:
+    for pattern, is_stream in _PREFIXES:
+        m = pattern.match(s)
+        if m and m.end() > 0:
+            return m, is_stream
+    return None
+
+
+def _rank_of(m: re.Match[str]) -> str | None:
+    groups = m.groupdict()
+    rank, name = (groups.get("rank") or "").strip(), groups.get("name")
+    if rank and name is not None:
+        return f"rank{rank}"
+    if rank:
+        return rank if not rank.isdigit() else f"rank{rank}"
+    if name and _RANK_NAME.fullmatch(name):
+        return name
+    return None
+
+
+def _strip_title_tag(s: str) -> str:
+    m = _TITLE_TAG.match(s)
+    return s[m.end() :] if m else s
+
+
+def _split_header(s: str) -> list[str]:
+    """Split `log message: Traceback (most recent call last):` into the message and header."""
+    i = s.find(_TRACEBACK)
+    if i <= 0:
+        return [s]
+    head, header = s[:i].rstrip(), _TRACEBACK
+    if head.endswith("+ Exception Group"):
+        head, header = head[: -len("+ Exception Group")].rstrip(), _GROUP_HEADER
+    if not head.strip() or head.endswith(("Exception Group", "|", "+")):
+        return [s]
+    tail = s[i + len(_TRACEBACK) :].strip()
+    return [head, header, tail] if tail else [head, header]
+
+
+@memo(maxsize=512)
+def exception_head(st: str, lax: bool) -> tuple[str, str] | None:
+    """(type, first message line) if `st` is an exception line such as `ValueError: bad`.
+
+    Strict mode wants a name ending in Error/Exception/Warning/Interrupt/Exit or a known
+    builtin; `lax` (right after frames) also takes any CamelCase name followed by a colon.
+    """
+    if not (st[:1].isalpha() or st[:1] == "_"):
+        return None
+    m = _HEAD.fullmatch(st)
+    if m is None or (m["args"] and m["msg"] is None):
+        return None
+    name = m["type"]
+    last = name.rsplit(".", 1)[-1]
+    if not _plausible(last) and not (lax and _camel(last) and (m["msg"] is not None)):
+        return None
+    return name, (m["msg"] or "").strip()
+
+
+def _plausible(last: str) -> bool:
+    if last in _KNOWN:
+        return True
+    if not last.endswith(_SUFFIXES) or last in _SUFFIXES:
+        return False
+    return last[:1].isupper() and not last.isupper()
+
+
+def _camel(last: str) -> bool:
+    return last[:1].isupper() and not last.isupper() and last.isidentifier()
+
+
+def embedded_exception(st: str) -> tuple[str, str] | None:
+    """An exception stringified inside a log line: `... with exception KVTransferError(x): msg`."""
+    if ":" not in st:
+        return None
+    m = _EMBEDDED.search(st)
+    if m is None:
+        return None
+    message = st[m.end() :]
+    quote = st[m.start() - 1] if m.start() else ""
+    if quote == "`" and quote in message:  # prose: "I get `ValueError: x` when ..."
+        message = message[: message.find(quote)]
+    elif quote in ("'", '"') and quote in message:
+        message = message[: message.rfind(quote)]
+    return m["type"], message.strip()
+
+
+def line_kind(st: str) -> str:
+    """Classify a non-blank stripped line by its structure, cheapest tests first."""
+    c = st[0]
+    if c == "F":
+        return "frame" if st.startswith('File "') and FRAME.fullmatch(st) else ""
+    if c in "+~^.[":
+        if st.startswith(_GROUP):
+            return "group"
+        if _SEPARATOR.fullmatch(st):
+            return "separator"
+        return "skip" if skippable(st) else ""
+    if c in "TE" and _HEADER.fullmatch(st):
+        return "header"
+    if c in "TD" and st in CHAIN:
+        return "chain"
+    return ""
+
+
+def skippable(st: str) -> bool:
+    """Caret lines, elided frames and `[Previous line repeated N more times]`."""
+    if not st.strip("~^ "):
+        return True
+    return st == "..." or st.startswith(("[Previous line repeated", "...<"))
+
+
+def structural(st: str) -> bool:
+    """A line that belongs to traceback structure, never to a message."""
+    return line_kind(st) in ("header", "frame", "chain", "group", "separator")
+
+
+def indent(text: str) -> int:
+    return len(text) - len(text.lstrip())

@@ -1,0 +1,116 @@
+"""Answers as JSON (schema 1, README "JSON output"): the records themselves, every match in
+full whatever `-v` says (a program reading them wants everything; -v is about what a person
+reads)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from errexplain.models import (
+    SCHEMA_VERSION,
+    Candidate,
+    Entry,
+    Explanation,
+    Frame,
+    Match,
+    RaisedError,
+    Related,
+)
+
+
+def frame_dict(f: Frame) -> dict[str, Any]:
+    return {"path": f.path, "line": f.line, "function": f.function}
+
+
+def error_dict(e: RaisedError) -> dict[str, Any]:
+    return {
+        "type": e.type,
+        "message": e.message,
+        "frames": [frame_dict(f) for f in e.frames],
+        "count": e.count,
+        "ranks": list(e.ranks),
+        "truncated": e.truncated,
+        "chain": [{"type": c.type, "message": c.message} for c in e.chain],
+        "members": [{"type": m.type, "message": m.message} for m in e.members],
+    }
+
+
+def related_dict(r: Related) -> dict[str, str]:
+    return {"id": r.id, "template": r.template, "exception_type": r.exception}
+
+
+def entry_dict(e: Entry) -> dict[str, Any]:
+    """An entry's own fields (what `show --json` prints)."""
+    src, fix = e.source, e.example_fix
+    return {
+        "id": e.id,
+        "template": e.template,
+        "exception_type": e.exception,
+        "base": e.base,
+        "source": {
+            "project": src.project,
+            "version": src.version,
+            "path": src.path,
+            "line": src.line,
+            "function": src.function,
+            "url": src.url,
+        },
+        "derived": e.derived,
+        "meaning": e.meaning,
+        "trigger": e.trigger,
+        "condition": e.condition,
+        "situations": list(e.situations),
+        "solutions": list(e.solutions),
+        "example_fix": {"before": fix.before, "after": fix.after, "language": fix.language}
+        if fix
+        else None,
+    }
+
+
+def match_dict(m: Match) -> dict[str, Any]:
+    d = entry_dict(m.entry)
+    return {
+        "id": d.pop("id"),
+        "score": round(m.score, 4),
+        "kind": m.kind,
+        "reasons": list(m.reasons),
+        **d,
+        "values": dict(m.values),
+        "related": [related_dict(r) for r in m.related],
+    }
+
+
+def explanation_dict(x: Explanation) -> dict[str, Any]:
+    return {
+        "exception": error_dict(x.error),
+        "matches": [match_dict(m) for m in x.matches],
+        "nearest": [
+            {"id": m.entry.id, "score": round(m.score, 4), "template": m.entry.template}
+            for m in x.nearest
+        ],
+        "ambiguous": x.ambiguous,
+        "generic": x.generic,
+        "notes": list(x.notes),
+    }
+
+
+def row_dict(c: Candidate, score: float | None = None) -> dict[str, Any]:
+    out = {
+        "id": c.id,
+        "exception_type": c.exception,
+        "template": c.template,
+        "project": c.project,
+        "path": c.path,
+        "line": c.line,
+    }
+    return out if score is None else {**out, "score": round(score, 4)}
+
+
+def dumps(doc: dict[str, Any]) -> str:
+    return json.dumps({"schema": SCHEMA_VERSION, **doc}, indent=2, ensure_ascii=False) + "\n"
+
+
+def render_explanations(exps: Sequence[Explanation], extra: dict[str, Any] | None = None) -> str:
+    return dumps({"errors": [explanation_dict(e) for e in exps], **(extra or {})})

@@ -1,0 +1,303 @@
+"""An answer as sections of typed parts: the one source of errexplain's wording.
+
+:func:`explanation_view`, :func:`entry_view` and :func:`row_view` build, from the records, what
+a person reads; :mod:`.plain` and :mod:`.rich` only draw those parts (wrapping, colour, panels)
+and never add words of their own, so the two stay in step. ``verbose`` is decided here too: it
+shows every match in full, in either format. JSON (:mod:`.json`) is the records themselves.
+
+Parts: a :class:`Line` is a run of :class:`Span` s, each with a *role* that the Rich renderer
+maps to a style (roles, not styles, so the plain renderer can ignore them); :class:`Heading`
+starts a section; :class:`Code` is preformatted; :class:`Link` is a URL; :class:`Rule`
+separates matches.
+"""
+
+from __future__ import annotations
+
+from errexplain._startup import TYPE_CHECKING, record
+from errexplain.match.template import compile_template
+
+if TYPE_CHECKING:
+    from errexplain.models import Candidate, Entry, Explanation, Match, RaisedError
+
+
+@record
+class Span:
+    text: str
+    role: str = ""
+    """"" (plain text), "type", "value", "placeholder", "dim", "note", "exact", "fuzzy",
+    "heading"."""
+
+
+@record
+class Line:
+    """One logical line, drawn at `indent`; with `wrap`, long lines fold at the same indent."""
+
+    spans: tuple[Span, ...]
+    indent: int = 0
+    wrap: bool = True
+
+
+@record
+class Heading:
+    text: str
+
+
+@record
+class Code:
+    """Preformatted code in labelled pieces ("# before", "# after"): (label, code) pairs."""
+
+    pieces: tuple[tuple[str, str], ...]
+    language: str = "python"
+    indent: int = 2
+
+
+@record
+class Link:
+    url: str
+    indent: int = 2
+
+
+@record
+class Rule:
+    pass
+
+
+if TYPE_CHECKING:
+    Part = Line | Heading | Code | Link | Rule
+
+
+@record
+class View:
+    """One panel: a title and its parts."""
+
+    title: str
+    parts: tuple[Part, ...]
+
+
+def _line(text: str, role: str = "", indent: int = 2, wrap: bool = True) -> Line:
+    return Line((Span(text, role),), indent, wrap)
+
+
+def _paras(text: str, indent: int = 2, prefix: str = "") -> list[Line]:
+    """A prose text, one wrapped line per paragraph line."""
+    lines = text.splitlines() or [""]
+    return [_line((prefix if i == 0 else "") + ln, indent=indent) for i, ln in enumerate(lines)]
+
+
+def template_spans(exception: str, template: str) -> tuple[Span, ...]:
+    """`Type: text {placeholder} text`, placeholders as `{expr}` with their own role."""
+    compiled = compile_template(template)
+    spans = [Span(f"{exception}: " if exception else "", "type"), Span(compiled.literals[0])]
+    for name, lit in zip(compiled.names, compiled.literals[1:], strict=True):
+        spans += [Span("{" + name + "}", "placeholder"), Span(lit)]
+    return tuple(s for s in spans if s.text)
+
+
+def source_text(entry: Entry) -> str:
+    """`project version: path:line in function`."""
+    src = entry.source
+    release = f"{src.project} {src.version}" if src.version else src.project
+    where = f"{src.path}:{src.line}" if src.path else "(raised by the interpreter or a library)"
+    func = f" in {src.function}" if src.function else ""
+    return f"{release}: {where}{func}"
+
+
+# ------------------------------------------------------------------------------ entry sections
+
+
+def _meaning(entry: Entry) -> list[Part]:
+    if not entry.meaning:
+        return []
+    title = "What it means" + (
+        " (derived from the source code, not curated)" if entry.derived else ""
+    )
+    return [Heading(title), *_paras(entry.meaning)]
+
+
+def _when(entry: Entry) -> list[Part]:
+    out: list[Part] = []
+    if entry.trigger:
+        out += _paras(entry.trigger, prefix="Trigger: ")
+    elif entry.condition:
+        out += _paras(entry.condition, prefix="Condition in the code: ")
+    for s in entry.situations:
+        out += _paras(s, indent=4, prefix="- ")
+    return [Heading("When it happens"), *out] if out else []
+
+
+def _solutions(entry: Entry) -> list[Part]:
+    if not entry.solutions:
+        return []
+    out: list[Part] = [Heading("Solutions")]
+    for i, s in enumerate(entry.solutions, 1):
+        out += _paras(s, prefix=f"{i}. ")
+    return out
+
+
+def _example_fix(entry: Entry) -> list[Part]:
+    fix = entry.example_fix
+    if fix is None:
+        return []
+    pieces: tuple[tuple[str, str], ...] = (
+        (("# before", fix.before.rstrip()),) if (fix.before) else ()
+    )
+    pieces += (("# after", fix.after.rstrip()),)
+    return [Heading("Example fix"), Code(pieces, fix.language or "python")]
+
+
+def _source(entry: Entry) -> list[Part]:
+    out: list[Part] = [Heading("Source"), _line(source_text(entry), wrap=False)]
+    if entry.source.url:
+        out.append(Link(entry.source.url))
+    if entry.removed_in:
+        out.append(_line(f"(removed in {entry.removed_in})"))
+    return out
+
+
+def entry_sections(entry: Entry) -> list[Part]:
+    """What an entry explains: meaning, when, solutions, example fix, source."""
+    return [
+        *_meaning(entry),
+        *_when(entry),
+        *_solutions(entry),
+        *_example_fix(entry),
+        *_source(entry),
+    ]
+
+
+# ---------------------------------------------------------------------------- explanations
+
+
+def _error_spans(err: RaisedError, match: Match | None) -> tuple[Span, ...]:
+    """The error line, the values bound to placeholders marked, and how often it was seen."""
+    spans = [Span(f"{err.type or 'Error'}: ", "type"), *_message_spans(err.message, match)]
+    if err.count > 1:
+        ranks = f" ({', '.join(err.ranks)})" if err.ranks else ""
+        spans.append(Span(f"  [seen {err.count} times{ranks}]", "dim"))
+    return tuple(spans)
+
+
+def _message_spans(message: str, match: Match | None) -> list[Span]:
+    values = sorted({v for _, v in (match.values if match else ()) if v}, key=len, reverse=True)
+    spans: list[Span] = []
+    pos = 0
+    while values and pos < len(message):
+        found = min(
+            ((message.find(v, pos), v) for v in values if message.find(v, pos) >= 0), default=None
+        )
+        if found is None:
+            break
+        at, value = found
+        spans += [Span(message[pos:at]), Span(value, "value")]
+        pos = at + len(value)
+    spans.append(Span(message[pos:]))
+    return [s for s in spans if s.text]
+
+
+def _header(exp: Explanation) -> list[Part]:
+    err = exp.error
+    top = exp.matches[0] if exp.matches else None
+    out: list[Part] = [Line(_error_spans(err, top), 0, False)]
+    if err.root_cause is not None:
+        rc = err.root_cause
+        out.append(_line(f"root cause: {rc.type}: {rc.message}".rstrip(), "dim", wrap=False))
+    if err.frames:
+        f = err.frames[-1]
+        where = f"{f.path}:{f.line}" if f.line is not None else f.path
+        out.append(
+            _line(
+                f"raised at: {where}" + (f" in {f.function}" if f.function else ""),
+                "dim",
+                wrap=False,
+            )
+        )
+    return out
+
+
+def _no_match(exp: Explanation) -> list[Part]:
+    out: list[Part] = [_line("No catalog entry matches this message.", "note", 0)]
+    if exp.nearest:
+        out.append(_line("Nearest candidates:", indent=0))
+        for m in exp.nearest:
+            spans = (
+                Span(f"{m.score:.2f}  "),
+                Span(m.entry.id, "dim"),
+                Span("  "),
+                *template_spans(m.entry.exception, m.entry.template),
+            )
+            out.append(Line(spans, 2, False))
+    return out
+
+
+def _related(m: Match) -> list[Part]:
+    if not m.related:
+        return []
+    out: list[Part] = [Heading("Related errors (errexplain show ID)")]
+    for r in m.related:
+        spans = (Span(r.id, "dim"), Span("  "), *template_spans(r.exception, r.template))
+        out.append(Line(spans, 2, False))
+    return out
+
+
+def match_parts(m: Match, n: int, total: int) -> list[Part]:
+    """One match in full: how it matched, the template, bound values, the entry, related."""
+    e = m.entry
+    head = Line(
+        (Span(f"Match {n} of {total}: {e.id}  {m.kind}  score {m.score:.2f}", m.kind),), 0, False
+    )
+    message = Line((Span("Message:  "), *template_spans(e.exception, e.template)), 0, False)
+    out: list[Part] = [head, _line("why: " + "; ".join(m.reasons)), message]
+    if m.values:
+        spans = [Span("Values:   ")]
+        for i, (k, v) in enumerate(m.values):
+            spans += [Span(("; " if i else "") + f"{k} = "), Span(v, "value")]
+        out.append(Line(tuple(spans), 0, False))
+    return [*out, *entry_sections(e), *_related(m)]
+
+
+def explanation_view(exp: Explanation, *, verbose: bool = False) -> View:
+    """The answer for one error. Without `verbose`, only the best match is shown in full
+    (all of them when they are the same message raised at sites nothing tells apart)."""
+    parts: list[Part] = [*_header(exp)]
+    parts += [_line("note: " + n, "note", 0) for n in exp.notes]
+    if not exp.matches:
+        parts += _no_match(exp)
+    shown = exp.matches if (exp.ambiguous or verbose) else exp.matches[:1]
+    for i, m in enumerate(shown, 1):
+        parts += [Rule(), *match_parts(m, i, len(shown))]
+    rest = exp.matches[len(shown) :]
+    if rest:
+        others = ", ".join(f"{m.entry.id} ({m.score:.2f})" for m in rest)
+        parts.append(_line(f"Other candidates: {others} (-v shows them in full)", "dim", 0))
+    if exp.generic:
+        parts += [
+            Rule(),
+            Heading(f"About {exp.error.short_type or 'this error'}"),
+            *_paras(exp.generic),
+        ]
+    return View(exp.error.type or "error", tuple(parts))
+
+
+def entry_view(entry: Entry) -> View:
+    """One catalog entry (`errexplain show`)."""
+    parts: list[Part] = [
+        Line(template_spans(entry.exception, entry.template), 0),
+        *entry_sections(entry),
+    ]
+    if entry.examples:
+        parts += [Heading("Examples"), *(_line(e) for e in entry.examples)]
+    return View(f"{entry.id} · {entry.project}", tuple(parts))
+
+
+def row_view(c: Candidate, score: float | None = None) -> tuple[Line, Line]:
+    """One entry in a listing (`search`, `list`, `related`): id and template, then where."""
+    where = f"{c.path}:{c.line}" if c.path else c.project
+    lead = (Span(f"{score:.2f}  "),) if score is not None else ()
+    return (
+        Line(
+            (*lead, Span(c.id, "dim"), Span("  "), *template_spans(c.exception, c.template)),
+            0,
+            False,
+        ),
+        _line(where, "dim", 6, False),
+    )

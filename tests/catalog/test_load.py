@@ -1,0 +1,100 @@
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from errexplain.catalog.integrity import check, lint
+from errexplain.catalog.load import load_catalog
+from errexplain.errors import CatalogError
+
+DATA = Path(__file__).parent.parent / "data"
+
+
+def _copy(tmp_path: Path) -> Path:
+    dst = tmp_path / "cat"
+    shutil.copytree(DATA / "catalog", dst)
+    return dst
+
+
+def test_small_catalog_loads_and_checks(small_catalog):
+    assert len(small_catalog.entries) == 11
+    assert check(small_catalog) == []
+    e = next(e for e in small_catalog.entries if e.source.line == 360)
+    assert e.source.url == "https://example.org/demo/blob/v1.2.3/python/demo/pkg/images.py#L360"
+    assert e.curated and not e.derived
+
+
+def _break(tmp_path: Path, old: str, new: str) -> Path:
+    root = _copy(tmp_path)
+    f = root / "demo" / "pkg" / "mixed.yaml"
+    f.write_text(f.read_text().replace(old, new, 1))
+    return root
+
+
+def test_unknown_key_names_file_line_entry_and_key(tmp_path):
+    root = _break(tmp_path, "  meaning: Pixel rows", "  meening: Pixel rows")
+    with pytest.raises(CatalogError) as exc:
+        load_catalog([root])
+    msg = exc.value.message
+    assert "mixed.yaml:" in msg and "meening: unknown key" in msg and "entry " in msg
+
+
+def test_bad_source_key_path(tmp_path):
+    root = _break(tmp_path, "    line: 360", "    line: -4")
+    with pytest.raises(CatalogError, match=r"source\.line: must be a positive integer"):
+        load_catalog([root])
+
+
+def test_bad_template(tmp_path):
+    root = _break(tmp_path, "template: image QKV", "template: <image QKV")
+    with pytest.raises(CatalogError, match="template: placeholder opened"):
+        load_catalog([root])
+
+
+def test_invalid_yaml(tmp_path):
+    root = _copy(tmp_path)
+    (root / "demo" / "pkg" / "broken.yaml").write_text("entries: [\n")
+    with pytest.raises(CatalogError, match=r"broken\.yaml.*invalid YAML"):
+        load_catalog([root])
+
+
+def test_curated_entry_needs_example(tmp_path):
+    root = _break(tmp_path, "  - 'feature length does not match image grids: 5824 != 5760'\n", "")
+    with pytest.raises(CatalogError, match="examples: a curated entry needs"):
+        load_catalog([root])
+
+
+def test_user_catalog_overrides_by_id(tmp_path, small_catalog):
+    root = _break(
+        tmp_path, "meaning: Pixel rows and grid patch counts disagree.", "meaning: Overridden text."
+    )
+    merged = load_catalog([DATA / "catalog", root])
+    assert "Overridden text." in {e.meaning for e in merged.entries}
+    assert len(merged.overridden) == len(small_catalog.entries)
+
+
+def test_dangling_related_and_example_not_first(tmp_path):
+    root = _break(
+        tmp_path,
+        "  - 'feature length does not match image grids: 5824 != 5760'",
+        "  - deferred feature length does not match image grids",
+    )
+    problems = check(load_catalog([root]))
+    assert any("ranked first instead" in str(p) for p in problems)
+    root2 = _break(tmp_path / "b", "related:\n  - ", "related:\n  - '0000000000000000'\n  - ")
+    assert any("unknown id 0000000000000000" in str(p) for p in check(load_catalog([root2])))
+
+
+def test_lint_reports_generic_and_duplicates(small_catalog):
+    report = lint(small_catalog)
+    assert any("'<e>'" in str(p) for p in report["too generic"])
+    assert any("2 sites" in str(p) for p in report["duplicate templates"])
+    assert report["dangling related ids"] == []
+
+
+def test_missing_project_yaml(tmp_path):
+    (tmp_path / "x").mkdir()
+    with pytest.raises(CatalogError, match=r"no project\.yaml"):
+        load_catalog([tmp_path / "x"])

@@ -1,0 +1,106 @@
+from __future__ import annotations
+
+import re
+import time
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from errexplain.match.template import (
+    TemplateSyntaxError,
+    compile_template,
+    escape,
+    fill,
+    match,
+    placeholder,
+    render_plain,
+)
+
+
+def test_binds_values():
+    t = "Kimi-K3 feature length does not match image grids: <pixel_values.shape[0]> != <sum(n)>"
+    assert match(t, "Kimi-K3 feature length does not match image grids: 5824 != 5760") == (
+        ("pixel_values.shape[0]", "5824"),
+        ("sum(n)", "5760"),
+    )
+
+
+def test_escaped_angle_brackets_are_literal():
+    t = "head_dim must be positive, even, and <<= 128"
+    assert compile_template(t).names == ()
+    assert match(t, "head_dim must be positive, even, and <= 128") == ()
+    assert render_plain("<<lambda>> got <x!r>") == "<lambda> got {x!r}"
+
+
+def test_placeholder_with_greater_than_in_name():
+    t = "<a >> b> is wrong"
+    assert compile_template(t).names == ("a > b",)
+    assert placeholder("a > b") == "<a >> b>"
+
+
+@pytest.mark.parametrize("bad", ["open <never closed", "empty <> placeholder"])
+def test_syntax_errors(bad):
+    with pytest.raises(TemplateSyntaxError):
+        compile_template(bad)
+
+
+def test_whitespace_runs_and_newlines_are_one_space():
+    t = "Prefill out of memory. <detail>"
+    assert match(t, "Prefill  out of\nmemory.   x y") == (("detail", "x y"),)
+
+
+def test_whole_message_only():
+    assert match("image QKV shapes must match", "image QKV shapes must match!") is None
+    assert match("<a> is not divisible by <b>", "16 is not divisible") is None
+
+
+def test_leading_placeholder():
+    t = "<pool_name> state_pools must not contain None"
+    assert match(t, "deepseek_v4_c4_state state_pools must not contain None") == (
+        ("pool_name", "deepseek_v4_c4_state"),
+    )
+
+
+def test_adversarial_100kb_is_linear():
+    t = "<a> x <b> x <c> x <d> x <e> y"
+    msg = "x " * 50_000 + "z"
+    start = time.perf_counter()
+    assert match(t, msg) is None
+    assert time.perf_counter() - start < 0.5
+
+
+_value = st.text(
+    alphabet=st.characters(blacklist_categories=("Cs", "Cc", "Zs", "Zl", "Zp")),
+    min_size=1,
+    max_size=20,
+)
+_literal = st.text(alphabet=st.characters(blacklist_categories=("Cs", "Cc")), max_size=20)
+
+
+@given(st.lists(_literal, min_size=1, max_size=5), st.data())
+def test_fill_then_match_refills_the_same(literals, data):
+    names = [f"v{i}" for i in range(len(literals) - 1)]
+    template = escape(literals[0]) + "".join(
+        placeholder(n) + escape(lit) for n, lit in zip(names, literals[1:], strict=True)
+    )
+    values = {n: data.draw(_value) for n in names}
+    message = fill(template, values)
+    bound = match(template, message)
+    assert bound is not None
+    norm = re.sub(r"\s+", " ", message).strip()
+    assert re.sub(r"\s+", " ", fill(template, dict(bound))).strip() == norm
+
+
+@given(_literal)
+def test_literal_template_matches_exactly_itself(text):
+    t = escape(text)
+    assert match(t, text) == ()
+    if text.strip():
+        assert match(t, text + "!") is None
+
+
+def test_placeholder_followed_by_literal_greater_than():
+    c = compile_template("size <n>>> limit")
+    assert c.names == ("n",) and c.literals == ("size ", "> limit")
+    assert match("size <n>>> limit", "size 7> limit") == (("n", "7"),)

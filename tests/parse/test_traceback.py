@@ -1,0 +1,686 @@
+"""Tests for errexplain.parse: realistic pastes in tests/data/tracebacks, plus hypothesis."""
+
+from __future__ import annotations
+
+import builtins
+import re
+import sys
+import time
+import traceback
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+from errexplain.models import RaisedError
+from errexplain.parse import parse_traceback
+
+DATA = Path(__file__).parent.parent / "data" / "tracebacks"
+PREFIX = "[2026-10-02 11:04:09 TP0] "
+
+
+def parse(name: str) -> tuple[RaisedError, ...]:
+    return parse_traceback((DATA / name).read_text(encoding="utf-8"))
+
+
+def only(name: str) -> RaisedError:
+    errors = parse(name)
+    assert len(errors) == 1, errors
+    return errors[0]
+
+
+# 1. Prefixes, ANSI, CRLF ------------------------------------------------------------------
+
+
+def test_tp_prefixed_tracebacks_merge_and_keep_ranks() -> None:
+    err = only("tp_ranks_oom.txt")
+    assert err.type == "torch.OutOfMemoryError"
+    assert err.short_type == "OutOfMemoryError"
+    assert err.message.startswith("CUDA out of memory. Tried to allocate 2.00 GiB.")
+    assert err.message.endswith("reserved by PyTorch but unallocated.")
+    assert (err.count, err.ranks) == (2, ("TP0", "TP1"))
+    assert [f.function for f in err.frames] == [
+        "run_scheduler_process",
+        "decorate_context",
+        "event_loop_overlap",
+        "capture",
+    ]
+    assert err.frames[0].path == "/sgl-workspace/sglang/python/sglang/srt/managers/scheduler.py"
+    assert err.frames[0].line == 2645
+    assert err.frames[0].code == "scheduler.event_loop_overlap()"
+    assert err.line_no == 15
+
+
+def test_dp_tp_ep_prefix_on_every_line() -> None:
+    err = only("dp_tp_ep_prefix.txt")
+    assert err.type == "ValueError"
+    assert err.message == (
+        "num_experts (257) must be divisible by ep_size (6)\nCheck --ep-size and --tp-size."
+    )
+    assert err.ranks == ("DP1 TP3 EP3",)
+    assert [f.line for f in err.frames] == [3130, 114]
+    assert err.frames[1].code == "raise ValueError("
+
+
+def test_torchrun_rank_prefixes_interleaved() -> None:
+    err = only("torchrun_ranks.txt")
+    assert err.type == "torch.distributed.DistBackendError"
+    assert err.message.startswith("NCCL error in: /pytorch/torch/csrc/distributed/c10d/")
+    assert err.message.endswith(
+        "\nncclSystemError: System call (e.g. socket, malloc) or external "
+        "library call failed or device error."
+    )
+    assert (err.count, err.ranks) == (2, ("rank3", "rank1"))
+    assert [f.function for f in err.frames] == ["<module>", "main"]
+
+
+def test_worker_and_vllm_style_prefixes() -> None:
+    first, second = parse("worker_prefixes.txt")
+    assert first.type == "AssertionError"
+    assert first.message.startswith("Error in memory profiling. Initial free memory 40.2 GiB")
+    assert first.frames[0].function == "execute_method"
+    assert first.ranks == ()
+    assert second.type == "RuntimeError"
+    assert second.message == "Not enough memory. Please try to increase --mem-fraction-static."
+    assert second.ranks == ("TP0",)
+
+
+def test_ansi_escapes_are_removed() -> None:
+    err = only("ansi_colored.txt")
+    assert err.type == "ValueError"
+    assert err.message == "mem_fraction_static must be in (0, 1), got 1.2"
+    assert err.frames[0].function == "__post_init__"
+    assert err.frames[0].code == "self._handle_gpu_memory_settings()"
+
+
+@pytest.mark.parametrize("newline", ["\r\n", "\r"])
+def test_crlf_and_lone_cr(newline: str) -> None:
+    text = (DATA / "chained_cause.txt").read_text(encoding="utf-8").replace("\n", newline)
+    (err,) = parse_traceback(text)
+    assert err.type == "OSError"
+    assert err.chain[0].type == "huggingface_hub.errors.HFValidationError"
+
+
+def test_tabs_are_tolerated() -> None:
+    text = (DATA / "blockquote.txt").read_text(encoding="utf-8").replace("    ", "\t")
+    (err,) = parse_traceback(text)
+    assert (err.type, err.message) == ("RuntimeError", "FlashInfer requires sm75+, got sm70")
+    assert err.frames[0].code == "self.prefill_wrapper.begin_forward("
+
+
+def test_prefix_only_stripped_at_line_start() -> None:
+    (err,) = parse_traceback("ValueError: expected [2026-10-02 11:04:09 TP0] in the log line\n")
+    assert err.message == "expected [2026-10-02 11:04:09 TP0] in the log line"
+    assert err.ranks == ()
+
+
+# 2. Markdown ------------------------------------------------------------------------------
+
+
+def test_fenced_python_block_with_prose() -> None:
+    err = only("fenced_python.txt")
+    assert err.type == "huggingface_hub.errors.HFValidationError"
+    assert err.message.endswith("Use `repo_type` argument if needed.")
+    assert err.frames[0].path == "<frozen runpy>"
+    assert err.frames[0].code is None
+    assert err.frames[1].code == "server_args = prepare_server_args(sys.argv[1:])"
+
+
+def test_fence_glued_to_text() -> None:
+    err = only("fence_glued.txt")
+    assert err.type == "ValueError"
+    assert err.message == (
+        "The input (32769 tokens) is longer than the model's context length (32768 tokens)."
+    )
+    assert len(err.frames) == 1
+
+
+def test_yaml_and_bash_fences() -> None:
+    err = only("fence_yaml_bash.txt")
+    assert (err.type, err.message) == ("KeyError", "'quantization_config'")
+
+
+def test_blockquote() -> None:
+    err = only("blockquote.txt")
+    assert (err.type, err.message) == ("RuntimeError", "FlashInfer requires sm75+, got sm70")
+    assert err.frames[0].function == "call_begin_forward"
+
+
+def test_inline_backticks_single_and_multi_line() -> None:
+    err = only("inline_backticks.txt")
+    assert err.message == (
+        "Unsupported attention backend 'fa4'. Choose from ['flashinfer', 'triton', 'fa3']"
+    )
+    (err,) = parse_traceback("`RuntimeError: Prefill out of memory.\nTry to allocate 64 tokens.`")
+    assert err.message == "Prefill out of memory.\nTry to allocate 64 tokens."
+
+
+def test_issue_title() -> None:
+    err = only("issue_title.txt")
+    assert (err.type, err.message) == (
+        "ValueError",
+        "deepseek_v4_c4_state state_pools must not contain None",
+    )
+
+
+# 3. Traceback shapes ----------------------------------------------------------------------
+
+
+def test_mid_traceback_without_indentation() -> None:
+    err = only("mid_traceback_no_indent.txt")
+    assert err.type == "RuntimeError"
+    assert err.message == (
+        "NCCL error: unhandled system error (run with NCCL_DEBUG=INFO for details)"
+    )
+    assert [f.function for f in err.frames] == ["init_torch_distributed", "NCCL_CHECK"]
+    assert err.frames[1].code == 'raise RuntimeError(f"NCCL error: {error_str}")'
+    assert not err.truncated
+
+
+def test_bare_error_line() -> None:
+    err = only("bare_error.txt")
+    assert err.type == "ImportError"
+    assert err.message.startswith("cannot import name 'launch_server_cmd' from 'sglang.utils'")
+    assert err.frames == ()
+    assert err.line_no == 2
+
+
+def test_carets_repeats_and_elided_paths() -> None:
+    err = only("py311_recursion.txt")
+    assert (err.type, err.message) == ("RecursionError", "maximum recursion depth exceeded")
+    assert [f.path for f in err.frames] == [
+        "python/sglang/srt/utils/common.py",
+        ".../sglang/srt/utils/common.py",
+    ]
+    assert err.frames[1].code == "return get_bool_env_var(name, default)"
+
+
+def test_syntax_error_frame_without_function() -> None:
+    text = (
+        'Traceback (most recent call last):\n  File "/tmp/cfg.py", line 3\n    x = (\n'
+        "        ^\nSyntaxError: '(' was never closed\n"
+    )
+    (err,) = parse_traceback(text)
+    assert (err.type, err.message) == ("SyntaxError", "'(' was never closed")
+    assert err.frames[0].function is None
+    assert err.frames[0].code == "x = ("
+
+
+def test_camelcase_type_only_right_after_frames() -> None:
+    text = (
+        'File "/usr/lib/python3.12/site-packages/torch/_dynamo/symbolic_convert.py", line 9, in f\n'
+        "    unimplemented(msg)\n"
+        "torch._dynamo.exc.Unsupported: call_function UserDefinedObjectVariable\n"
+        "\n"
+        "Note: this is a note, not an exception.\n"
+    )
+    (err,) = parse_traceback(text)
+    assert (err.type, err.message) == (
+        "torch._dynamo.exc.Unsupported",
+        "call_function UserDefinedObjectVariable",
+    )
+    assert parse_traceback("Note: this is a note, not an exception.") == ()
+
+
+# 4. Chains --------------------------------------------------------------------------------
+
+
+def test_direct_cause_chain() -> None:
+    err = only("chained_cause.txt")
+    assert err.type == "OSError"
+    assert err.message.startswith("Incorrect path_or_model_id: '/data/models//Qwen3-8B'.")
+    assert err.chain_relation == "cause"
+    (root,) = err.chain
+    assert root.type == "huggingface_hub.errors.HFValidationError"
+    assert root.message.endswith("max length is 96: '/data/models//Qwen3-8B'.")
+    assert err.root_cause == root
+    assert len(root.frames) == 2 and len(err.frames) == 2
+
+
+def test_context_chain_with_log_prefix() -> None:
+    err = only("chained_context.txt")
+    assert (err.type, err.message) == ("RuntimeError", "alloc failed")
+    assert err.chain_relation == "context"
+    assert [(c.type, c.message) for c in err.chain] == [("KeyError", "'req_to_token'")]
+    assert err.ranks == ("TP0",)
+
+
+# 5. Exception groups ----------------------------------------------------------------------
+
+
+def test_exception_group_members() -> None:
+    err = only("exception_group.txt")
+    assert err.type == "ExceptionGroup"
+    assert err.message == "unhandled errors in a TaskGroup (2 sub-exceptions)"
+    assert err.frames[0].function == "__aexit__"
+    first, second = err.members
+    assert (first.type, first.message) == (
+        "ValueError",
+        "Request 9f2c timed out: waited 600.0s for the scheduler",
+    )
+    assert first.frames[0].function == "generate_request"
+    assert (second.type, second.message) == ("TimeoutError", "")
+
+
+def test_group_header_inside_a_log_line() -> None:
+    text = (
+        "[2026-10-02 11:04:09 TP2] Scheduler hit an exception:   + Exception Group Traceback "
+        "(most recent call last):\n"
+        '  |   File "/sgl-workspace/sglang/python/sglang/srt/managers/io.py", line 40, in f\n'
+        "  |     raise ExceptionGroup(\n"
+        "  | ExceptionGroup: bad requests (1 sub-exception)\n"
+        "  +-+---------------- 1 ----------------\n"
+        "    | KeyError: 'rid'\n"
+        "    +------------------------------------\n"
+    )
+    (err,) = parse_traceback(text)
+    assert (err.type, err.ranks) == ("ExceptionGroup", ("TP2",))
+    assert [(m.type, m.message) for m in err.members] == [("KeyError", "'rid'")]
+
+
+def test_paste_starting_inside_a_group() -> None:
+    text = "    | Traceback (most recent call last):\n    | ValueError: x is bad\n    +-----\n"
+    (err,) = parse_traceback(text)
+    assert (err.type, err.message) == ("ValueError", "x is bad")
+
+
+# 6. Multi-line messages -------------------------------------------------------------------
+
+
+def test_multiline_message_ends_at_next_log_record() -> None:
+    err = only("multiline_message.txt")
+    assert err.message == (
+        "Prefill out of memory. Try to lower your batch size.\n"
+        "Try to allocate 16384 tokens.\n"
+        "Available full tokens: 1663744 (available=26368 + evictable=1637376)"
+    )
+
+
+def test_nvcc_lines_are_not_new_errors() -> None:
+    err = only("nvcc_jit.txt")
+    assert err.type == "RuntimeError"
+    assert err.message == (
+        "Capture prefill CUDA graph failed: Failed to build JIT module "
+        "sgl_kernel_jit_gelu_tanh_and_mul_fp4_quant_true"
+    )
+
+
+def test_hard_wrapped_message_is_joined() -> None:
+    err = only("hard_wrapped.txt")
+    assert err.message == (
+        "TP rank 2 could finish the model loading, but there are other ranks that didn't "
+        "finish loading. It is likely due to unexpected failures (e.g., OOM) or a slow node."
+    )
+
+
+def test_blank_line_then_prose_ends_the_message() -> None:
+    text = (
+        "ValueError: Model architectures ['Glm4ForCausalLM'] are not supported for now.\n"
+        "\n"
+        "I am running sglang 0.4.6 on 8xH100 with --tp 8.\n"
+    )
+    (err,) = parse_traceback(text)
+    assert err.message == "Model architectures ['Glm4ForCausalLM'] are not supported for now."
+
+
+def test_blank_line_then_indented_text_continues_the_message() -> None:
+    text = "RuntimeError: Worker failed:\n\n    rank 3: CUDA error\n\nSee the log above.\n"
+    (err,) = parse_traceback(text)
+    assert err.message == "Worker failed:\n\n    rank 3: CUDA error"
+
+
+def test_next_record_with_same_prefix_is_not_continuation() -> None:
+    text = (
+        "[2026-10-02 11:04:09 TP0] Load weight end.\n"
+        "[2026-10-02 11:04:09 TP1] RuntimeError: Not enough memory.\n"
+        "[2026-10-02 11:04:09 TP1] Decode batch. #running-req: 1\n"
+    )
+    (err,) = parse_traceback(text)
+    assert (err.message, err.ranks) == ("Not enough memory.", ("TP1",))
+
+
+# 7. Trailing noise, several errors, ranks, truncation -------------------------------------
+
+
+def test_trailing_noise_is_not_part_of_the_error() -> None:
+    err = only("trailing_noise.txt")
+    assert (err.type, err.message) == ("AssertionError", "Hidden size mismatch")
+
+
+def test_several_tracebacks_in_order() -> None:
+    first, second = parse("two_tracebacks.txt")
+    assert first.type == "IndexError" and second.type == "AssertionError"
+    assert first.line_no < second.line_no
+    assert second.message == "16 is not divisible by 6"
+
+
+def test_eight_ranks_merge() -> None:
+    err = only("eight_ranks.txt")
+    assert err.count == 8
+    assert err.ranks == tuple(f"TP{r}" for r in range(8))
+    assert err.line_no == 6
+
+
+def test_truncated_second_rank_does_not_hide_complete_error() -> None:
+    err = only("truncated_second_rank.txt")
+    assert (err.type, err.message, err.truncated) == (
+        "AssertionError",
+        "16 is not divisible by 6",
+        False,
+    )
+
+
+def test_truncated_only() -> None:
+    err = only("truncated_only.txt")
+    assert (err.type, err.message, err.truncated) == ("", "", True)
+    assert [f.line for f in err.frames] == [2645, 1605]
+    assert err.ranks == ("TP6",)
+    assert err.line_no == 1
+
+
+def test_rank_copies_with_different_paths_merge() -> None:
+    err = only("rank_paths_differ.txt")
+    assert err.type == "torch.AcceleratorError"
+    assert err.message.splitlines()[0] == "CUDA error: an illegal memory access was encountered"
+    assert len(err.message.splitlines()) == 4
+    assert (err.count, err.ranks) == (2, ("TP0", "TP1"))
+
+
+def test_chain_whose_final_traceback_is_cut() -> None:
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "/sgl-workspace/sglang/python/sglang/srt/utils.py", line 9, in f\n'
+        "    g()\n"
+        "ValueError: first failure\n\n"
+        "During handling of the above exception, another exception occurred:\n\n"
+        "Traceback (most recent call last):\n"
+        '  File "/sgl-workspace/sglang/python/sglang/srt/utils.py", line 12, in f\n'
+    )
+    (err,) = parse_traceback(text)
+    assert (err.type, err.message, err.truncated) == ("ValueError", "first failure", False)
+
+
+# 8. Exceptions inside log lines -----------------------------------------------------------
+
+
+def test_exceptions_inside_log_lines() -> None:
+    first, second = parse("log_line_exceptions.txt")
+    assert (first.type, first.message) == ("ValueError", "bad thing happened in the overlap loop")
+    assert first.ranks == ("TP0",)
+    assert (second.type, second.message) == (
+        "KVTransferError",
+        "Failed due to an unknown reason from another rank",
+    )
+    assert (second.count, second.ranks) == (2, ("TP1", "TP2"))
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("When I launch it I get `ValueError: bad --tp value` and it exits.", "bad --tp value"),
+        ("the server answered 'RuntimeError: can't allocate' twice", "can't allocate"),
+        ("E       AssertionError: 16 is not divisible by 6", "16 is not divisible by 6"),
+    ],
+)
+def test_exception_quoted_in_prose(text: str, message: str) -> None:
+    (err,) = parse_traceback(text)
+    assert err.message == message
+
+
+def test_traceback_starting_mid_line() -> None:
+    err = only("warmup_midline.txt")
+    assert (err.type, err.message) == ("AssertionError", "res=<Response [502]>, res.text=''")
+    assert err.frames[0].function == "_wait_and_warmup"
+
+
+def test_header_line_before_traceback() -> None:
+    err = only("model_rpc_client.txt")
+    assert (err.type, err.message) == ("AttributeError", "'NoneType' object has no attribute 'cpu'")
+    assert len(err.frames) == 2
+
+
+# 9. Echoes and non-errors -----------------------------------------------------------------
+
+
+def test_log_echo_and_warnings_are_not_errors() -> None:
+    err = only("log_echo.txt")
+    assert err.type == "RuntimeError"
+    assert err.message == (
+        "PD Disaggregation does NOT support PD different TP sizes for non-MLA SWA hybrid "
+        "models yet."
+    )
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'INFO:     127.0.0.1:40122 - "POST /generate HTTP/1.1" 500 Internal Server Error',
+        "[rank0]:[W1002 11:04:09.687 ProcessGroupNCCL.cpp:1575] Warning: WARNING: "
+        "destroy_process_group() was not called",
+        "Error: something went wrong",
+        "WARNING: this is not an exception",
+        "",
+    ],
+)
+def test_non_errors(text: str) -> None:
+    assert parse_traceback(text) == ()
+
+
+# 10. Awkward messages ---------------------------------------------------------------------
+
+
+def test_messages_with_flags_colons_and_brackets() -> None:
+    first, second, third = parse("tricky_messages.txt")
+    assert first.message.startswith("--enable-linear-replayssm-spec with DSPARK/DFLASH requires")
+    assert first.frames[0].path == ".../sglang/srt/mem_cache/kv_cache_configurator.py"
+    assert (second.type, second.message) == (
+        "TypeError",
+        "<lambda>() got an unexpected keyword argument 'x': "
+        "see {'a': 1, \"b\": [2, 3]} at <module>",
+    )
+    assert third.message == "\"key 'rope_scaling' not in {'type': 'yarn', 'factor': 4.0}\""
+
+
+# Hypothesis -------------------------------------------------------------------------------
+
+_ALPHABET = st.characters(
+    min_codepoint=32,
+    max_codepoint=0x2FF,
+    blacklist_characters="`\x7f",
+    blacklist_categories=("Cc", "Cs"),
+)
+# A message line shaped like markdown, a log prefix or `SomeName: text` is read as such, and a
+# blank line followed by unindented text ends a message, so the oracle generates neither.
+_EXCEPTION_LIKE = re.compile(r"\s*[A-Z][\w.]*(?:\(.*\))?:")
+_LINE = st.text(_ALPHABET, max_size=60).filter(
+    lambda s: (
+        not s.lstrip().startswith((">", "|", "+", "~", "[", "("))
+        and not _EXCEPTION_LIKE.match(s)
+        and bool(s.strip())
+    )
+)
+MESSAGES = st.lists(_LINE, min_size=1, max_size=4).map("\n".join)
+EXCEPTIONS = st.sampled_from([ValueError, RuntimeError, TypeError, AssertionError, OSError])
+
+
+def _formatted(exc: BaseException) -> str:
+    return "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
+
+
+def _expected(exc: BaseException) -> tuple[str, str]:
+    last = "".join(traceback.format_exception_only(type(exc), exc)).rstrip("\n")
+    typ, _, msg = last.partition(":")
+    return typ, msg
+
+
+def _norm(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _raise(cls: type[Exception], message: str) -> None:
+    raise cls(message)
+
+
+def _caught(cls: type[Exception], message: str) -> BaseException:
+    try:
+        _raise(cls, message)
+    except Exception as e:
+        return e
+    raise AssertionError("unreachable")
+
+
+def _check(text: str, exc: BaseException) -> RaisedError:
+    errors = parse_traceback(text)
+    assert len(errors) == 1, (text, errors)
+    typ, msg = _expected(exc)
+    assert errors[0].type == typ
+    assert _norm(errors[0].message) == _norm(msg)
+    return errors[0]
+
+
+@settings(max_examples=150, suppress_health_check=[HealthCheck.too_slow])
+@given(EXCEPTIONS, MESSAGES)
+def test_oracle_single(cls: type[Exception], message: str) -> None:
+    exc = _caught(cls, message)
+    err = _check(_formatted(exc), exc)
+    assert err.frames[-1].function == "_raise"
+
+
+@settings(max_examples=100, suppress_health_check=[HealthCheck.too_slow])
+@given(EXCEPTIONS, MESSAGES, EXCEPTIONS, MESSAGES, st.booleans())
+def test_oracle_chained(
+    c1: type[Exception], m1: str, c2: type[Exception], m2: str, explicit: bool
+) -> None:
+    inner = _caught(c1, m1)
+    try:
+        try:
+            raise inner
+        except Exception as e:
+            if explicit:
+                raise c2(m2) from e
+            raise c2(m2)  # noqa: B904 - implicit chaining is the point
+    except Exception as e:
+        outer = e
+    err = _check(_formatted(outer), outer)
+    assert err.chain_relation == ("cause" if explicit else "context")
+    (root,) = err.chain
+    assert (root.type, _norm(root.message)) == tuple(
+        _norm(x) if i else x for i, x in enumerate(_expected(inner))
+    )
+
+
+@pytest.mark.skipif(sys.version_info < (3, 11), reason="ExceptionGroup needs Python 3.11")
+@settings(max_examples=60, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    MESSAGES.filter(lambda m: "\n" not in m and m.strip()),
+    st.lists(st.tuples(EXCEPTIONS, MESSAGES), min_size=1, max_size=3),
+)
+def test_oracle_group(message: str, subs: list[tuple[type[Exception], str]]) -> None:
+    group_cls = getattr(builtins, "ExceptionGroup")  # noqa: B009 - absent before 3.11
+    members = [_caught(c, m) for c, m in subs]
+    try:
+        raise group_cls(message, members)
+    except Exception as e:
+        group = e
+    err = _check(_formatted(group), group)
+    assert len(err.members) == len(members)
+    for got, exc in zip(err.members, members, strict=True):
+        typ, msg = _expected(exc)
+        assert (got.type, _norm(got.message)) == (typ, _norm(msg))
+
+
+@settings(max_examples=300)
+@given(st.text())
+def test_totality(text: str) -> None:
+    assert isinstance(parse_traceback(text), tuple)
+
+
+@settings(max_examples=100)
+@given(
+    st.lists(
+        st.sampled_from(
+            [
+                "Traceback (most recent call last):",
+                '  File "a.py", line 1, in f',
+                "    x()",
+                "ValueError: x",
+                "  + Exception Group Traceback (most recent call last):",
+                "  | ",
+                "  +-+--- 1 ---",
+                "    | KeyError: 'k'",
+                "    +-------",
+                "",
+                "```",
+                "> ",
+                PREFIX,
+                "[rank1]: ",
+                "`",
+                "The above exception was the direct cause of the following exception:",
+                "~~~^^^",
+                "...",
+            ]
+        ),
+        max_size=40,
+    ).map("\n".join)
+)
+def test_totality_structured(text: str) -> None:
+    assert isinstance(parse_traceback(text), tuple)
+
+
+PREFIXES = [PREFIX, "[rank3]: ", "[2026-10-02 11:04:09 DP1 TP3 EP3] "]
+
+
+@settings(max_examples=100, suppress_health_check=[HealthCheck.too_slow])
+@given(EXCEPTIONS, MESSAGES, st.sampled_from(PREFIXES))
+def test_prefix_invariance(cls: type[Exception], message: str, prefix: str) -> None:
+    exc = _caught(cls, message)
+    text = _formatted(exc)
+    assume(text.strip())
+    plain = _check(text, exc)
+    prefixed = _check("\n".join(prefix + line for line in text.splitlines()), exc)
+    assert prefixed.frames == plain.frames
+    assert prefixed.ranks == (prefix.strip(" []:").removeprefix("2026-10-02 11:04:09 "),)
+
+
+# Linear time ------------------------------------------------------------------------------
+
+ADVERSARIAL = [
+    "Error:\n" * 150_000,
+    "ValueError: \n" * 80_000,
+    (": " * 20_000 + "\n") * 25,
+    ('File "' * 10_000 + "\n") * 17,
+    ('  File "x.py", line 1, in f\n' * 40_000),
+    "a" * 1_000_000,
+    ("KVTransferError(" * 50_000 + "\n") * 1,
+    ("a." * 300_000),
+    ("  | " * 30_000 + "\n") * 8,
+    "Traceback (most recent call last):\n" * 30_000,
+    ("[2026-10-02 11:04:09 TP0] " * 20_000 + "\n") * 2,
+    ("\x1b[" * 100_000),
+    ("```" * 100_000),
+    ("    " * 100_000 + "+ Exception Group Traceback (most recent call last):\n"),
+    (
+        "ValueError: a\nThe above exception was the direct cause of the following exception:\n"
+        * 12_000
+    ),
+    "".join(
+        "  " * d + line
+        for d in range(60)
+        for line in (
+            "  + Exception Group Traceback (most recent call last):\n",
+            "  | ExceptionGroup: g (1 sub-exception)\n",
+            "  +-+---- 1 ----\n",
+        )
+    )
+    * 100,
+]
+
+
+@pytest.mark.parametrize("text", ADVERSARIAL, ids=range(len(ADVERSARIAL)))
+def test_linear_time_on_adversarial_input(text: str) -> None:
+    # CPU time, so that a busy machine does not fail the test; quadratic behaviour on a
+    # 1 MB input would take minutes, not seconds.
+    start = time.process_time()
+    assert isinstance(parse_traceback(text), tuple)
+    assert time.process_time() - start < 2.0

@@ -1,0 +1,290 @@
+"""Every start-up shim behaves like what it stands in for: `record` like a frozen slotted
+dataclass, `memo` like functools.lru_cache, `compile_regex` (and its cache file) like
+re.compile, and the cache is refused when it is not private or not intact."""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import marshal
+import os
+import pickle
+import re
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from errexplain import _startup
+from errexplain._startup import compile_regex, memo, mutable_record, record, replace
+
+# ------------------------------------------------------------------------------ records
+
+
+@record
+class Point:
+    x: int
+    y: int = 0
+    tags: tuple[str, ...] = ()
+
+    @property
+    def norm1(self) -> int:
+        return abs(self.x) + abs(self.y)
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class DPoint:
+    x: int
+    y: int = 0
+    tags: tuple[str, ...] = ()
+
+
+@mutable_record
+class Box:
+    value: int
+
+
+ARGS = st.tuples(st.integers(), st.integers(), st.lists(st.text(max_size=3), max_size=3))
+
+
+@given(ARGS, ARGS)
+def test_record_equality_hash_repr_like_dataclass(a, b):
+    (x1, y1, t1), (x2, y2, t2) = a, b
+    r1, r2 = Point(x1, y1, tuple(t1)), Point(x2, y2, tuple(t2))
+    d1, d2 = DPoint(x1, y1, tuple(t1)), DPoint(x2, y2, tuple(t2))
+    assert (r1 == r2) == (d1 == d2)
+    assert hash(r1) == hash(Point(x1, y1, tuple(t1)))
+    assert repr(r1) == repr(d1).replace("DPoint", "Point")
+
+
+def test_record_construction_like_dataclass():
+    for args, kw in [((1,), {}), ((1, 2), {}), ((), {"x": 1, "tags": ("a",)}), ((1,), {"y": 5})]:
+        assert dataclasses.astuple(DPoint(*args, **kw)) == _startup.astuple(Point(*args, **kw))
+    for args, kw in [((), {}), ((1, 2, (), 4), {}), ((1,), {"x": 2}), ((1,), {"z": 1})]:
+        with pytest.raises(TypeError):
+            DPoint(*args, **kw)
+        with pytest.raises(TypeError):
+            Point(*args, **kw)
+
+
+def test_record_is_frozen_slotted_and_pickles():
+    p = Point(1, 2)
+    with pytest.raises(AttributeError):
+        p.x = 3  # type: ignore[misc]
+    with pytest.raises(AttributeError):
+        del p.x  # type: ignore[misc]
+    assert not hasattr(p, "__dict__")
+    assert Point.__match_args__ == DPoint.__match_args__
+    assert pickle.loads(pickle.dumps(p)) == p
+    assert p.norm1 == 3  # methods and properties survive
+    assert Point(1) != DPoint(1)  # like dataclasses: other classes never compare equal
+
+
+def test_replace_like_dataclasses_replace():
+    assert _startup.astuple(replace(Point(1, 2), y=7)) == dataclasses.astuple(
+        dataclasses.replace(DPoint(1, 2), y=7)
+    )
+    with pytest.raises(TypeError):
+        replace(Point(1), z=1)  # type: ignore[call-arg]
+
+
+def test_mutable_record_is_mutable_and_unhashable():
+    b = Box(1)
+    b.value = 2
+    assert b == Box(2)
+    with pytest.raises(TypeError):
+        hash(b)
+
+
+# ---------------------------------------------------------------------------------- memo
+
+
+@given(st.lists(st.tuples(st.integers(-5, 5), st.integers(-5, 5)), max_size=40))
+def test_memo_returns_what_lru_cache_returns(calls):
+    calls_seen: list[tuple[int, int]] = []
+
+    def f(a: int, b: int = 0) -> int:
+        calls_seen.append((a, b))
+        return a * 31 + b
+
+    ours, theirs = memo(maxsize=8)(f), functools.lru_cache(maxsize=8)(f)
+    for a, b in calls:
+        assert ours(a, b) == theirs(a, b)
+        assert ours(a, b=b) == theirs(a, b=b)
+    assert ours.__name__ == "f" and ours.__wrapped__ is f  # type: ignore[attr-defined]
+    ours.cache_clear()  # type: ignore[attr-defined]
+
+
+def test_memo_calls_once_per_argument_until_full():
+    seen = []
+
+    @memo(maxsize=2)
+    def f(a: int) -> int:
+        seen.append(a)
+        return a
+
+    f(1), f(1), f(2), f(2)
+    assert seen == [1, 2]
+    f(3)  # full: emptied, then filled again
+    f(1)
+    assert seen == [1, 2, 3, 1]
+
+
+# ---------------------------------------------------------------------------- regex cache
+
+PATTERNS = [
+    r"(?P<type>[A-Za-z_][\w.]*(?:Error|Exception)): ?(?P<msg>.*)",
+    r"\s+",
+    r'File "(?P<path>[^"\n]{1,1000})", line (?P<line>\d{1,9})',
+    r"(?i)traceback",
+    r"^\s*\|?\s*\+",
+    r"(?m)^[ \t]*File ",
+]
+
+
+@pytest.fixture
+def fresh_cache(monkeypatch):
+    monkeypatch.setattr(_startup, "_codes", {})
+    monkeypatch.setattr(_startup, "_state", {"dirty": False, "enabled": True})
+    return _startup
+
+
+def _program_patterns() -> list[tuple[str, int]]:
+    """Every pattern the program compiles through the shim (importing the modules that hold
+    them records them in the in-memory table)."""
+    import errexplain.input.window
+    import errexplain.match.normalize
+    import errexplain.match.template
+    import errexplain.parse.lines  # noqa: F401
+
+    return sorted(_startup._codes)
+
+
+def test_every_program_pattern_compiles_both_ways_and_agrees_on_the_corpus(fresh_cache):
+    import importlib
+
+    import errexplain.match.normalize as n
+    import errexplain.match.template as t
+    import errexplain.parse.lines as ln
+
+    for mod in (t, n, ln):
+        importlib.reload(mod)
+    patterns = _program_patterns()
+    assert len(patterns) >= 20
+    corpus = [
+        p.read_text(encoding="utf-8", errors="replace")
+        for p in sorted((Path(__file__).parent / "data" / "tracebacks").glob("*.txt"))
+    ]
+    lines = [line for text in corpus for line in text.splitlines()]
+    for pattern, flags in patterns:
+        ours, theirs = compile_regex(pattern, flags), re.compile(pattern, flags)
+        assert (ours.pattern, ours.flags, ours.groupindex) == (
+            theirs.pattern,
+            theirs.flags,
+            theirs.groupindex,
+        )
+        for line in lines:
+            a, b = ours.search(line), theirs.search(line)
+            assert (a and (a.span(), a.groups())) == (b and (b.span(), b.groups())), pattern
+
+
+def test_cache_round_trip(tmp_path, fresh_cache):
+    for p in PATTERNS:
+        compile_regex(p)
+    saved = dict(_startup._codes)
+    _startup.save_regex_cache(str(tmp_path))
+    assert len(list(tmp_path.iterdir())) == 1
+    _startup._codes.clear()
+    _startup.load_regex_cache(str(tmp_path))
+    assert _startup._codes == saved
+    for p in PATTERNS:
+        cached, plain = compile_regex(p), re.compile(p)
+        assert (cached.pattern, cached.flags, cached.groupindex) == (
+            plain.pattern,
+            plain.flags,
+            plain.groupindex,
+        )
+
+
+@given(st.text(max_size=200))
+def test_cached_patterns_match_like_re(text):
+    for p in PATTERNS:
+        a, b = compile_regex(p).search(text), re.compile(p).search(text)
+        assert (a and a.groupdict(), a and a.span()) == (b and b.groupdict(), b and b.span())
+
+
+def _saved(tmp_path: Path) -> Path:
+    for p in PATTERNS:
+        compile_regex(p)
+    _startup.save_regex_cache(str(tmp_path))
+    [f] = list(tmp_path.iterdir())
+    _startup._codes.clear()
+    return f
+
+
+def test_corrupt_cache_file_is_ignored(tmp_path, fresh_cache):
+    f = _saved(tmp_path)
+    f.write_bytes(b"\x00garbage")
+    _startup.load_regex_cache(str(tmp_path))
+    assert _startup._codes == {}
+    assert compile_regex(PATTERNS[1]).sub(" ", "a  b") == "a b"
+
+
+def test_swapped_programs_are_refused(tmp_path, fresh_cache):
+    """One pattern's opcodes filed under another's key fail the checksum: both are compiled
+    afresh rather than run with the wrong program."""
+    f = _saved(tmp_path)
+    tag, entries = marshal.loads(f.read_bytes())
+    a, b = (PATTERNS[3], 0), (PATTERNS[4], 0)
+    entries[a], entries[b] = entries[b], entries[a]
+    f.write_bytes(marshal.dumps((tag, entries)))
+    os.chmod(f, 0o600)
+    _startup.load_regex_cache(str(tmp_path))
+    assert a not in _startup._codes and b not in _startup._codes
+    assert len(_startup._codes) == len(PATTERNS) - 2
+    assert compile_regex(PATTERNS[3]).search("a Traceback") is not None
+
+
+def test_other_interpreter_tag_is_refused(tmp_path, fresh_cache):
+    f = _saved(tmp_path)
+    _, entries = marshal.loads(f.read_bytes())
+    f.write_bytes(marshal.dumps(("cpython-00-0-0-0", entries)))
+    _startup.load_regex_cache(str(tmp_path))
+    assert _startup._codes == {}
+
+
+@pytest.mark.skipif(not hasattr(os, "getuid"), reason="no Unix owners here")
+def test_cache_dir_writable_by_others_is_neither_read_nor_written(tmp_path, fresh_cache):
+    _saved(tmp_path)
+    os.chmod(tmp_path, 0o777)
+    try:
+        _startup.load_regex_cache(str(tmp_path))
+        assert _startup._codes == {}
+        compile_regex(r"x+y")
+        _startup.save_regex_cache(str(tmp_path))
+        assert len(list(tmp_path.iterdir())) == 1  # nothing new written
+    finally:
+        os.chmod(tmp_path, 0o700)
+
+
+@pytest.mark.skipif(not hasattr(os, "getuid"), reason="no Unix owners here")
+def test_cache_file_writable_by_others_is_not_read(tmp_path, fresh_cache):
+    f = _saved(tmp_path)
+    os.chmod(f, 0o666)
+    _startup.load_regex_cache(str(tmp_path))
+    assert _startup._codes == {}
+
+
+def test_poisoned_entry_falls_back_to_re(fresh_cache):
+    _startup._codes[(r"\d+", 0)] = (0, [1, 2, 3], 0, {}, ())
+    assert compile_regex(r"\d+").findall("a1b22") == ["1", "22"]
+
+
+def test_write_atomic_leaves_no_temporary_file(tmp_path):
+    target = tmp_path / "sub" / "f.bin"
+    _startup.write_atomic(str(target), b"one")
+    _startup.write_atomic(str(target), b"two", mode=0o644)
+    assert target.read_bytes() == b"two"
+    assert [p.name for p in target.parent.iterdir()] == ["f.bin"]
+    assert target.stat().st_mode & 0o777 == 0o644
