@@ -56,30 +56,21 @@ def _time(cmd: list[str], stdin: Path | None, out: Path) -> float:
         return time.perf_counter() - t0
 
 
-def _wheel_env(tmp: Path) -> tuple[str, str]:
-    subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "build",
-            "--wheel",
-            "--no-isolation",
-            "-o",
-            str(tmp / "dist"),
-            str(REPO),
-        ],
-        check=True,
-        capture_output=True,
-    )
+def _wheel_env(tmp: Path, python: str) -> tuple[str, str]:
+    """A fresh venv of `python` with a wheel built from this checkout installed."""
+    subprocess.run([sys.executable, "-m", "build", "--wheel", "--no-isolation", "-o",
+                    str(tmp / "dist"), str(REPO)], check=True, capture_output=True)
     venv = tmp / "venv"
-    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
-    # the dependencies are this interpreter's (appended to sys.path; no .pth of theirs runs)
-    site = next((venv / "lib").glob("python3*/site-packages"))
-    (site / "deps.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
+    subprocess.run([python, "-m", "venv", str(venv)], check=True)
     wheel = next((tmp / "dist").glob("*.whl"))
-    subprocess.run(
-        [str(venv / "bin" / "pip"), "install", "-q", "--no-deps", str(wheel)], check=True
-    )
+    if Path(python).resolve() == Path(sys.executable).resolve():
+        # the dependencies are this interpreter's (appended to sys.path; no .pth of theirs runs)
+        site = next((venv / "lib").glob("python3*/site-packages"))
+        (site / "deps.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
+        pip = [str(venv / "bin" / "pip"), "install", "-q", "--no-deps", str(wheel)]
+    else:  # another interpreter: its own dependencies from the package index
+        pip = [str(venv / "bin" / "pip"), "install", "-q", str(wheel)]
+    subprocess.run(pip, check=True)
     return str(venv / "bin" / "python"), str(venv / "bin" / "errexplain")
 
 
@@ -140,15 +131,13 @@ def _messages(index, n: int, rnd: random.Random) -> list[tuple[str, str]]:
     from errexplain.match.template import compile_template, fill
 
     out = []
-    positions = list(range(len(index)))
-    rnd.shuffle(positions)
-    for pos in positions:
-        t = index.table["templates"][pos]
-        if identifiable(t):
-            names = compile_template(t).names
-            out.append(
-                (fill(t, {k: str(rnd.randint(1, 9999)) for k in names}), index.table["types"][pos])
-            )
+    rows = index.candidates()
+    rnd.shuffle(rows)
+    for c in rows:
+        if identifiable(c.template):
+            names = compile_template(c.template).names
+            out.append((fill(c.template, {k: str(rnd.randint(1, 9999)) for k in names}),
+                        c.exception))
         if len(out) >= n:
             break
     return out
@@ -202,11 +191,10 @@ def _synthetic(catalog, target: int, rnd: random.Random):
 
 
 def match_figures(n: int) -> None:
-    from errexplain.cache import build
-
     from errexplain.catalog.index import Index, build_bytes
     from errexplain.catalog.load import load_catalog
     from errexplain.catalog.locate import bundled_dir
+    from errexplain.catalog.store import build
 
     t0 = time.perf_counter()
     data = build((bundled_dir(),), "bench")
@@ -222,7 +210,7 @@ def match_figures(n: int) -> None:
     )
     catalog = load_catalog([bundled_dir()])
     big = _synthetic(catalog, 100_000, rnd)
-    projects = {p.name: [p.version, p.link, p.path_prefix] for p in catalog.projects}
+    projects = catalog.projects
     big_index = Index.from_bytes(build_bytes(big, projects, "big"))
     med, p99 = _p99(big_index, _messages(big_index, n, rnd))
     print(
@@ -236,15 +224,23 @@ def main() -> None:
     ap.add_argument("--runs", type=int, default=21)
     ap.add_argument("--messages", type=int, default=2000)
     ap.add_argument("--wheel", action="store_true")
+    ap.add_argument("--python", action="append", default=[],
+                    help="with --wheel: time under this interpreter (repeatable)")
+    ap.add_argument("--no-match", action="store_true", help="skip the in-process figures")
     args = ap.parse_args()
-    with tempfile.TemporaryDirectory() as d:
-        tmp = Path(d)
-        if args.wheel:
-            python, exe = _wheel_env(tmp)
-        else:
-            python, exe = sys.executable, str(Path(sys.executable).parent / "errexplain")
-        cli_figures(args.runs, python, exe, tmp)
-    match_figures(args.messages)
+    for interpreter in args.python or [sys.executable]:
+        with tempfile.TemporaryDirectory() as d:
+            tmp = Path(d)
+            if args.wheel:
+                python, exe = _wheel_env(tmp, interpreter)
+            else:
+                python, exe = sys.executable, str(Path(sys.executable).parent / "errexplain")
+            version = subprocess.run([python, "-c", "import sys; print(sys.version.split()[0])"],
+                                     capture_output=True, text=True, check=True).stdout.strip()
+            print(f"== Python {version} ({'wheel' if args.wheel else 'this environment'})")
+            cli_figures(args.runs, python, exe, tmp)
+    if not args.no_match:
+        match_figures(args.messages)
 
 
 if __name__ == "__main__":

@@ -5,6 +5,7 @@ re.compile, and the cache is refused when it is not private or not intact."""
 from __future__ import annotations
 
 import dataclasses
+import enum
 import functools
 import marshal
 import os
@@ -288,3 +289,45 @@ def test_write_atomic_leaves_no_temporary_file(tmp_path):
     assert target.read_bytes() == b"two"
     assert [p.name for p in target.parent.iterdir()] == ["f.bin"]
     assert target.stat().st_mode & 0o777 == 0o644
+
+
+# ------------------------------------------------------------------------------- IntEnum
+
+
+class Ours(_startup.IntEnum):
+    ZERO = 0
+    ONE = 1
+    """A docstring under a member is not a member."""
+    MANY = 130
+
+
+class Theirs(enum.IntEnum):
+    ZERO = 0
+    ONE = 1
+    MANY = 130
+
+
+def test_int_enum_behaves_like_enum_int_enum():
+    assert [(m.name, m.value) for m in Ours] == [(m.name, m.value) for m in Theirs]
+    assert len(Ours) == len(Theirs) == 3
+    for ours, theirs in zip(Ours, Theirs, strict=True):
+        assert ours == theirs == int(theirs)
+        assert hash(ours) == hash(theirs)
+        assert isinstance(ours, int)
+        assert repr(ours) == repr(theirs).replace("Theirs", "Ours")
+        assert (
+            str(ours) == str(theirs)
+            and f"{ours}" == f"{theirs}"
+            and f"{ours:>4}" == (f"{theirs:>4}")
+        )
+        assert Ours(int(ours)) is ours and Ours[ours.name] is ours
+        assert pickle.loads(pickle.dumps(ours)) is ours
+        assert ours + 1 == theirs + 1
+    with pytest.raises(ValueError):
+        Ours(7)
+    with pytest.raises(ValueError):
+        Theirs(7)
+    with pytest.raises(KeyError):
+        Ours["NONE"]
+    with pytest.raises(AttributeError):
+        Ours.ONE = 2  # type: ignore[misc]

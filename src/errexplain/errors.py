@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from enum import IntEnum
+from errexplain._startup import IntEnum
 
 
 class ExitCode(IntEnum):

@@ -33,7 +33,6 @@ import sys
 import zlib
 
 from errexplain._startup import TYPE_CHECKING, astuple
-from errexplain.catalog.memory import candidate_of
 from errexplain.match.normalize import filing_words, word_stats
 from errexplain.models import Candidate, Entry, ExampleFix, Project, Related, Source, WordStats
 
@@ -98,6 +97,8 @@ def _bucket_order(entries: Sequence[Entry]) -> tuple[list[int], dict[str, Any]]:
 
 def build_bytes(entries: Sequence[Entry], projects: Iterable[Project], key: str) -> bytes:
     """Compile entries into the bytes of an index file."""
+    from errexplain.catalog.memory import candidate_of
+
     order, rare = _bucket_order(entries)
     brief = {e.id: (e.template, e.exception) for e in entries}
     bases = {e.exception: e.base for e in entries if e.base and e.base != e.exception}

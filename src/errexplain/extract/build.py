@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
+from errexplain._startup import mutable_record
 from errexplain.extract import derive
 from errexplain.extract.merge import (
     KEY_ORDER,
@@ -25,21 +25,25 @@ from errexplain.match.template import TemplateSyntaxError
 from errexplain.match.template import match as template_match
 
 
-@dataclass
+@mutable_record
 class Plan:
-    """The merged catalog: file name -> document, with what changed."""
+    """The merged catalog: file name -> document, with what changed (start with `new`)."""
 
-    docs: dict[str, dict[str, Any]] = field(default_factory=dict)
-    loaded: dict[str, bytes] = field(default_factory=dict)
-    emptied: list[str] = field(default_factory=list)
-    added: int = 0
-    updated: int = 0
-    removed: int = 0
-    changes: list[str] = field(default_factory=list)
-    warnings: list[str] = field(default_factory=list)
+    docs: dict[str, dict[str, Any]]
+    loaded: dict[str, bytes]
+    emptied: list[str]
+    added: int
+    updated: int
+    removed: int
+    changes: list[str]
+    warnings: list[str]
+
+    @classmethod
+    def new(cls, loaded: dict[str, bytes]) -> Plan:
+        return cls({}, loaded, [], 0, 0, 0, [], [])
 
 
-@dataclass
+@mutable_record
 class _Placed:
     file: str
     module: str | None
@@ -135,30 +139,13 @@ def _gone(old: Entry, version: str) -> Entry:
     return entry
 
 
-def _facts(p: _Placed) -> derive.Facts:
-    assert p.site is not None
-    s = p.site
-    return derive.Facts(
-        str(p.entry["id"]),
-        s.kind,
-        s.template,
-        s.path,
-        s.line,
-        s.function,
-        s.condition,
-        s.doc,
-        s.helper,
-        s.handling,
-    )
-
-
 def _derive(placed: Sequence[_Placed]) -> None:
     live = [p for p in placed if p.site is not None]
     wanted = {str(p.entry["id"]) for p in live if not is_curated(p.entry)}
-    related = derive.related_ids([_facts(p) for p in live], wanted)
+    related = derive.related_ids([(str(p.entry["id"]), p.site) for p in live if p.site], wanted)
     for p in live:
-        if str(p.entry["id"]) in wanted:
-            p.entry["meaning"] = derive.meaning(_facts(p))
+        if str(p.entry["id"]) in wanted and p.site is not None:
+            p.entry["meaning"] = derive.meaning(p.site)
             p.entry["related"] = related[str(p.entry["id"])] or None
 
 
@@ -186,7 +173,7 @@ def build(
     old_files: Sequence[CatalogFile], sites: Sequence[Site], project: str, version: str
 ) -> Plan:
     """Merge ``sites`` into ``old_files``; the result is deterministic for the same input."""
-    plan = Plan(loaded={cf.name: cf.raw for cf in old_files})
+    plan = Plan.new({cf.name: cf.raw for cf in old_files})
     placed = _place(old_files, sites, project, version, plan)
     seen: set[str] = set()
     for p in placed:

@@ -5,10 +5,10 @@ from __future__ import annotations
 import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 
 from rapidfuzz import fuzz, process, utils
 
+from errexplain.extract.records import Site
 from errexplain.match.template import compile_template
 
 MAX_RELATED = 5
@@ -18,23 +18,7 @@ _MAX_TOKEN_DF = 400
 _TOKEN = re.compile(r"[a-z_][a-z0-9_]{2,}")
 
 
-@dataclass(frozen=True, slots=True)
-class Facts:
-    """What derivation needs to know about one live entry."""
-
-    id: str
-    kind: str
-    template: str
-    path: str
-    line: int
-    function: str
-    condition: str | None = None
-    doc: str | None = None
-    helper: bool = False
-    handling: str | None = None
-
-
-def meaning(facts: Facts) -> str:
+def meaning(facts: Site) -> str:
     """One factual sentence built from the site: where, under which condition, and its doc."""
     func = facts.function
     where = f"at module level of `{facts.path}`" if func == "<module>" else f"by `{func}`"
@@ -60,8 +44,9 @@ def _tokens(text: str) -> set[str]:
 class RelatedIndex:
     """Finds related entries: same function, same template, then similar literal text."""
 
-    def __init__(self, entries: Sequence[Facts]) -> None:
-        self.entries = list(entries)
+    def __init__(self, entries: Sequence[tuple[str, Site]]) -> None:
+        self.ids = [i for i, _ in entries]
+        self.entries = [s for _, s in entries]
         self.by_func: dict[tuple[str, str], list[int]] = defaultdict(list)
         self.by_template: dict[str, list[int]] = defaultdict(list)
         self.texts = [compile_template(e.template).literal_text for e in self.entries]
@@ -115,14 +100,14 @@ class RelatedIndex:
         picked: dict[str, None] = {}
         for group in (same_func, same_text):
             for j in group:
-                picked.setdefault(self.entries[j].id, None)
+                picked.setdefault(self.ids[j], None)
         if len(picked) < MAX_RELATED:
             for j in self._fuzzy(i):
-                picked.setdefault(self.entries[j].id, None)
-        return [x for x in picked if x != me.id][:MAX_RELATED]
+                picked.setdefault(self.ids[j], None)
+        return [x for x in picked if x != self.ids[i]][:MAX_RELATED]
 
 
-def related_ids(entries: Iterable[Facts], wanted: set[str]) -> dict[str, list[str]]:
-    """``related`` for each entry whose id is in ``wanted``, computed over all ``entries``."""
-    index = RelatedIndex(sorted(entries, key=lambda e: (e.path, e.line, e.id)))
-    return {e.id: index.related(i) for i, e in enumerate(index.entries) if e.id in wanted}
+def related_ids(entries: Iterable[tuple[str, Site]], wanted: set[str]) -> dict[str, list[str]]:
+    """``related`` for each (id, site) whose id is in ``wanted``, computed over all ``entries``."""
+    index = RelatedIndex(sorted(entries, key=lambda e: (e[1].path, e[1].line, e[0])))
+    return {ident: index.related(i) for i, ident in enumerate(index.ids) if ident in wanted}

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 from rapidfuzz import fuzz
 
+from errexplain._startup import mutable_record
 from errexplain.extract.records import Site
 from errexplain.models import make_id
 
@@ -113,11 +113,11 @@ def new_ids(sites: Sequence[Site], project: str) -> list[str]:
     return ids
 
 
-@dataclass
+@mutable_record
 class Matching:
     """Which old entry (index) each new site (index) continues."""
 
-    pairs: dict[int, int] = field(default_factory=dict)
+    pairs: dict[int, int]
 
     def taken(self) -> set[int]:
         return set(self.pairs.values())
@@ -169,7 +169,7 @@ def _match_similar(old: Sequence[Entry], sites: Sequence[Site], m: Matching) -> 
 
 
 def match(old: Sequence[Entry], sites: Sequence[Site], ids: Sequence[str]) -> Matching:
-    m = Matching()
+    m = Matching({})
     _match_by_id(old, ids, m)
     _match_by_key(old, sites, m)
     _match_similar(old, sites, m)

@@ -12,8 +12,8 @@ import ast
 import re
 import string
 from collections.abc import Callable
-from dataclasses import dataclass
 
+from errexplain._startup import record
 from errexplain.match.template import compile_template, escape, placeholder
 
 MAX_NAME = 200
@@ -25,7 +25,7 @@ _PERCENT = re.compile(
 _MESSAGE_KEYWORDS = ("msg", "message", "detail", "reason", "description", "error")
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Binding:
     """An assignment to a name: ``name = value`` or, when ``augmented``, ``name += value``."""
 
@@ -37,7 +37,7 @@ class Binding:
 Lookup = Callable[[str, int], "Binding | None"]
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Message:
     template: str
     constant: bool

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from errexplain._startup import record
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Site:
     """One message-carrying raise/assert site (or a helper that builds an exception).
 
@@ -30,7 +30,7 @@ class Site:
     handling: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ClassInfo:
     """A class defined in the scanned tree: its name and its bases as written (last part)."""
 
@@ -39,7 +39,7 @@ class ClassInfo:
     bases: tuple[str, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class FileResult:
     """What the walk found in one file; ``error`` is set when the file could not be parsed."""
 

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import builtins
-import dataclasses
 import re
 from collections.abc import Iterable
 
+from errexplain._startup import record, replace
 from errexplain.extract.records import ClassInfo, FileResult, Site
 from errexplain.match.template import compile_template
 
@@ -52,7 +52,7 @@ class ClassTable:
         )
 
 
-@dataclasses.dataclass(frozen=True, slots=True)
+@record
 class Resolved:
     sites: tuple[Site, ...]
     warnings: tuple[str, ...]
@@ -81,7 +81,7 @@ def _finish(site: Site, exception: str, table: ClassTable) -> Site:
     template = site.template
     if site.single and site.constant and "KeyError" in (exception, base):
         template = _repr_quoted(template)
-    return dataclasses.replace(
+    return replace(
         site, exception=exception, template=template, base=None if base == exception else base
     )
 

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
+from errexplain._startup import record
 from errexplain.extract.build import Plan, build
 from errexplain.extract.resolve import resolve
 from errexplain.extract.scan import scan
@@ -25,7 +25,7 @@ from errexplain.extract.writer import (
 )
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ExtractReport:
     """What an extraction read, found and changed (or would change, with ``dry_run``)."""
 

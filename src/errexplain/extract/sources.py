@@ -10,15 +10,15 @@ import importlib.metadata
 import tarfile
 import zipfile
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
+from errexplain._startup import record
 from errexplain.errors import ExtractError
 
 _SKIP_DIRS = frozenset({"__pycache__", ".git", ".venv", "node_modules", "build", "dist"})
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class SourceFile:
     path: str
     data: bytes

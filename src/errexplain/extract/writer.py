@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from errexplain._startup import write_atomic
+from errexplain._startup import record, write_atomic
 from errexplain.catalog.yamlio import dump_yaml, parse_yaml
 from errexplain.errors import ExtractError
 
@@ -23,7 +22,7 @@ class ChangedOnDisk(Exception):
         self.path = path
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class CatalogFile:
     """One module file of an existing catalog: its path relative to the catalog dir."""
 

@@ -69,6 +69,15 @@ def entry_dict(e: Entry) -> dict[str, Any]:
     }
 
 
+def _first_values(values: tuple[tuple[str, str], ...]) -> dict[str, str]:
+    """Each placeholder's value; a name bound twice keeps its first value here (every binding,
+    in order, is in `bindings`)."""
+    out: dict[str, str] = {}
+    for name, value in values:
+        out.setdefault(name, value)
+    return out
+
+
 def match_dict(m: Match) -> dict[str, Any]:
     d = entry_dict(m.entry)
     return {
@@ -77,7 +86,8 @@ def match_dict(m: Match) -> dict[str, Any]:
         "kind": m.kind,
         "reasons": list(m.reasons),
         **d,
-        "values": dict(m.values),
+        "values": _first_values(m.values),
+        "bindings": [list(pair) for pair in m.values],
         "related": [related_dict(r) for r in m.related],
     }
 

@@ -13,6 +13,7 @@ from rich.console import Console, Group, RenderableType
 from rich.padding import Padding
 from rich.panel import Panel
 from rich.rule import Rule as RichRule
+from rich.style import Style
 from rich.syntax import Syntax
 from rich.text import Text
 
@@ -70,7 +71,7 @@ def _part(part: Part) -> RenderableType:
         )
     if isinstance(part, Link):  # a terminal hyperlink: it stays clickable where it wraps
         return Padding(
-            Text(part.url, style=f"link {part.url}", overflow="fold"), (0, 0, 0, part.indent)
+            Text(part.url, style=Style(link=part.url), overflow="fold"), (0, 0, 0, part.indent)
         )
     assert isinstance(part, Rule)
     return RichRule(style="dim")

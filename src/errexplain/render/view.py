@@ -178,16 +178,18 @@ def _error_spans(err: RaisedError, match: Match | None) -> tuple[Span, ...]:
 
 
 def _message_spans(message: str, match: Match | None) -> list[Span]:
-    values = sorted({v for _, v in (match.values if match else ()) if v}, key=len, reverse=True)
+    values = {v for _, v in (match.values if match else ()) if v}
     spans: list[Span] = []
     pos = 0
     while values and pos < len(message):
+        # leftmost first; of two values found at the same place, the longer
         found = min(
-            ((message.find(v, pos), v) for v in values if message.find(v, pos) >= 0), default=None
+            ((message.find(v, pos), -len(v), v) for v in values if message.find(v, pos) >= 0),
+            default=None,
         )
         if found is None:
             break
-        at, value = found
+        at, _, value = found
         spans += [Span(message[pos:at]), Span(value, "value")]
         pos = at + len(value)
     spans.append(Span(message[pos:]))
@@ -280,10 +282,8 @@ def explanation_view(exp: Explanation, *, verbose: bool = False) -> View:
 
 def entry_view(entry: Entry) -> View:
     """One catalog entry (`errexplain show`)."""
-    parts: list[Part] = [
-        Line(template_spans(entry.exception, entry.template), 0),
-        *entry_sections(entry),
-    ]
+    head = (Span(entry.id, "dim"), Span("  "), *template_spans(entry.exception, entry.template))
+    parts: list[Part] = [Line(head, 0, False), *entry_sections(entry)]
     if entry.examples:
         parts += [Heading("Examples"), *(_line(e) for e in entry.examples)]
     return View(f"{entry.id} · {entry.project}", tuple(parts))
