@@ -126,14 +126,14 @@ def noisy(entry_path: str, line: int, func: str, exc: str, msg: str, rnd: random
 
 
 def run_catalog(sample: int, seed: int) -> None:
-    from errexplain.catalog.integrity import memory_index
+    from errexplain.catalog.index import Index, build_bytes
     from errexplain.catalog.load import load_catalog
     from errexplain.catalog.locate import bundled_dir
     from errexplain.explainer import explain_text
     from errexplain.match.normalize import identifiable
 
     catalog = load_catalog([bundled_dir()])
-    index = memory_index(catalog)
+    index = Index.from_bytes(build_bytes(catalog.entries, catalog.projects, "bench"))
     entries = [e for e in catalog.entries if identifiable(e.template) and e.source.path]
     rnd = random.Random(seed)
     if sample and sample < len(entries):
@@ -186,12 +186,13 @@ def run_catalog(sample: int, seed: int) -> None:
 def run_eval(eval_dir: Path) -> None:
     import yaml
 
-    from errexplain.catalog.integrity import memory_index
+    from errexplain.catalog.index import Index, build_bytes
     from errexplain.catalog.load import load_catalog
     from errexplain.catalog.locate import bundled_dir
     from errexplain.explainer import explain_text
 
-    index = memory_index(load_catalog([bundled_dir()]))
+    catalog = load_catalog([bundled_dir()])
+    index = Index.from_bytes(build_bytes(catalog.entries, catalog.projects, "bench"))
     truth = yaml.safe_load((eval_dir / "truth.yaml").read_text())
     for case in truth:
         text = (eval_dir / "cases" / f"{case['id']}.txt").read_text(errors="replace")

@@ -58,8 +58,20 @@ def _time(cmd: list[str], stdin: Path | None, out: Path) -> float:
 
 def _wheel_env(tmp: Path, python: str) -> tuple[str, str]:
     """A fresh venv of `python` with a wheel built from this checkout installed."""
-    subprocess.run([sys.executable, "-m", "build", "--wheel", "--no-isolation", "-o",
-                    str(tmp / "dist"), str(REPO)], check=True, capture_output=True)
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "build",
+            "--wheel",
+            "--no-isolation",
+            "-o",
+            str(tmp / "dist"),
+            str(REPO),
+        ],
+        check=True,
+        capture_output=True,
+    )
     venv = tmp / "venv"
     subprocess.run([python, "-m", "venv", str(venv)], check=True)
     wheel = next((tmp / "dist").glob("*.whl"))
@@ -136,8 +148,9 @@ def _messages(index, n: int, rnd: random.Random) -> list[tuple[str, str]]:
     for c in rows:
         if identifiable(c.template):
             names = compile_template(c.template).names
-            out.append((fill(c.template, {k: str(rnd.randint(1, 9999)) for k in names}),
-                        c.exception))
+            out.append(
+                (fill(c.template, {k: str(rnd.randint(1, 9999)) for k in names}), c.exception)
+            )
         if len(out) >= n:
             break
     return out
@@ -224,8 +237,12 @@ def main() -> None:
     ap.add_argument("--runs", type=int, default=21)
     ap.add_argument("--messages", type=int, default=2000)
     ap.add_argument("--wheel", action="store_true")
-    ap.add_argument("--python", action="append", default=[],
-                    help="with --wheel: time under this interpreter (repeatable)")
+    ap.add_argument(
+        "--python",
+        action="append",
+        default=[],
+        help="with --wheel: time under this interpreter (repeatable)",
+    )
     ap.add_argument("--no-match", action="store_true", help="skip the in-process figures")
     args = ap.parse_args()
     for interpreter in args.python or [sys.executable]:
@@ -235,8 +252,12 @@ def main() -> None:
                 python, exe = _wheel_env(tmp, interpreter)
             else:
                 python, exe = sys.executable, str(Path(sys.executable).parent / "errexplain")
-            version = subprocess.run([python, "-c", "import sys; print(sys.version.split()[0])"],
-                                     capture_output=True, text=True, check=True).stdout.strip()
+            version = subprocess.run(
+                [python, "-c", "import sys; print(sys.version.split()[0])"],
+                capture_output=True,
+                text=True,
+                check=True,
+            ).stdout.strip()
             print(f"== Python {version} ({'wheel' if args.wheel else 'this environment'})")
             cli_figures(args.runs, python, exe, tmp)
     if not args.no_match:

@@ -63,3 +63,20 @@ def console():
         legacy_windows=False,
         force_terminal=False,
     )
+
+
+@pytest.fixture
+def untraced():
+    """Timing tests measure the code, not the coverage tracer: coverage is paused around them
+    (coverage's public Coverage.current(); nothing to do when coverage is off)."""
+    import coverage
+
+    cov = coverage.Coverage.current()
+    if cov is None:
+        yield
+        return
+    cov.stop()
+    try:
+        yield
+    finally:
+        cov.start()

@@ -11,6 +11,7 @@ import marshal
 import os
 import pickle
 import re
+import sys
 from pathlib import Path
 
 import pytest
@@ -331,3 +332,20 @@ def test_int_enum_behaves_like_enum_int_enum():
         Ours["NONE"]
     with pytest.raises(AttributeError):
         Ours.ONE = 2  # type: ignore[misc]
+
+
+# -------------------------------------------------------------------------- user cache dir
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the stand-in is for Linux")
+@pytest.mark.parametrize("xdg", [None, "", "/tmp/xdg-cache", "relative/cache", "  /spaced"])
+def test_user_cache_dir_is_platformdirs_on_linux(monkeypatch, xdg):
+    import platformdirs
+
+    if xdg is None:
+        monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
+    else:
+        monkeypatch.setenv("XDG_CACHE_HOME", xdg)
+    assert _startup.user_cache_dir("errexplain") == platformdirs.user_cache_dir(
+        "errexplain", appauthor=False
+    )

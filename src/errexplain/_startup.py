@@ -14,6 +14,8 @@ whole explain on the piped fast path. Each is tested against what it stands in f
 * :class:`IntEnum` stands in for ``enum.IntEnum`` (``enum`` pulls in ``functools`` and
   ``collections``: a quarter of the piped fast path); to the type checker it *is*
   ``enum.IntEnum``.
+* :func:`user_cache_dir` stands in for ``platformdirs.user_cache_dir`` on Linux (platformdirs
+  is imported only on other platforms).
 * ``TYPE_CHECKING``: a plain ``False`` so that ``typing`` is never imported at run time.
 
 The regex cache
@@ -234,6 +236,26 @@ if TYPE_CHECKING:
     from enum import IntEnum as IntEnum
 else:
     IntEnum = _IntEnumBase
+
+
+# --------------------------------------------------------- user cache dir (platformdirs stand-in)
+
+
+def user_cache_dir(app: str) -> str:
+    """``platformdirs.user_cache_dir(app, appauthor=False)``: on Linux the XDG rule
+    ($XDG_CACHE_HOME if set to an absolute path, else ~/.cache) without importing
+    platformdirs; elsewhere platformdirs itself."""
+    import os
+
+    platform = sys.platform  # a plain value: the same code type-checks on every platform
+    if platform.startswith("linux"):
+        base = os.environ.get("XDG_CACHE_HOME", "")
+        if not os.path.isabs(base):
+            base = os.path.expanduser("~/.cache")
+        return os.path.join(base, app)
+    from platformdirs import user_cache_dir as platform_dir
+
+    return str(platform_dir(app, appauthor=False))
 
 
 # ------------------------------------------------------------------ memo (lru_cache stand-in)

@@ -18,11 +18,11 @@ def split_type(message: str, exc_type: str) -> tuple[str, str]:
     import re
 
     typed = re.match(
-        r"([A-Za-z_][\w.]*(?:Error|Exception|Warning|Interrupt|Exit)):\s(.*)\Z",
+        r"([A-Za-z_][\w.]*(?:Error|Exception|Warning|Interrupt|Exit)):(?:\s(.*))?\Z",
         message.strip(),
         re.S,
     )
-    return (typed.group(1), typed.group(2)) if typed else ("", message)
+    return (typed.group(1), typed.group(2) or "") if typed else ("", message)
 
 
 def run(ctx: Context, message: str, exc_type: str) -> ExitCode:

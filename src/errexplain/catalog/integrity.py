@@ -46,7 +46,8 @@ def _first_ids(view: CatalogView, example: str, exc_type: str) -> tuple[set[str]
 def examples_rank_first(catalog: Catalog, view: CatalogView | None = None) -> list[Problem]:
     """Every example of an entry must match that entry and rank it first (ties allowed only
     between sites raising the identical template)."""
-    view = view or MemoryCatalog(catalog.entries)
+    if view is None:
+        view = MemoryCatalog(catalog.entries)
     problems = []
     for e in catalog.entries:
         for example in e.examples:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import sys
 
+from errexplain._startup import user_cache_dir
 from errexplain.errors import CatalogError
 
 CACHE_ENV = "ERREXPLAIN_CACHE_DIR"
@@ -21,16 +22,7 @@ CATALOG_ENV = "ERREXPLAIN_CATALOG"
 
 def cache_dir() -> str:
     """$ERREXPLAIN_CACHE_DIR, else the platform's user cache dir (XDG on Linux)."""
-    env = os.environ.get(CACHE_ENV)
-    if env:
-        return env
-    platform = sys.platform  # a plain value: the same code type-checks on every platform
-    if platform.startswith("linux"):
-        base = os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache")
-        return os.path.join(base, "errexplain")
-    from platformdirs import user_cache_dir
-
-    return str(user_cache_dir("errexplain", appauthor=False))
+    return os.environ.get(CACHE_ENV) or user_cache_dir("errexplain")
 
 
 def _package_dir() -> str:

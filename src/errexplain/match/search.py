@@ -15,7 +15,7 @@ POOL = 200
 
 def search(view: CatalogView, query: str, limit: int = 10) -> list[tuple[int, float]]:
     """Entries whose template best fits some keywords, best first, as (position, score)."""
-    from rapidfuzz import fuzz
+    from rapidfuzz import fuzz, utils
 
     stats = view.word_stats()
     acc: dict[int, float] = {}
@@ -23,11 +23,17 @@ def search(view: CatalogView, query: str, limit: int = 10) -> list[tuple[int, fl
         for pos in stats.postings.get(w, ()):
             acc[pos] = acc.get(pos, 0.0) + stats.idf[w]
     pool = sorted(acc, key=lambda p: (-acc[p], p))[:POOL]
-    q = query.lower()
+    q = query
     scored = []
     for pos in pool:
         template = view.candidate(pos).template
-        text = compile_template(template).literal_text.lower()
-        scored.append((pos, fuzz.token_set_ratio(q, text) / 100.0, len(template)))
+        text = compile_template(template).literal_text
+        scored.append(
+            (
+                pos,
+                fuzz.token_set_ratio(q, text, processor=utils.default_process) / 100.0,
+                len(template),
+            )
+        )
     scored.sort(key=lambda t: (-t[1], t[2], t[0]))
     return [(pos, score) for pos, score, _ in scored[:limit]]

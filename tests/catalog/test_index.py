@@ -1,0 +1,260 @@
+"""errexplain.catalog.index: the binary index answers every CatalogView question exactly as the
+in-memory catalog over the same entries does (positions differ: the index orders rows by filing
+word, so answers are compared by entry id), and refuses bytes that are not a whole index."""
+
+from __future__ import annotations
+
+import marshal
+
+import pytest
+
+from errexplain._startup import replace
+from errexplain.catalog.index import _HEAD_SIZE, MAGIC, Index, IndexCorrupt, build_bytes
+from errexplain.catalog.memory import MemoryCatalog
+from errexplain.match.normalize import words
+from errexplain.models import Entry, ExampleFix, Project, Source
+
+PROJECT = Project(
+    "p", "2.0", "https://x.org/p", "https://x.org/p/blob/v{version}/{prefix}{path}#L{line}", "src/"
+)
+
+
+def _src(path: str | None, line: int | None, function: str | None) -> Source:
+    return Source("p", PROJECT.version, path, line, function, PROJECT.url(path, line))
+
+
+CRAFTED = (
+    Entry(
+        id="a" * 16,
+        project="p",
+        exception="MyError",
+        base="ValueError",
+        template="my custom thing went wrong: <x>",
+        source=_src("p/a.py", 10, "A.run"),
+        related=("b" * 16, "f" * 16),  # the second id does not exist
+    ),
+    Entry(
+        id="b" * 16,
+        project="p",
+        exception="ValueError",
+        base="ValueError",  # base = exception: not a "known base"
+        template="value is bad in a way that matters: <y>",
+        source=_src("p/b.py", 20, "b"),
+        kind="assert",
+        condition="y > 0",
+        doc="Check things.",
+        versions=("1.0", "2.0"),
+        derived=False,
+        meaning="The value is bad.",
+        trigger="y <= 0",
+        situations=("a config typo",),
+        solutions=("Fix y.", "Restart."),
+        example_fix=ExampleFix("y = 0", "y = 1", "python"),
+        related=("a" * 16,),
+        examples=("value is bad in a way that matters: 0",),
+        removed_in="3.0",
+        catalog_file="/cat/p/b.yaml",
+    ),
+    Entry(
+        id="c" * 16,
+        project="p",
+        exception="RuntimeError",
+        template="<e>",
+        source=_src(None, None, None),
+        derived=True,
+        meaning="Re-raised.",
+    ),
+    Entry(
+        id="d" * 16,
+        project="q",  # a project the index was not given
+        exception="KeyError",
+        base="LookupError",
+        template="orphan project message here",
+        source=Source("q", None, "q/d.py", 4, "d", None),
+        kind="builtin",
+    ),
+    Entry(
+        id="e" * 16,
+        project="p",
+        exception="OtherError",
+        base="RuntimeError",
+        template="my custom thing went sideways: <x>",
+        source=_src("p/e.py", 7, None),
+    ),
+)
+
+
+def _crafted() -> tuple[tuple[Entry, ...], list[Project]]:
+    return CRAFTED, [PROJECT]
+
+
+def _small(small_catalog) -> tuple[tuple[Entry, ...], tuple[Project, ...]]:
+    return small_catalog.entries, small_catalog.projects
+
+
+@pytest.fixture(params=["crafted", "small"])
+def entries_and_projects(request, small_catalog):
+    return _crafted() if request.param == "crafted" else _small(small_catalog)
+
+
+def _views(entries, projects) -> tuple[Index, MemoryCatalog]:
+    return Index.from_bytes(build_bytes(entries, projects, "key-1")), MemoryCatalog(entries)
+
+
+def _ids_of(view, positions) -> list[str]:
+    return sorted(view.candidate(p).id for p in positions)
+
+
+def _assert_same_view(index, memory, entries) -> None:
+    assert len(index) == len(memory) == len(entries)
+    # candidates: same rows, each at its own position
+    icands = index.candidates()
+    assert [c.pos for c in icands] == list(range(len(index)))
+    assert {c.id: replace(c, pos=0) for c in icands} == {
+        c.id: replace(c, pos=0) for c in memory.candidates()
+    }
+    for e in entries:
+        ipos, mpos = index.position(e.id), memory.position(e.id)
+        assert ipos is not None
+        assert mpos is not None
+        assert index.candidate(ipos).id == e.id
+        assert index.entry(ipos) == memory.entry(mpos) == e
+        assert index.related(ipos) == memory.related(mpos)
+        assert index.known_base(e.exception) == memory.known_base(e.exception)
+        # buckets: every word of the template, with all of its words present or just one
+        present = set(words(e.template))
+        for w in present:
+            for seen in (present, {w}):
+                assert _ids_of(index, (c.pos for c in index.bucket(w, seen))) == _ids_of(
+                    memory, (c.pos for c in memory.bucket(w, seen))
+                )
+    assert index.position("0" * 16) is None
+    assert index.known_base("NoSuchError") is memory.known_base("NoSuchError") is None
+    assert index.bucket("nosuchword", {"nosuchword"}) == memory.bucket("nosuchword", set()) == []
+
+
+def _assert_same_stats(index, memory) -> None:
+    ist, mst = index.word_stats(), memory.word_stats()
+    assert {w: _ids_of(index, ps) for w, ps in ist.postings.items()} == {
+        w: _ids_of(memory, ps) for w, ps in mst.postings.items()
+    }
+    assert ist.idf == pytest.approx(mst.idf)
+    by_id_i = {index.candidate(p).id: s for p, s in enumerate(ist.weight_sums)}
+    by_id_m = {memory.candidate(p).id: s for p, s in enumerate(mst.weight_sums)}
+    assert by_id_i == pytest.approx(by_id_m)
+
+
+def test_from_bytes_answers_as_memory_catalog(entries_and_projects):
+    entries, projects = entries_and_projects
+    index, memory = _views(entries, projects)
+    _assert_same_view(index, memory, entries)
+    _assert_same_stats(index, memory)
+
+
+def test_open_answers_as_memory_catalog(entries_and_projects, tmp_path):
+    entries, projects = entries_and_projects
+    path = tmp_path / "catalog.idx"
+    path.write_bytes(build_bytes(entries, projects, "key-2"))
+    index = Index.open(str(path))
+    assert index.key == "key-2"
+    memory = MemoryCatalog(entries)
+    _assert_same_view(index, memory, entries)
+    _assert_same_stats(index, memory)
+
+
+def test_crafted_details():
+    index, _ = _views(*_crafted())
+    # related: the dangling id is skipped, the other resolved to (id, template, type)
+    [rel] = index.related(index.position("a" * 16))
+    assert (rel.id, rel.exception) == ("b" * 16, "ValueError")
+    assert rel.template == "value is bad in a way that matters: <y>"
+    # known bases: only custom classes, keyed by class name
+    assert index.known_base("MyError") == "ValueError"
+    assert index.known_base("OtherError") == "RuntimeError"
+    assert index.known_base("KeyError") == "LookupError"
+    assert index.known_base("ValueError") is None
+    # the link of an entry's source line is rebuilt from its project
+    b = index.entry(index.position("b" * 16))
+    assert b.source.url == "https://x.org/p/blob/v2.0/src/p/b.py#L20"
+    # a project the index was not told about: no version, no link
+    d = index.entry(index.position("d" * 16))
+    assert (d.source.version, d.source.url) == (None, None)
+    # the template that cannot identify a message is in no bucket
+    c = index.position("c" * 16)
+    assert all(c not in ps for ps in index.word_stats().postings.values())
+
+
+def test_key_and_empty_index():
+    index = Index.from_bytes(build_bytes([], [], "empty"))
+    assert index.key == "empty"
+    assert len(index) == 0
+    assert index.candidates() == []
+    assert index.bucket("anything", {"anything"}) == []
+    assert index.position("a" * 16) is None
+    assert index.word_stats().postings == {}
+
+
+def test_entry_and_candidate_are_read_once():
+    index, _ = _views(*_crafted())
+    pos = index.position("b" * 16)
+    assert index.entry(pos) is index.entry(pos)
+    assert index.candidate(pos) is index.candidate(pos)
+    assert index.word_stats() is index.word_stats()
+
+
+# --------------------------------------------------------------------------- corrupt data
+
+
+@pytest.fixture(scope="module")
+def good() -> bytes:
+    return build_bytes(CRAFTED, [PROJECT], "k")
+
+
+def _with_meta(data: bytes, meta: bytes) -> bytes:
+    """The index with its meta blob replaced (the header's lengths fixed up)."""
+    lens = [int.from_bytes(data[i : i + 8], "little") for i in range(len(MAGIC), _HEAD_SIZE, 8)]
+    rest = data[_HEAD_SIZE + lens[0] :]
+    lens[0] = len(meta)
+    return MAGIC + b"".join(n.to_bytes(8, "little") for n in lens) + meta + rest
+
+
+CORRUPTIONS = {
+    "truncated": lambda d: d[:-1],
+    "padded": lambda d: d + b"\0",
+    "wrong magic": lambda d: b"ERRXIDX0" + d[len(MAGIC) :],
+    "header only": lambda d: d[:_HEAD_SIZE],
+    "shorter than a header": lambda d: d[:10],
+    "empty": lambda d: b"",
+    "meta not marshal": lambda d: _with_meta(d, b"\xff\xfe garbage"),
+    "meta not a dict": lambda d: _with_meta(d, marshal.dumps([1, 2, 3])),
+    "other format": lambda d: _with_meta(d, marshal.dumps({"format": 999})),
+}
+
+
+@pytest.mark.parametrize("how", sorted(CORRUPTIONS))
+def test_from_bytes_refuses_corrupt_data(good, how):
+    with pytest.raises(IndexCorrupt):
+        Index.from_bytes(CORRUPTIONS[how](good))
+
+
+@pytest.mark.parametrize("how", sorted(CORRUPTIONS))
+def test_open_refuses_corrupt_file(good, how, tmp_path):
+    path = tmp_path / "bad.idx"
+    path.write_bytes(CORRUPTIONS[how](good))
+    with pytest.raises(IndexCorrupt):
+        Index.open(str(path))
+
+
+def test_open_missing_file_is_an_os_error(tmp_path):
+    with pytest.raises(FileNotFoundError):
+        Index.open(str(tmp_path / "missing.idx"))
+
+
+def test_file_cut_while_in_use(good, tmp_path):
+    path = tmp_path / "cut.idx"
+    path.write_bytes(good)
+    index = Index.open(str(path))
+    with open(path, "r+b") as fh:
+        fh.truncate(_HEAD_SIZE + 10)
+    with pytest.raises(IndexCorrupt, match="changed while in use"):
+        index.candidates()

@@ -1,0 +1,156 @@
+"""errexplain.catalog.yamlio: the one YAML reader and writer."""
+
+from __future__ import annotations
+
+import pytest
+
+from errexplain.catalog.yamlio import dump_yaml, entry_line, parse_yaml, read_yaml
+from errexplain.errors import CatalogError, ExitCode
+
+# -------------------------------------------------------------------------------- parse_yaml
+
+
+def test_parse_yaml_text_and_bytes():
+    assert parse_yaml("a: 1\nb: [x, y]\n", "f.yaml") == {"a": 1, "b": ["x", "y"]}
+    assert parse_yaml("a: ü\n".encode(), "f.yaml") == {"a": "ü"}
+    assert parse_yaml("", "f.yaml") is None
+
+
+@pytest.mark.parametrize(
+    ("text", "line"),
+    [
+        ("a: 1\nb: [1,\n", 3),
+        ("a: 1\n  b: 2\n", 2),
+        ('a: 1\nb: "unterminated\n', 3),
+        ("\t- x", 1),
+    ],
+)
+def test_parse_yaml_error_names_file_and_line(text, line):
+    with pytest.raises(CatalogError) as info:
+        parse_yaml(text, "dir/f.yaml")
+    assert info.value.message.startswith(f"dir/f.yaml:{line}: invalid YAML (")
+    assert info.value.hint == "fix the file (see docs/catalog.md)"
+    assert info.value.exit_code == ExitCode.BAD_INPUT
+    assert info.value.__suppress_context__  # the YAML traceback is not chained
+
+
+def test_parse_yaml_error_without_a_line_names_the_file():
+    with pytest.raises(CatalogError) as info:
+        parse_yaml(b"a: \xff\xfe x", "f.yaml")
+    assert info.value.message.startswith("f.yaml: invalid YAML (")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "!!python/object:os.system {}",
+        "x: !!python/name:os.system ''",
+        "x: !!python/object/apply:os.system ['true']",
+    ],
+)
+def test_python_tags_are_refused(text):
+    with pytest.raises(CatalogError, match="could not determine a constructor"):
+        parse_yaml(text, "evil.yaml")
+
+
+# --------------------------------------------------------------------------------- read_yaml
+
+
+def test_read_yaml(tmp_path):
+    f = tmp_path / "x.yaml"
+    f.write_text("name: demo\nversion: '1.0'\n")
+    assert read_yaml(f) == {"name": "demo", "version": "1.0"}
+
+
+def test_read_yaml_syntax_error_names_the_path(tmp_path):
+    f = tmp_path / "x.yaml"
+    f.write_text("ok: 1\nbad: [\n")
+    with pytest.raises(CatalogError, match=rf"^{f}:3: invalid YAML"):
+        read_yaml(f)
+
+
+def test_read_yaml_missing_file(tmp_path):
+    f = tmp_path / "missing.yaml"
+    with pytest.raises(CatalogError) as info:
+        read_yaml(f)
+    assert info.value.message == f"{f}: cannot read (No such file or directory)"
+
+
+def test_read_yaml_unreadable_file(tmp_path):
+    d = tmp_path / "dir.yaml"
+    d.mkdir()
+    with pytest.raises(CatalogError) as info:
+        read_yaml(d)
+    assert info.value.message == f"{d}: cannot read (Is a directory)"
+
+
+# --------------------------------------------------------------------------------- dump_yaml
+
+
+def test_dump_yaml_keeps_key_order():
+    doc = {"z": 1, "a": {"y": [1, 2], "b": "x"}, "m": None}
+    assert dump_yaml(doc) == "z: 1\na:\n  y:\n  - 1\n  - 2\n  b: x\nm: null\n"
+
+
+def test_dump_yaml_keeps_unicode_and_long_lines():
+    long = "word " * 100
+    text = dump_yaml({"meaning": "ü → ok", "long": long.strip()})
+    assert "ü → ok" in text
+    assert len(text.splitlines()) == 2
+
+
+def test_dump_yaml_round_trips():
+    doc = {
+        "module": "p/m.py",
+        "entries": [
+            {"id": "0" * 16, "template": "a <x> 'quoted' : colon", "examples": ["a 1"]},
+            {"id": "1" * 16, "template": "#hash and - dash", "derived": True, "line": 3},
+        ],
+    }
+    text = dump_yaml(doc)
+    assert "{" not in text  # block style
+    assert parse_yaml(text, "round.yaml") == doc
+
+
+# -------------------------------------------------------------------------------- entry_line
+
+
+MODULE = """\
+module: p/m.py
+entries:
+- id: aaaaaaaaaaaaaaaa
+  exception: ValueError
+  template: first
+- id: bbbbbbbbbbbbbbbb
+  exception: ValueError
+
+  template: second
+"""
+
+
+def test_entry_line(tmp_path):
+    f = tmp_path / "m.yaml"
+    f.write_text(MODULE)
+    assert entry_line(f, 0) == 3
+    assert entry_line(f, 1) == 6
+    assert entry_line(f, -1) == 6
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        MODULE,  # index out of range
+        "module: p/m.py\n",  # no entries
+        "",  # empty document
+        "- just\n- a list\n",  # not a mapping
+        "entries: [\n",  # not YAML
+    ],
+)
+def test_entry_line_none_when_not_found(tmp_path, text):
+    f = tmp_path / "m.yaml"
+    f.write_text(text)
+    assert entry_line(f, 5) is None
+
+
+def test_entry_line_missing_file(tmp_path):
+    assert entry_line(tmp_path / "missing.yaml", 0) is None

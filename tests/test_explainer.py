@@ -1,0 +1,218 @@
+"""errexplain.explainer: parse -> rank -> Explanation over a small in-memory catalog, with the
+generic explanation of the exception class when nothing (or only a derived entry) matches."""
+
+from __future__ import annotations
+
+import pytest
+
+from errexplain.catalog.memory import MemoryCatalog
+from errexplain.explainer import (
+    AMBIGUOUS_NOTE,
+    MEANINGS,
+    TRUNCATED_NOTE,
+    describe,
+    explain_error,
+    explain_message,
+    explain_text,
+)
+from errexplain.models import Entry, Frame, RaisedError, Related, Source
+
+CURATED, TWIN_A, TWIN_B, NCCL, WIDGET = (c * 16 for c in "abcde")
+
+
+def _entry(ident: str, template: str, exception: str, path: str, **extra) -> Entry:
+    return Entry(
+        id=ident,
+        project="demo",
+        exception=exception,
+        template=template,
+        source=Source("demo", "1.0", path, 10, "f", None),
+        **extra,
+    )
+
+
+ENTRIES = (
+    _entry(
+        CURATED,
+        "feature length does not match image grids: <a> != <b>",
+        "ValueError",
+        "demo/images.py",
+        meaning="Pixel rows and grid patches disagree.",
+        examples=("feature length does not match image grids: 5824 != 5760",),
+        related=(NCCL,),
+    ),
+    _entry(TWIN_A, "<n> is not divisible by <d>", "AssertionError", "demo/a.py", derived=True),
+    _entry(TWIN_B, "<n> is not divisible by <d>", "AssertionError", "demo/b.py", derived=True),
+    _entry(NCCL, "NCCL error: <error_str>", "RuntimeError", "demo/nccl.py", derived=True),
+    _entry(
+        WIDGET,
+        "the widget exploded badly near <x>",
+        "WidgetError",
+        "demo/widget.py",
+        base="RuntimeError",
+        meaning="The widget broke.",
+        examples=("the widget exploded badly near here",),
+    ),
+)
+
+
+@pytest.fixture(scope="module")
+def view():
+    return MemoryCatalog(ENTRIES)
+
+
+# ------------------------------------------------------------------------------ explain_text
+
+
+TRACEBACK = """\
+Traceback (most recent call last):
+  File "/site-packages/demo/images.py", line 10, in f
+    raise ValueError(msg)
+ValueError: feature length does not match image grids: 5824 != 5760
+"""
+
+
+def test_explain_text_matches_a_traceback(view):
+    [exp] = explain_text(TRACEBACK, view)
+    assert exp.explained
+    assert exp.error.type == "ValueError"
+    assert exp.error.frames[0].path == "/site-packages/demo/images.py"
+    [top, *_] = exp.matches
+    assert top.entry is ENTRIES[0]
+    assert top.kind == "exact"
+    assert dict(top.values) == {"a": "5824", "b": "5760"}
+    assert top.related == (Related(NCCL, "NCCL error: <error_str>", "RuntimeError"),)
+    assert any("frame" in r for r in top.reasons)
+    assert exp.generic is None  # a curated match needs no generic text
+    assert exp.notes == ()
+    assert not exp.ambiguous
+
+
+def test_explain_text_one_explanation_per_error(view):
+    text = TRACEBACK + "\nsome noise\n\nRuntimeError: NCCL error: unhandled system error\n"
+    exps = explain_text(text, view)
+    assert [e.error.type for e in exps] == ["ValueError", "RuntimeError"]
+    assert [e.matches[0].entry.id for e in exps] == [CURATED, NCCL]
+
+
+def test_explain_text_without_an_error(view):
+    assert explain_text("all good here\nnothing to see\n", view) == ()
+
+
+def test_explain_text_truncated_traceback_gets_a_note(view):
+    text = 'Traceback (most recent call last):\n  File "/x/demo/images.py", line 10, in f\n'
+    [exp] = explain_text(text, view)
+    assert exp.error.truncated
+    assert not exp.explained
+    assert exp.notes == (TRUNCATED_NOTE,)
+    assert exp.generic is None  # no exception type to describe
+
+
+# --------------------------------------------------------------------------- explain_message
+
+
+def test_explain_message_exact(view):
+    exp = explain_message("NCCL error: unhandled cuda error", "RuntimeError", view)
+    assert exp.error == RaisedError("RuntimeError", "NCCL error: unhandled cuda error")
+    assert exp.matches[0].entry.id == NCCL
+    assert dict(exp.matches[0].values) == {"error_str": "unhandled cuda error"}
+
+
+def test_derived_top_match_still_gets_generic_text(view):
+    exp = explain_message("NCCL error: unhandled cuda error", "RuntimeError", view)
+    assert exp.matches[0].entry.derived
+    assert exp.generic == MEANINGS["RuntimeError"]
+
+
+def test_ambiguous_sites_are_all_listed_with_a_note(view):
+    exp = explain_message("16 is not divisible by 6", "AssertionError", view)
+    assert exp.ambiguous
+    assert {m.entry.id for m in exp.matches} == {TWIN_A, TWIN_B}
+    assert exp.notes == (AMBIGUOUS_NOTE,)
+    assert exp.generic == MEANINGS["AssertionError"]
+
+
+def test_a_frame_settles_the_ambiguity(view):
+    error = RaisedError(
+        "AssertionError", "16 is not divisible by 6", frames=(Frame("/x/demo/b.py", 10, "f"),)
+    )
+    exp = explain_error(error, view)
+    assert not exp.ambiguous
+    assert exp.notes == ()
+    assert exp.matches[0].entry.id == TWIN_B
+
+
+def test_no_match_gives_nearest_and_generic(view):
+    exp = explain_message("feature length differs from grids somewhat", "ValueError", view)
+    assert not exp.explained
+    assert exp.matches == ()
+    assert exp.generic == MEANINGS["ValueError"]
+
+
+def test_no_type_no_generic(view):
+    exp = explain_message("zebra giraffe", "", view)
+    assert exp.matches == ()
+    assert exp.generic is None
+
+
+def test_cutoff_is_passed_to_ranking(view):
+    msg = "NCCL error: unhandled cuda error"
+    assert explain_message(msg, "RuntimeError", view, cutoff=1.01).matches == ()
+    assert explain_message(msg, "RuntimeError", view, cutoff=1.01).nearest
+    assert explain_text(f"RuntimeError: {msg}\n", view, cutoff=1.01)[0].matches == ()
+
+
+# -------------------------------------------------------------------------- generic fallback
+
+
+def test_unknown_custom_class_walks_to_the_catalog_known_base(view):
+    exp = explain_message("zebra giraffe", "mypkg.WidgetError", view)
+    assert exp.matches == ()
+    assert exp.generic == f"(nearest known class RuntimeError) {MEANINGS['RuntimeError']}"
+
+
+def test_unknown_builtin_walks_its_mro(view):
+    exp = explain_message("zebra giraffe", "BrokenPipeError", view)
+    assert exp.generic == f"(nearest known class ConnectionError) {MEANINGS['ConnectionError']}"
+
+
+def test_unknown_error_class_falls_back_to_exception(view):
+    exp = explain_message("zebra giraffe", "torch.OutOfMemoryError", view)
+    assert exp.generic == f"(nearest known class Exception) {MEANINGS['Exception']}"
+
+
+def test_class_without_a_description(view):
+    assert explain_message("zebra giraffe", "Weird", view).generic is None
+
+
+def test_truncated_error_with_a_type_has_note_and_generic(view):
+    exp = explain_error(RaisedError("KeyError", "'lm_head.w", truncated=True), view)
+    assert exp.notes == (TRUNCATED_NOTE,)
+    assert exp.generic == MEANINGS["KeyError"]
+
+
+@pytest.mark.parametrize(
+    ("exc_type", "known_base", "expected"),
+    [
+        ("ValueError", None, "ValueError"),
+        ("builtins.FileNotFoundError", None, "FileNotFoundError"),
+        ("BrokenPipeError", None, "ConnectionError"),  # ConnectionError, OSError, ...
+        ("UnicodeEncodeError", None, "ValueError"),  # UnicodeError is not described
+        ("IsADirectoryError", None, "OSError"),
+        ("GeneratorExit", None, "BaseException"),
+        ("DeprecationWarning", None, "Exception"),
+        ("mypkg.WidgetError", "RuntimeError", "RuntimeError"),
+        ("mypkg.WidgetError", "IsADirectoryError", "OSError"),  # the base's MRO is walked too
+        ("Weird", "ValueError", "ValueError"),
+        ("FooError", None, "Exception"),  # an unknown "...Error" is at least an Exception
+        ("FooError", "BarError", "Exception"),
+        ("KeyboardInterrupt", None, "KeyboardInterrupt"),
+    ],
+)
+def test_describe(exc_type, known_base, expected):
+    assert describe(exc_type, known_base) == (expected, MEANINGS[expected])
+
+
+@pytest.mark.parametrize("exc_type", ["Weird", "mypkg.Thing", "SomeWarning", "print"])
+def test_describe_nothing_known(exc_type):
+    assert describe(exc_type) is None
