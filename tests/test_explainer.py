@@ -216,3 +216,23 @@ def test_describe(exc_type, known_base, expected):
 @pytest.mark.parametrize("exc_type", ["Weird", "mypkg.Thing", "SomeWarning", "print"])
 def test_describe_nothing_known(exc_type):
     assert describe(exc_type) is None
+
+
+def test_the_table_of_newer_builtins_agrees_with_this_python():
+    """Where this Python has the class, the table's parents are its real MRO, so that a Python
+    without it explains the same."""
+    import builtins
+
+    from errexplain.explainer import NEWER_BUILTINS
+
+    for name, parents in NEWER_BUILTINS.items():
+        cls = getattr(builtins, name, None)
+        if cls is not None:
+            assert [c.__name__ for c in cls.__mro__[1:-1]] == parents
+
+
+def test_exception_group_falls_back_to_exception_on_every_python():
+    from errexplain.explainer import describe
+
+    found = describe("ExceptionGroup")
+    assert found is not None and found[0] == "Exception"

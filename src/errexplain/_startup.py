@@ -225,8 +225,15 @@ class _IntEnumBase(int, metaclass=_IntEnumType):
     def __repr__(self) -> str:
         return f"<{type(self).__qualname__}.{self._name_}: {int(self)}>"
 
-    __str__ = int.__repr__
-    __format__ = int.__format__
+    if sys.version_info >= (3, 11):
+        __str__ = int.__repr__
+    else:  # pragma: no cover - 3.10's IntEnum prints the member's name
+
+        def __str__(self) -> str:
+            return f"{type(self).__qualname__}.{self._name_}"
+
+    def __format__(self, spec: str) -> str:
+        return format(int(self), spec)
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (type(self), (int(self),))

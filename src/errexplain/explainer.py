@@ -114,11 +114,20 @@ MEANINGS: dict[str, str] = {
 }
 
 
+NEWER_BUILTINS = {
+    "BaseExceptionGroup": ["BaseException"],
+    "ExceptionGroup": ["BaseExceptionGroup", "Exception", "BaseException"],
+    "PythonFinalizationError": ["RuntimeError", "Exception", "BaseException"],
+}
+"""Parents of builtin exception classes that some supported Pythons lack (3.11+, 3.13+), so
+that the fallback is the same whichever Python runs errexplain."""
+
+
 def _builtin_parents(name: str) -> list[str]:
     cls = getattr(builtins, name, None)
     if isinstance(cls, type) and issubclass(cls, BaseException):
         return [c.__name__ for c in cls.__mro__[1:]]
-    return []
+    return list(NEWER_BUILTINS.get(name, ()))
 
 
 def describe(exc_type: str, known_base: str | None = None) -> tuple[str, str] | None:

@@ -17,29 +17,30 @@ from errexplain.errors import CatalogError
 from errexplain.match.template import TemplateSyntaxError, compile_template
 from errexplain.models import Entry, ExampleFix, Project, Source
 
-ENTRY_KEYS = frozenset(
-    {
-        "id",
-        "exception",
-        "base",
-        "kind",
-        "template",
-        "source",
-        "condition",
-        "doc",
-        "versions",
-        "removed_in",
-        "derived",
-        "meaning",
-        "trigger",
-        "situations",
-        "solutions",
-        "example_fix",
-        "related",
-        "examples",
-    }
+KEY_ORDER = (
+    "id",
+    "exception",
+    "base",
+    "kind",
+    "template",
+    "source",
+    "condition",
+    "doc",
+    "versions",
+    "removed_in",
+    "derived",
+    "meaning",
+    "trigger",
+    "situations",
+    "solutions",
+    "example_fix",
+    "related",
+    "examples",
 )
-SOURCE_KEYS = frozenset({"path", "line", "function"})
+"""The keys of a catalog entry, in the order extraction writes them (docs/catalog.md)."""
+ENTRY_KEYS = frozenset(KEY_ORDER)
+SOURCE_ORDER = ("path", "line", "function")
+SOURCE_KEYS = frozenset(SOURCE_ORDER)
 FIX_KEYS = frozenset({"before", "after", "language"})
 PROJECT_KEYS = frozenset({"name", "version", "repository", "link", "path_prefix", "description"})
 FILE_KEYS = frozenset({"module", "entries"})

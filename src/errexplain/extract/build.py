@@ -7,9 +7,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from errexplain._startup import mutable_record
+from errexplain.catalog.load import KEY_ORDER
 from errexplain.extract import derive
 from errexplain.extract.merge import (
-    KEY_ORDER,
     SITE_KEYS,
     Entry,
     changed_keys,

@@ -15,31 +15,11 @@ from typing import Any
 from rapidfuzz import fuzz
 
 from errexplain._startup import mutable_record
+from errexplain.catalog.load import KEY_ORDER, SOURCE_ORDER
 from errexplain.extract.records import Site
 from errexplain.models import make_id
 
 Entry = dict[str, Any]
-KEY_ORDER = (
-    "id",
-    "exception",
-    "base",
-    "kind",
-    "template",
-    "source",
-    "condition",
-    "doc",
-    "versions",
-    "removed_in",
-    "derived",
-    "meaning",
-    "trigger",
-    "situations",
-    "solutions",
-    "example_fix",
-    "related",
-    "examples",
-)
-SOURCE_KEYS = ("path", "line", "function")
 SITE_KEYS = ("exception", "base", "kind", "template", "source", "condition", "doc")
 SIMILAR_TEMPLATE = 75
 
@@ -73,7 +53,7 @@ def ordered(entry: Entry) -> Entry:
         if value is None:
             continue
         if key == "source" and isinstance(value, dict):
-            value = {k: value[k] for k in SOURCE_KEYS if value.get(k) is not None}
+            value = {k: value[k] for k in SOURCE_ORDER if value.get(k) is not None}
         out[key] = value
     return out
 

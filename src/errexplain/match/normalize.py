@@ -20,7 +20,7 @@ _MASKS = (
     compile_regex(r"0x[0-9a-fA-F]+"),
     compile_regex(r"(?:[A-Za-z]:)?(?:[\w.\-~]*/)+[\w.\-]+"),
     compile_regex(r"'[^'\n]{0,200}'|\"[^\"\n]{0,200}\""),
-    compile_regex(r"(?<![A-Za-z0-9_])[-+]?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?"),
+    compile_regex(r"(?<![A-Za-z_])[-+]?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?"),
 )
 _SPACE = compile_regex(r"\s+")
 _PUNCT_SPACE = compile_regex(r"\s*([^\w\s\x00])\s*")
