@@ -4,6 +4,7 @@ re.compile, and the cache is refused when it is not private or not intact."""
 
 from __future__ import annotations
 
+import collections
 import dataclasses
 import enum
 import functools
@@ -348,3 +349,41 @@ def test_user_cache_dir_is_platformdirs_on_linux(monkeypatch, xdg):
     assert _startup.user_cache_dir("errexplain") == platformdirs.user_cache_dir(
         "errexplain", appauthor=False
     )
+
+
+# --------------------------------------------------------------------------- named_tuple
+
+Pair = _startup.named_tuple("Pair", ("a", "b", "c"), (None, ""), module=__name__)
+OursNT = Pair
+TheirsNT = collections.namedtuple("TheirsNT", ("a", "b", "c"), defaults=(None, ""))
+
+
+@pytest.mark.parametrize(
+    ("args", "kw"),
+    [
+        ((1,), {}),
+        ((1, 2), {}),
+        ((1, 2, "x"), {}),
+        ((), {"a": 1}),
+        ((1,), {"c": "z"}),
+        ((), {"c": 3, "a": 4, "b": 5}),
+    ],
+)
+def test_named_tuple_like_collections_namedtuple(args, kw):
+    ours, theirs = OursNT(*args, **kw), TheirsNT(*args, **kw)
+    assert ours == theirs and tuple(ours) == tuple(theirs) and hash(ours) == hash(theirs)
+    assert (ours.a, ours.b, ours.c) == (theirs.a, theirs.b, theirs.c)
+    assert repr(ours) == repr(theirs).replace("TheirsNT", "Pair")
+    assert OursNT._fields == TheirsNT._fields
+    assert pickle.loads(pickle.dumps(ours)) == ours
+    assert type(ours).__name__ == "Pair"
+
+
+@pytest.mark.parametrize(
+    ("args", "kw"), [((), {}), ((1, 2, 3, 4), {}), ((1,), {"a": 2}), ((1,), {"d": 2})]
+)
+def test_named_tuple_refuses_what_namedtuple_refuses(args, kw):
+    with pytest.raises(TypeError):
+        TheirsNT(*args, **kw)
+    with pytest.raises(TypeError):
+        OursNT(*args, **kw)

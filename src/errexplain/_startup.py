@@ -8,6 +8,7 @@ whole explain on the piped fast path. Each is tested against what it stands in f
   To the type checker ``record`` *is* a dataclass transform (mypy treats ``TYPE_CHECKING`` as
   true, see pyproject); at run time it builds a slotted class with ``__init__``, ``__eq__``,
   ``__hash__``, ``__repr__`` and pickling.
+* :func:`named_tuple` stands in for ``collections.namedtuple`` (same import cost).
 * :func:`memo` stands in for ``functools.lru_cache`` (``functools`` pulls in ``collections``).
 * :func:`compile_regex` stands in for ``re.compile``, served from a cache of compiled opcodes
   (see the section below), so that the fast path neither imports ``re`` nor compiles patterns.
@@ -168,6 +169,60 @@ else:
         return _build(cls, False)
 
     replace = _replace
+
+
+# --------------------------------------------------------- named_tuple (namedtuple stand-in)
+
+
+def _plain_tuple(self: tuple[Any, ...]) -> tuple[Any, ...]:
+    return tuple(self)
+
+
+def _item(i: int) -> property:
+    return property(lambda self: self[i])
+
+
+def named_tuple(
+    name: str, fields: tuple[str, ...], defaults: tuple[Any, ...] = (), module: str = __name__
+) -> type[Any]:
+    """Like ``collections.namedtuple(name, fields, defaults=defaults, module=module)``: a tuple
+    subclass built positionally or by keyword, with a property per field, ``_fields``, its
+    repr and pickling."""
+    n, first_default = len(fields), len(fields) - len(defaults)
+
+    def __new__(cls: type[Any], *args: Any, **kw: Any) -> Any:
+        if not kw and len(args) == n:
+            return tuple.__new__(cls, args)
+        if len(args) > n:
+            raise TypeError(f"{name}() takes {n} arguments")
+        values = list(args)
+        for i in range(len(args), n):
+            field = fields[i]
+            if field in kw:
+                values.append(kw.pop(field))
+            elif i >= first_default:
+                values.append(defaults[i - first_default])
+            else:
+                raise TypeError(f"{name}() missing argument {field!r}")
+        if kw:
+            raise TypeError(f"{name}() got an unexpected or repeated {sorted(kw)[0]!r}")
+        return tuple.__new__(cls, values)
+
+    def __repr__(self: Any) -> str:
+        inner = ", ".join(f"{f}={v!r}" for f, v in zip(fields, self, strict=True))
+        return f"{name}({inner})"
+
+    ns: dict[str, Any] = {
+        "__slots__": (),
+        "_fields": fields,
+        "__new__": __new__,
+        "__repr__": __repr__,
+        "__getnewargs__": _plain_tuple,
+        "__module__": module,
+    }
+    for i, field in enumerate(fields):
+        ns[field] = _item(i)
+    return type(name, (tuple,), ns)
 
 
 # ----------------------------------------------------------------- IntEnum (enum stand-in)

@@ -5,8 +5,6 @@ from __future__ import annotations
 import io
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from errexplain.errors import InputError
 from errexplain.input import read as inputs
@@ -72,58 +70,3 @@ def test_binary_input_is_refused():
 def test_utf16_bom_is_not_called_binary():
     got = inputs.read_stream(io.BytesIO("ValueError: x\n".encode("utf-16")), "w.log")
     assert got.replaced_bytes
-
-
-def _reference(data: bytes, before: int, after: int) -> bytes:
-    """The windows computed line by line: the definition the block scanner must reproduce."""
-    import re
-    from collections import deque
-
-    from errexplain.input.window import INTERESTING
-
-    pattern = re.compile(INTERESTING)
-    prev: deque[bytes] = deque(maxlen=before)
-    kept: list[bytes] = []
-    left = 0
-    for line in data.splitlines(keepends=True):
-        if pattern.search(line):
-            kept.extend(prev)
-            prev.clear()
-            left = after
-        if left > 0:
-            left -= 1
-            kept.append(line)
-        else:
-            prev.append(line)
-    return b"".join(kept)
-
-
-_LINES = st.sampled_from(
-    [
-        b"INFO ok\n",
-        b'  File "x.py", line 1, in f\n',
-        b"ValueError: x\n",
-        b"\n",
-        b"   \n",
-        b"Traceback (most recent call last):\n",
-        b"noise noise noise noise\n",
-        b"  | + sub\n",
-        b"tail",
-    ]
-)
-
-
-@settings(deadline=None)
-@given(st.lists(_LINES, max_size=80), st.integers(1, 5), st.integers(1, 7), st.integers(1, 64))
-def test_block_scanner_matches_line_by_line_definition(lines, before, after, block):
-    from errexplain.input import window as _window
-
-    data = b"".join(lines)
-    old = _window.BLOCK
-    _window.BLOCK = block
-    try:
-        win = _window.filter_stream(data[:block], io.BytesIO(data[block:]), before, after, 10**9)
-    finally:
-        _window.BLOCK = old
-    assert b"".join(win.kept) == _reference(data, before, after)
-    assert win.total == len(data) and win.skipped == len(data) - win.kept_size

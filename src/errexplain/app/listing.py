@@ -1,4 +1,5 @@
-"""`errexplain list`: entries filtered by project, exception type and path."""
+"""`errexplain list`: entries filtered by project, exception type and path, in source order
+(project, path, line)."""
 
 from __future__ import annotations
 
@@ -18,4 +19,5 @@ def run(ctx: Context, project: str, exc_type: str, path: str, limit: int) -> Exi
         and (not exc_type or exc_type in (c.exception, c.base))
         and (not path or path in (c.path or ""))
     ]
+    rows.sort(key=lambda c: (c.project, c.path or "", c.line or 0, c.id))
     return emit_rows(ctx, rows[:limit] if limit else rows)

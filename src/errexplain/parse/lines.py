@@ -10,7 +10,7 @@ is anchored or bounded, so all of this is linear in the size of the input.
 
 from __future__ import annotations
 
-from errexplain._startup import TYPE_CHECKING, compile_regex, memo
+from errexplain._startup import TYPE_CHECKING, compile_regex, memo, named_tuple
 
 if TYPE_CHECKING:
     import re
@@ -113,22 +113,13 @@ if TYPE_CHECKING:
         prefix: str = ""
         stream: str = ""
         fence: bool = False
-else:  # a tuple with named fields, built without collections.namedtuple (start-up time)
-
-    class _LineFields(tuple):
-        __slots__ = ()
-        _fields = ("no", "text", "rank", "prefix", "stream", "fence")
-        _defaults = (None, "", "", False)
-
-        def __new__(cls, no, text, rank=None, prefix="", stream="", fence=False):
-            return tuple.__new__(cls, (no, text, rank, prefix, stream, fence))
-
-        no = property(lambda self: self[0])
-        text = property(lambda self: self[1])
-        rank = property(lambda self: self[2])
-        prefix = property(lambda self: self[3])
-        stream = property(lambda self: self[4])
-        fence = property(lambda self: self[5])
+else:
+    _LineFields = named_tuple(
+        "_LineFields",
+        ("no", "text", "rank", "prefix", "stream", "fence"),
+        (None, "", "", False),
+        module=__name__,
+    )
 
 
 class Line(_LineFields):

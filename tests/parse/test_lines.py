@@ -1,0 +1,144 @@
+"""errexplain.parse.lines: one line of a paste cleaned (log prefixes and ranks, ANSI, quotes,
+fences, backticks, issue-title tags) and classified (frames, headers, chains, exception heads,
+exceptions inside log lines)."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from errexplain.parse.lines import (
+    CHAIN,
+    clean_lines,
+    embedded_exception,
+    exception_head,
+    indent,
+    line_kind,
+    skippable,
+    structural,
+)
+
+
+def _texts(text: str) -> list[str]:
+    return [ln.text for ln in clean_lines(text)]
+
+
+@pytest.mark.parametrize(
+    ("raw", "text", "rank"),
+    [
+        ("[2026-10-02 11:04:09 TP0] ValueError: bad", "ValueError: bad", "TP0"),
+        ("[2026-10-02 11:04:09 DP1 TP3 EP3] KeyError: 'x'", "KeyError: 'x'", "DP1 TP3 EP3"),
+        ("[rank3]: RuntimeError: boom", "RuntimeError: boom", "rank3"),
+        ("(TP0 pid=55) ValueError: bad", "ValueError: bad", "TP0"),
+        ("plain line", "plain line", None),
+    ],
+)
+def test_log_prefixes_are_removed_and_the_rank_kept(raw, text, rank):
+    [line] = clean_lines(raw)
+    assert line.text == text
+    assert line.rank == rank
+    assert line.no == 1
+
+
+def test_stream_prefix_is_kept_apart_from_record_prefixes():
+    [line] = clean_lines("(TP0 pid=55) ValueError: bad")
+    assert line.stream and not line.record
+    [line] = clean_lines("[2026-10-02 11:04:09 TP0] ValueError: bad")
+    assert line.record and not line.stream
+
+
+def test_ansi_crlf_tabs_and_quotes_are_cleaned():
+    assert _texts("\x1b[31mValueError\x1b[0m: red\r\n> quoted\r\n\tTAB") == [
+        "ValueError: red",
+        "quoted",
+        "    TAB",
+    ]
+
+
+def test_fences_become_marked_lines_and_their_text_goes():
+    lines = clean_lines("```python\nValueError: x\n```")
+    assert [ln.text for ln in lines if ln.text] == ["ValueError: x"]
+    assert {ln.no for ln in lines if ln.fence} == {1, 3}
+    assert not any(ln.fence for ln in lines if ln.no == 2)
+
+
+def test_backticks_around_a_whole_line_and_issue_title_tags_are_dropped():
+    assert _texts("`ValueError: bad size`") == ["ValueError: bad size"]
+    assert _texts("[Bug]: ValueError: bad size") == ["ValueError: bad size"]
+    assert _texts("see `ValueError: bad` here") == ["see `ValueError: bad` here"]  # prose
+
+
+def test_a_header_glued_after_text_is_split_onto_its_own_line():
+    texts = _texts("some log text Traceback (most recent call last):")
+    assert "Traceback (most recent call last):" in texts
+
+
+@given(st.text(max_size=300))
+def test_clean_lines_is_total_and_numbers_every_input_line(text):
+    lines = clean_lines(text)
+    physical = text.replace("\r\n", "\n").replace("\r", "\n").count("\n") + 1
+    assert {ln.no for ln in lines} <= set(range(1, physical + 1))
+    assert all(isinstance(ln.text, str) for ln in lines)
+
+
+@pytest.mark.parametrize(
+    ("line", "lax", "expected"),
+    [
+        ("ValueError: bad size", False, ("ValueError", "bad size")),
+        ("torch.AcceleratorError: CUDA error", False, ("torch.AcceleratorError", "CUDA error")),
+        ("KeyboardInterrupt", False, ("KeyboardInterrupt", "")),
+        ("ValueError", False, ("ValueError", "")),
+        ("Note: this is prose", False, None),
+        ("Note: this is prose", True, ("Note", "this is prose")),
+        ("ERROR: all caps is a log level", True, None),
+        ("2026: a year", False, None),
+        ("Error: too short a name", False, None),
+    ],
+)
+def test_exception_head(line, lax, expected):
+    assert exception_head(line, lax) == expected
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        (
+            "Decode failed with exception KVTransferError(room=3): peer closed",
+            ("KVTransferError", "peer closed"),
+        ),
+        ("I get `ValueError: bad` when starting", ("ValueError", "bad")),
+        ("no exception in this line", None),
+    ],
+)
+def test_embedded_exception(line, expected):
+    assert embedded_exception(line) == expected
+
+
+@pytest.mark.parametrize(
+    ("line", "kind"),
+    [
+        ('File "/x/y.py", line 3, in f', "frame"),
+        ("Traceback (most recent call last):", "header"),
+        ("Exception Group Traceback (most recent call last):", "header"),
+        ("+ Exception Group Traceback (most recent call last):", "group"),
+        ("+---------------- 1 ----------------", "separator"),
+        ("^^^^^^^", "skip"),
+        ("[Previous line repeated 996 more times]", "skip"),
+        ("ValueError: x", ""),
+        ('File "x.py" without a line number', ""),
+    ],
+)
+def test_line_kind(line, kind):
+    assert line_kind(line) == kind
+
+
+def test_chain_lines_are_structural():
+    for st_ in CHAIN:
+        assert line_kind(st_) == "chain" and structural(st_)
+    assert not structural("ValueError: x")
+
+
+def test_skippable_and_indent():
+    assert skippable("   ~~~^^^") and skippable("...") and not skippable("x")
+    assert indent("    x") == 4 and indent("x") == 0
