@@ -286,7 +286,8 @@ class Index:
         return rec
 
     def related(self, pos: int) -> tuple[Related, ...]:
-        return tuple(Related(*r) for r in self._record(pos)[13])
+        *_, related = self._record(pos)  # the last field of a prose record (see _prose)
+        return tuple(Related(*r) for r in related)
 
     def entry(self, pos: int) -> Entry:
         if pos not in self._entries:

@@ -17,9 +17,9 @@ from errexplain.extract.writer import (
     PROJECT_FILE,
     ChangedOnDisk,
     dump,
-    load_catalog,
-    load_project,
     read_bytes,
+    read_module_files,
+    read_project_file,
     remove_file,
     write_if_unchanged,
 )
@@ -57,7 +57,7 @@ def _outputs(
     out: Path, plan: Plan, project: str, version: str
 ) -> list[tuple[str, str, bytes | None]]:
     """(file name, new text, bytes loaded before the merge) for every catalog file."""
-    meta, raw = load_project(out)
+    meta, raw = read_project_file(out)
     outputs = [(PROJECT_FILE, dump(_project_doc(meta, project, version)), raw)]
     outputs += [(name, dump(doc), plan.loaded.get(name)) for name, doc in plan.docs.items()]
     return outputs
@@ -111,7 +111,7 @@ def extract(
     files = read_sources(source, project)
     results = scan(files, progress)
     resolved = resolve(results)
-    plan = build(load_catalog(out), resolved.sites, project, version)
+    plan = build(read_module_files(out), resolved.sites, project, version)
     written = _write(out, plan, project, version, dry_run)
     kinds = Counter(s.kind for s in resolved.sites)
     return ExtractReport(

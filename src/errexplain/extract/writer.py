@@ -49,7 +49,7 @@ def _read_yaml(path: Path) -> tuple[bytes, Any]:
         ) from exc
 
 
-def load_catalog(out: Path) -> list[CatalogFile]:
+def read_module_files(out: Path) -> list[CatalogFile]:
     """Every module file under ``out`` (sorted), skipping ``project.yaml``."""
     files: list[CatalogFile] = []
     if not out.is_dir():
@@ -69,7 +69,7 @@ def load_catalog(out: Path) -> list[CatalogFile]:
     return files
 
 
-def load_project(out: Path) -> tuple[dict[str, Any], bytes | None]:
+def read_project_file(out: Path) -> tuple[dict[str, Any], bytes | None]:
     """``project.yaml`` as a mapping (empty when missing) and its raw bytes (None: missing)."""
     path = out / PROJECT_FILE
     if not path.exists():
