@@ -127,3 +127,40 @@ def test_innermost_frame_lowers_the_bar_for_its_own_entry(small_index):
     assert hits and hits[0][0] == "demo/pkg/quant.py"
     assert FUZZY_CUTOFF - LOCATED_RELIEF <= r.hits[0].score < FUZZY_CUTOFF
     assert any("frame" in why for why in r.hits[0].reasons)
+
+
+def test_ranking_does_not_depend_on_the_hash_seed():
+    """Set iteration order changes with PYTHONHASHSEED; the fuzzy pool's float sums (and so its
+    ties) must not, or the same paste could get another answer in another run."""
+    import json
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    catalog = Path(__file__).parent.parent / "data" / "catalog"
+    code = (
+        "import json, sys\n"
+        "from errexplain.catalog.load import load_catalog\n"
+        "from errexplain.catalog.memory import MemoryCatalog\n"
+        "from errexplain.match.rank import rank\n"
+        "view = MemoryCatalog(load_catalog([sys.argv[1]]).entries)\n"
+        "msgs = ['feature length does not match the grids of the image',\n"
+        "        'weight partition size is not divisible by the block size',\n"
+        "        'model architecture not supported for now', 'image QKV shape mismatch']\n"
+        "print(json.dumps([[(h.cand.id, round(h.raw, 9)) for h in (r.hits + r.nearest)]\n"
+        "                  for r in (rank(view, m, 'ValueError') for m in msgs)]))\n"
+    )
+    outs = set()
+    for seed in ("0", "1", "2", "3"):
+        env = {**os.environ, "PYTHONHASHSEED": seed}
+        r = subprocess.run(
+            [sys.executable, "-c", code, str(catalog)],
+            env=env,
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        outs.add(r.stdout)
+    assert len(outs) == 1
+    assert any(json.loads(next(iter(outs))))

@@ -189,7 +189,7 @@ def _fuzzy_pool(view: CatalogView, msg_words: set[str]) -> list[int]:
     stats = view.word_stats()
     post, idf, wsum = stats.postings, stats.idf, stats.weight_sums
     acc: dict[int, float] = {}
-    for w in msg_words:
+    for w in sorted(msg_words):  # a fixed order: float sums, and so ties, never vary by run
         plist = post.get(w)
         if not plist or len(plist) > MAX_POSTING:
             continue

@@ -19,7 +19,7 @@ def search(view: CatalogView, query: str, limit: int = 10) -> list[tuple[int, fl
 
     stats = view.word_stats()
     acc: dict[int, float] = {}
-    for w in set(words(query)):
+    for w in sorted(set(words(query))):  # a fixed order: float sums never vary by run
         for pos in stats.postings.get(w, ()):
             acc[pos] = acc.get(pos, 0.0) + stats.idf[w]
     pool = sorted(acc, key=lambda p: (-acc[p], p))[:POOL]
