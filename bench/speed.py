@@ -169,7 +169,8 @@ def _p99(index, msgs: list[tuple[str, str]]) -> tuple[float, float]:
 
 
 def _synthetic(catalog, target: int, rnd: random.Random):
-    from errexplain.models import make_id, replace
+    from errexplain._startup import replace
+    from errexplain.models import make_id
 
     words = [
         "cache",

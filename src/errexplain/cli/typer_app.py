@@ -1,7 +1,8 @@
 """The Typer app: options and help text only; each command builds a Context and calls its
 module in :mod:`errexplain.app`. Errors are handled by the one boundary in
 :mod:`errexplain.cli`; :func:`run` only turns click's own outcomes (usage errors, --help,
-Ctrl-C at a prompt) into exit codes."""
+Ctrl-C at a prompt) into exit codes. A command imports its module when it runs: only one
+of them ever does."""
 
 from __future__ import annotations
 
@@ -10,13 +11,6 @@ from typing import Annotated
 
 import typer
 
-from errexplain.app import catalog as catalog_cmds
-from errexplain.app import explain as explain_cmd
-from errexplain.app import listing
-from errexplain.app import lookup as lookup_cmd
-from errexplain.app import related as related_cmd
-from errexplain.app import search as search_cmd
-from errexplain.app import show as show_cmd
 from errexplain.app.context import FORMATS, Context, Options
 from errexplain.errors import ExitCode
 from errexplain.match.rank import FUZZY_CUTOFF
@@ -75,6 +69,8 @@ def explain(
 ) -> None:
     """Explain every distinct error in a log, a traceback file or stdin."""
     ctx = _ctx(json_, catalog, fmt, cutoff, verbose, False if no_color else None)
+    from errexplain.app import explain as explain_cmd
+
     raise typer.Exit(explain_cmd.run(ctx, file))
 
 
@@ -87,6 +83,8 @@ def lookup(
     debug: DebugOpt = False,
 ) -> None:
     """Explain one message, no traceback needed."""
+    from errexplain.app import lookup as lookup_cmd
+
     raise typer.Exit(lookup_cmd.run(_ctx(json_, catalog), message, type_))
 
 
@@ -98,6 +96,8 @@ def show(
     debug: DebugOpt = False,
 ) -> None:
     """Show one catalog entry by id."""
+    from errexplain.app import show as show_cmd
+
     raise typer.Exit(show_cmd.run(_ctx(json_, catalog), entry_id))
 
 
@@ -109,6 +109,8 @@ def related(
     debug: DebugOpt = False,
 ) -> None:
     """List the errors related to an entry (by id) or to a message."""
+    from errexplain.app import related as related_cmd
+
     raise typer.Exit(related_cmd.run(_ctx(json_, catalog), what))
 
 
@@ -121,6 +123,8 @@ def search(
     debug: DebugOpt = False,
 ) -> None:
     """Search the catalog by keywords (fuzzy, ranked)."""
+    from errexplain.app import search as search_cmd
+
     raise typer.Exit(search_cmd.run(_ctx(json_, catalog), " ".join(keywords), limit))
 
 
@@ -135,6 +139,8 @@ def list_(
     debug: DebugOpt = False,
 ) -> None:
     """List catalog entries, filtered by project, exception type and path."""
+    from errexplain.app import listing
+
     raise typer.Exit(listing.run(_ctx(json_, catalog), project, type_, path, limit))
 
 
@@ -144,6 +150,8 @@ def catalog_check(
     debug: DebugOpt = False,
 ) -> None:
     """Validate a catalog: schema, unique ids, related ids, every example matches first."""
+    from errexplain.app import catalog as catalog_cmds
+
     raise typer.Exit(catalog_cmds.check(_ctx(), directory))
 
 
@@ -154,6 +162,8 @@ def catalog_stats(
     debug: DebugOpt = False,
 ) -> None:
     """Count entries by project, exception type, kind and curated/derived."""
+    from errexplain.app import catalog as catalog_cmds
+
     raise typer.Exit(catalog_cmds.stats(_ctx(json_, catalog)))
 
 
@@ -163,6 +173,8 @@ def catalog_lint(
     debug: DebugOpt = False,
 ) -> None:
     """Report too-generic templates, duplicate templates and dangling related ids."""
+    from errexplain.app import catalog as catalog_cmds
+
     raise typer.Exit(catalog_cmds.lint(_ctx(), directory))
 
 
@@ -180,6 +192,8 @@ def catalog_extract(
     debug: DebugOpt = False,
 ) -> None:
     """Extract raise/assert sites from source into catalog YAML (curated text is kept)."""
+    from errexplain.app import catalog as catalog_cmds
+
     ctx = _ctx()
     raise typer.Exit(
         catalog_cmds.extract(ctx, source, project, version, out or f"errors/{project}", dry_run)
