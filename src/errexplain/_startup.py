@@ -58,23 +58,36 @@ if TYPE_CHECKING:
 # ---------------------------------------------------------------- records (dataclass stand-in)
 
 
+def _bind(
+    name: str,
+    names: tuple[str, ...],
+    defaults: dict[str, Any],
+    args: tuple[Any, ...],
+    kw: dict[str, Any],
+) -> tuple[Any, ...]:
+    """Every field's value from positional and keyword arguments and the defaults, as a
+    dataclass ``__init__`` or a namedtuple ``__new__`` binds them (TypeError like theirs)."""
+    if len(args) > len(names):
+        raise TypeError(f"{name}() takes {len(names)} arguments")
+    values = dict(zip(names, args, strict=False))
+    for k, v in kw.items():
+        if k not in names or k in values:
+            raise TypeError(f"{name}() got an unexpected or repeated {k!r}")
+        values[k] = v
+    for n in names:
+        if n not in values:
+            if n not in defaults:
+                raise TypeError(f"{name}() missing argument {n!r}")
+            values[n] = defaults[n]
+    return tuple(values[n] for n in names)
+
+
 def _make_init(name: str, names: tuple[str, ...], defaults: dict[str, Any]) -> Callable[..., None]:
     def __init__(self: Any, *args: Any, **kw: Any) -> None:
-        if not kw and len(args) == len(names):
-            for n, v in zip(names, args, strict=True):
-                object.__setattr__(self, n, v)
-            return
-        if len(args) > len(names):
-            raise TypeError(f"{name}() takes {len(names)} arguments")
-        values = dict(zip(names, args, strict=False))
-        for k, v in kw.items():
-            if k not in names or k in values:
-                raise TypeError(f"{name}() got an unexpected or repeated {k!r}")
-            values[k] = v
-        for n in names:
-            if n not in values and n not in defaults:
-                raise TypeError(f"{name}() missing argument {n!r}")
-            object.__setattr__(self, n, values[n] if n in values else defaults[n])
+        if kw or len(args) != len(names):  # the common case binds nothing
+            args = _bind(name, names, defaults, args, kw)
+        for n, v in zip(names, args, strict=True):
+            object.__setattr__(self, n, v)
 
     return __init__
 
@@ -188,25 +201,13 @@ def named_tuple(
     """Like ``collections.namedtuple(name, fields, defaults=defaults, module=module)``: a tuple
     subclass built positionally or by keyword, with a property per field, ``_fields``, its
     repr and pickling."""
-    n, first_default = len(fields), len(fields) - len(defaults)
+    n = len(fields)
+    by_name = dict(zip(fields[n - len(defaults) :], defaults, strict=True))
 
     def __new__(cls: type[Any], *args: Any, **kw: Any) -> Any:
-        if not kw and len(args) == n:
-            return tuple.__new__(cls, args)
-        if len(args) > n:
-            raise TypeError(f"{name}() takes {n} arguments")
-        values = list(args)
-        for i in range(len(args), n):
-            field = fields[i]
-            if field in kw:
-                values.append(kw.pop(field))
-            elif i >= first_default:
-                values.append(defaults[i - first_default])
-            else:
-                raise TypeError(f"{name}() missing argument {field!r}")
-        if kw:
-            raise TypeError(f"{name}() got an unexpected or repeated {sorted(kw)[0]!r}")
-        return tuple.__new__(cls, values)
+        if kw or len(args) != n:  # the common case binds nothing
+            args = _bind(name, fields, by_name, args, kw)
+        return tuple.__new__(cls, args)
 
     def __repr__(self: Any) -> str:
         inner = ", ".join(f"{f}={v!r}" for f, v in zip(fields, self, strict=True))
@@ -352,7 +353,7 @@ def memo(maxsize: int = 128) -> Callable[[_F], _F]:
 # --------------------------------------------------------------------------------- regex cache
 
 _codes: dict[tuple[str, int], tuple[Any, ...]] = {}
-_state: dict[str, bool | str] = {"dirty": False, "enabled": True}
+_state = {"dirty": False, "enabled": True}
 
 
 def _program(pattern: str, flags: int) -> tuple[Any, ...] | None:
@@ -418,14 +419,14 @@ def _tag() -> str:
     return f"{sys.implementation.cache_tag}-{sys.hexversion:x}-{_sre.MAGIC}-{_sre.CODESIZE}"
 
 
-def _digest(key: tuple[str, int], args: tuple[Any, ...], code: bytes) -> int:
+def _digest(tag: str, key: tuple[str, int], args: tuple[Any, ...], code: bytes) -> int:
     """A checksum of one entry: its key, its program and the interpreter tag (CRC-32 and
     Adler-32 side by side, 64 bits: against corruption and mix-ups, not against a forger, who
     would need to own the directory anyway)."""
     from zlib import adler32, crc32
 
     # repr, not marshal: marshal's output depends on reference counts
-    head = f"{_tag()}\0{key!r}\0{args[0]}\0{args[2:]!r}".encode()
+    head = f"{tag}\0{key!r}\0{args[0]}\0{args[2:]!r}".encode()
     return (crc32(code, crc32(head)) << 32) | adler32(code, adler32(head))
 
 
@@ -439,10 +440,10 @@ def _unpack(code: bytes) -> list[int]:
     return memoryview(code).cast("I").tolist()
 
 
-def regex_cache_file(directory: str) -> str:
+def regex_cache_file(directory: str, tag: str | None = None) -> str:
     import os
 
-    return os.path.join(directory, f"regex-{_tag()}.marshal")
+    return os.path.join(directory, f"regex-{tag or _tag()}.marshal")
 
 
 def owned_privately(path: str) -> bool:
@@ -465,7 +466,8 @@ def load_regex_cache(directory: str) -> None:
     privately owned is ignored (and never written); bad entries are dropped one by one."""
     import marshal
 
-    path = regex_cache_file(directory)
+    tag = _tag()  # once: every entry's checksum covers it
+    path = regex_cache_file(directory, tag)
     if not owned_privately(directory):
         _state["enabled"] = _state["enabled"] and not _exists(directory)
         return
@@ -476,10 +478,10 @@ def load_regex_cache(directory: str) -> None:
             head, entries = marshal.load(fh)
     except Exception:
         return
-    if head != _tag() or not isinstance(entries, dict):
+    if head != tag or not isinstance(entries, dict):
         return
     for key, value in entries.items():
-        _accept(key, value)
+        _accept(tag, key, value)
 
 
 def _exists(path: str) -> bool:
@@ -488,11 +490,11 @@ def _exists(path: str) -> bool:
     return os.path.exists(path)
 
 
-def _accept(key: Any, value: Any) -> None:
+def _accept(tag: str, key: Any, value: Any) -> None:
     try:
         digest, flags, code, *rest = value
         args = (flags, code, *rest)
-        if isinstance(key[0], str) and _digest(key, args, code) == digest:
+        if isinstance(key[0], str) and _digest(tag, key, args, code) == digest:
             _codes[key] = (flags, _unpack(code), *rest)
     except Exception:
         return
@@ -510,12 +512,13 @@ def save_regex_cache(directory: str) -> None:
             return
         import marshal
 
+        tag = _tag()
         entries = {}
         for key, (flags, code, *rest) in _codes.items():
             packed = _pack(code)
             args = (flags, packed, *rest)
-            entries[key] = (_digest(key, args, packed), *args)
-        write_atomic(regex_cache_file(directory), marshal.dumps((_tag(), entries)))
+            entries[key] = (_digest(tag, key, args, packed), *args)
+        write_atomic(regex_cache_file(directory, tag), marshal.dumps((tag, entries)))
         _state["dirty"] = False
     except Exception:
         return

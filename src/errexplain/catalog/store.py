@@ -22,7 +22,6 @@ from errexplain._version import __version__
 from errexplain.catalog.index import Index, IndexCorrupt, build_bytes
 from errexplain.catalog.locate import (
     CATALOG_ENV,
-    bundled_dir,
     cache_dir,
     catalog_dirs,
     prebuilt_index,
@@ -110,12 +109,10 @@ def _prune(directory: str, keep: str) -> None:
 
 def load(extra_dirs: tuple[str, ...] = ()) -> Index:
     """The index of the bundled catalog merged with user catalogs (env var, then options)."""
-    if not extra_dirs and not os.environ.get(CATALOG_ENV):
-        prebuilt = prebuilt_index()
-        if prebuilt is not None:
-            try:
-                return Index.open(prebuilt)
-            except IndexCorrupt:
-                pass
-        return open_index((bundled_dir(),))
+    prebuilt = None if extra_dirs or os.environ.get(CATALOG_ENV) else prebuilt_index()
+    if prebuilt is not None:
+        try:
+            return Index.open(prebuilt)
+        except IndexCorrupt:
+            pass
     return open_index(catalog_dirs(extra_dirs))
