@@ -236,3 +236,54 @@ def test_exception_group_falls_back_to_exception_on_every_python():
 
     found = describe("ExceptionGroup")
     assert found is not None and found[0] == "Exception"
+
+
+# ------------------------------------------------------------------------------ look-alikes
+
+LOOK_ALIKE = """\
+Traceback (most recent call last):
+  File "/usr/local/lib/python3.12/dist-packages/otherengine/worker/runner.py", line 88, in run
+    self.check()
+  File "/usr/local/lib/python3.12/dist-packages/otherengine/layers/images.py", line 41, in check
+    raise ValueError(msg)
+ValueError: feature length does not match image grids: 5824 != 5760
+"""
+
+
+def test_frames_in_another_package_make_the_same_text_a_look_alike(view):
+    [exp] = explain_text(LOOK_ALIKE, view)
+    assert not exp.matches  # not presented as raised by demo's site
+    assert exp.nearest[0].entry.id == CURATED
+    assert any("frames lie in otherengine, not in demo" in n for n in exp.notes)
+
+
+def test_a_frame_in_the_project_keeps_the_match(view):
+    text = LOOK_ALIKE.replace(
+        '  File "/usr/local/lib/python3.12/dist-packages/otherengine/layers/images.py"',
+        '  File "/usr/local/lib/python3.12/dist-packages/demo/images.py"',
+    )
+    [exp] = explain_text(text, view)
+    assert exp.matches[0].entry.id == CURATED
+    assert not exp.notes
+
+
+def test_frames_that_name_no_package_keep_the_match(view):
+    text = LOOK_ALIKE.replace(
+        "/usr/local/lib/python3.12/dist-packages/otherengine", "/home/me/proj"
+    )
+    [exp] = explain_text(text, view)
+    assert exp.matches[0].entry.id == CURATED
+
+
+def test_frames_package_reads_installed_and_engine_paths():
+    from errexplain.explainer import frames_package
+
+    def frames(*paths):
+        return tuple(Frame(p, 1, "f") for p in paths)
+
+    assert frames_package(frames("/x/site-packages/torch/nn/m.py")) == "torch"
+    assert frames_package(frames("C:\\py\\Lib\\site-packages\\vllm\\a.py")) == "vllm"
+    assert frames_package(frames("/src/vllm/vllm/engine/x.py")) == "vllm"
+    assert frames_package(frames("/x/site-packages/six.py", "/home/me/run.py")) is None
+    assert frames_package(frames("/x/site-packages/torch/a.py", "/home/me/run.py")) == "torch"
+    assert frames_package(()) is None

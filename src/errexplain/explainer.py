@@ -11,10 +11,12 @@ import builtins
 
 from errexplain._startup import TYPE_CHECKING
 from errexplain.match.rank import FUZZY_CUTOFF, Hit, rank
-from errexplain.models import Explanation, Match, RaisedError
+from errexplain.models import Explanation, Frame, Match, RaisedError
 from errexplain.parse import parse_traceback
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from errexplain.models import CatalogView
 
 AMBIGUOUS_NOTE = (
@@ -22,6 +24,52 @@ AMBIGUOUS_NOTE = (
     "tell them apart: all are listed"
 )
 TRUNCATED_NOTE = "the traceback looks truncated: no final exception line was found"
+ENGINES = frozenset(
+    {
+        "vllm",
+        "lmdeploy",
+        "tensorrt_llm",
+        "xinference",
+        "aphrodite",
+        "mlc_llm",
+        "text_generation_server",
+    }
+)
+"""Packages that share much of sglang's wording (forks, sibling engines): a frame in one of them
+names the project even outside site-packages (a source checkout)."""
+_SITE_DIRS = ("site-packages", "dist-packages")
+
+
+def frames_package(frames: Sequence[Frame]) -> str | None:
+    """The top-level package of the innermost frame whose file lies in an installed package
+    (after site-packages/) or in a known engine's tree; None when no frame tells."""
+    for frame in reversed(frames):
+        parts = frame.path.replace("\\", "/").split("/")
+        for i, part in enumerate(parts[:-1]):
+            if part in _SITE_DIRS:
+                pkg = parts[i + 1]
+                if pkg.endswith((".py", ".so")) or "." in pkg:
+                    break
+                return pkg
+        for part in parts[:-1]:
+            if part in ENGINES:
+                return part
+    return None
+
+
+def _look_alike(error: RaisedError, matches: tuple[Match, ...]) -> str | None:
+    """The other project the frames lie in, when the best match is a project site that no frame
+    reaches: the same wording raised by someone else's code (a fork, a sibling engine)."""
+    if not matches or not error.frames:
+        return None
+    entry = matches[0].entry
+    root = (entry.source.path or "").split("/", 1)[0]
+    if entry.kind == "builtin" or not root:
+        return None
+    if any(root in f.path.replace("\\", "/").split("/") for f in error.frames):
+        return None
+    pkg = frames_package(error.frames)
+    return pkg if pkg and pkg != root else None
 
 
 def _to_match(view: CatalogView, hit: Hit) -> Match:
@@ -29,7 +77,7 @@ def _to_match(view: CatalogView, hit: Hit) -> Match:
     return Match(
         view.entry(pos),
         hit.score,
-        "exact" if hit.kind == "exact" else "fuzzy",
+        "exact" if hit.kind == "exact" else "probable" if hit.kind == "probable" else "fuzzy",
         hit.values,
         hit.reasons,
         view.related(pos),
@@ -54,6 +102,16 @@ def explain_error(
     matches = tuple(_to_match(view, h) for h in ranking.hits)
     nearest = tuple(_to_match(view, h) for h in ranking.nearest)
     notes = []
+    other = _look_alike(error, matches)
+    if other is not None:
+        project = matches[0].entry.project
+        alike = tuple(m for m in matches if m.entry.project == project)
+        matches = tuple(m for m in matches if m.entry.project != project)
+        nearest = (alike + nearest)[:3]
+        notes.append(
+            f"the traceback's frames lie in {other}, not in {project}: {project} raises the same "
+            f"text (listed as nearest), but that is a look-alike, not where this error was raised"
+        )
     if ranking.ambiguous:
         notes.append(AMBIGUOUS_NOTE)
     if error.truncated:

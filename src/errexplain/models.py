@@ -15,7 +15,7 @@ from errexplain._startup import TYPE_CHECKING, record
 if TYPE_CHECKING:
     from typing import Literal, Protocol
 
-    MatchKind = Literal["exact", "fuzzy"]
+    MatchKind = Literal["exact", "fuzzy", "probable"]
 else:
     MatchKind = str
 

@@ -683,4 +683,4 @@ def test_linear_time_on_adversarial_input(text: str, untraced: None) -> None:
     # 1 MB input would take minutes, not seconds.
     start = time.process_time()
     assert isinstance(parse_traceback(text), tuple)
-    assert time.process_time() - start < 2.0
+    assert time.process_time() - start < 10.0

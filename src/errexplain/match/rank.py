@@ -41,12 +41,29 @@ EXACT_CONFIDENT = 0.6
 """Share of the message an exact hit's literal text must cover to skip the fuzzy pass."""
 FUZZY_SCALE = 0.95
 """A similarity ratio never scores like a sure match: identical after masking is 0.95."""
-MIN_LOOSE, LOOSE_BASE, LOOSE_SPAN = 10, 0.88, 0.11
-"""Whole-message match ignoring case/punctuation: minimum literal text, score range."""
+MIN_LOOSE, LOOSE_BASE, LOOSE_SPAN = 10, 0.70, 0.29
+"""Whole-message match ignoring case/punctuation: minimum literal text, score range (by how
+much of the message the literal text covers: placeholders that swallow most of a message make
+a weak match)."""
+SHORT_LITERAL = 30
+"""An exact match whose template has less literal text than this and opens with a placeholder
+is generic (`<x> is not supported yet` shares only its last words with the message): its score
+is lowered in proportion, so it cannot win with confidence. A template that opens with its
+literal text (`NCCL error: <detail>`) names the error's family and keeps its score."""
+TYPE_SOFT = 0.03
+"""The type penalty when the text agrees fully: a refactor that changed the class (ValueError
+-> RuntimeError) keeps the text; the full TYPE_MISMATCH applies as agreement falls."""
+PROBABLE_MIN, PROBABLE_LEAD, PROBABLE_LITERAL = 0.62, 0.12, 30
+"""No candidate reached the cutoff, but one is this far ahead of every other template, with
+at least this many characters of its literal words in the message: a probable answer."""
 CHUNK_BASE, CHUNK_BASE_FIXED = 0.85, 0.6
 """Literal-word fuzzy score kept when the literal text covers none of the message."""
 MIN_PREFIX, PREFIX_SHARE, PREFIX_BASE, PREFIX_SPAN = 20, 0.4, 0.75, 0.2
 """Cut-off message: minimum literal characters and share of the template, score range."""
+BOUNDARY_SHARE = 0.75
+"""A message that ends exactly where a literal chunk of the template ends (before a
+placeholder such as `<help>`): pasted up to a natural boundary, not cut mid-text; it counts as
+this share of the template at least."""
 FRAME_FILE, FRAME_FUNC, FRAME_LAST, FRAME_LINE = 0.02, 0.01, 0.01, 0.01
 """Bonus when a traceback frame is in the entry's file, in its function, the innermost frame,
 at its line (or showing its guard)."""
@@ -145,12 +162,20 @@ def _type_ok(cand: Candidate, exc_type: str) -> bool:
     return short in (cand.exception, cand.base)
 
 
+def _type_penalty(score: float) -> float:
+    """A wrong exception type costs little when the text agrees (score near 1) and up to
+    TYPE_MISMATCH as the text drifts: a refactor that changed the class keeps its wording."""
+    agreement = max(0.0, min(1.0, (score - 0.6) / 0.35))
+    factor = TYPE_MISMATCH + (1 - TYPE_MISMATCH) * agreement
+    return score * factor - TYPE_SOFT
+
+
 def _adjust(
     cand: Candidate, score: float, reasons: list[str], exc_type: str, frames: Sequence[Frame]
 ) -> float:
     """Apply the type penalty, the frame bonus or the builtin prior; explain each."""
     if not _type_ok(cand, exc_type):
-        score *= TYPE_MISMATCH
+        score = _type_penalty(score)
         reasons.append(f"but the catalog raises {cand.exception}, not {exc_type}")
     bonus, why = _frame_reason(cand, frames)
     if why:
@@ -179,7 +204,12 @@ def _exact(view: CatalogView, msg: str, exc_type: str, frames: Sequence[Frame]) 
             reasons = [
                 f"exact template match ({literal} of {len(msg)} characters are literal text)"
             ]
-            score = _adjust(cand, 0.85 + 0.15 * coverage, reasons, exc_type, frames)
+            base = 0.85 + 0.15 * coverage
+            lead = len(compiled.literals[0].strip())
+            if compiled.names and literal < SHORT_LITERAL and coverage < 0.5 and lead < 8:
+                base -= 0.25 * (1 - literal / SHORT_LITERAL) * (1 - coverage)
+                reasons.append("a short template: most of the message is placeholder text")
+            score = _adjust(cand, base, reasons, exc_type, frames)
             pairs = tuple((n, v.strip()) for n, v in zip(compiled.names, values, strict=True))
             hits.append(Hit(cand, score, "exact", pairs, tuple(reasons)))
     return hits
@@ -189,14 +219,18 @@ def _fuzzy_pool(view: CatalogView, msg_words: set[str]) -> list[int]:
     stats = view.word_stats()
     post, idf, wsum = stats.postings, stats.idf, stats.weight_sums
     acc: dict[int, float] = {}
+    msg_weight = 0.0
     for w in sorted(msg_words):  # a fixed order: float sums, and so ties, never vary by run
         plist = post.get(w)
         if not plist or len(plist) > MAX_POSTING:
             continue
         weight = idf[w]
+        msg_weight += weight
         for pos in plist:
             acc[pos] = acc.get(pos, 0.0) + weight
-    ranked = sorted(acc, key=lambda p: (-acc[p] / (wsum[p] or 1.0), p))
+    # cosine-like: the shared weight against both sides' totals, so that a long template
+    # (a message with its help text) that holds every word of a short message still ranks
+    ranked = sorted(acc, key=lambda p: (-acc[p] / ((wsum[p] or 1.0) * msg_weight) ** 0.5, p))
     return ranked[:FUZZY_POOL]
 
 
@@ -224,12 +258,17 @@ def _loose_score(template: str, loose_msg: str) -> tuple[float, str] | None:
 def _prefix_score(template: str, msg: str) -> tuple[float, str] | None:
     """The message is the start of this template, cut off (as truncated log lines are)."""
     compiled = compile_template(template)
-    matched = match_prefix(compiled, msg)
-    if matched < MIN_PREFIX or matched < PREFIX_SHARE * compiled.literal_len:
+    matched, boundary = match_prefix(compiled, msg)
+    if matched < MIN_PREFIX:
         return None
     share = matched / max(compiled.literal_len, 1)
+    if boundary:
+        share = max(share, BOUNDARY_SHARE)
+    elif share < PREFIX_SHARE:
+        return None
+    how = "up to a placeholder" if boundary else "cut off"
     return PREFIX_BASE + PREFIX_SPAN * share, (
-        f"the message is the start of this template, cut off ({matched} of "
+        f"the message is the start of this template, {how} ({matched} of "
         f"{compiled.literal_len} literal characters)"
     )
 
@@ -316,6 +355,29 @@ def _ambiguous(hits: Sequence[Hit]) -> bool:
     return any(h.template == top.template and abs(h.raw - top.raw) < 1e-9 for h in hits[1:])
 
 
+def _literal_overlap(template: str, msg: str) -> int:
+    """Characters of the template's literal words that the message contains."""
+    present = set(words(msg))
+    return sum(len(w) for w in set(template_words(template)) if w in present)
+
+
+def _probable(ordered: Sequence[Hit], msg: str) -> Hit | None:
+    """The best candidate, if it is far ahead of every other template and shares a long
+    stretch of literal words with the message: an answer, marked probable."""
+    if not ordered:
+        return None
+    top = ordered[0]
+    rival = next((h for h in ordered[1:] if h.template != top.template), None)
+    lead = top.score - (rival.score if rival else 0.0)
+    if top.score < PROBABLE_MIN or lead < PROBABLE_LEAD:
+        return None
+    overlap = _literal_overlap(top.template, msg)
+    if overlap < PROBABLE_LITERAL:
+        return None
+    why = f"probable: {lead:.2f} ahead of any other template, {overlap} characters of its words"
+    return replace(top, kind="probable", reasons=(*top.reasons, why))
+
+
 def rank(
     view: CatalogView,
     message: str,
@@ -348,5 +410,10 @@ def rank(
         if h.score >= cutoff or (h.score >= cutoff - LOCATED_RELIEF and _located(h.cand, frames))
     ]
     if not good:
+        probable = _probable(ordered, msg)
+        if probable is not None:
+            return Ranking(
+                (probable,), tuple(h for h in ordered[:4] if h is not probable)[:3], False
+            )
         return Ranking((), tuple(ordered[:3]), False)
     return Ranking(tuple(good[:limit]), (), _ambiguous(good))

@@ -152,24 +152,31 @@ def _overlap(text: str, chunk: str, limit: int = 200) -> int:
     return 0
 
 
-def match_prefix(compiled: Compiled, msg: str) -> int:
+def match_prefix(compiled: Compiled, msg: str) -> tuple[int, bool]:
     """For a message cut off before its end (a truncated log line): how many literal characters
     of the template it matches in order, if the message could be the start of a filling of the
-    template; 0 if it cannot. Linear like :func:`match_compiled` (each chunk found once)."""
+    template (0 if it cannot), and whether it ends exactly where a literal chunk ends, before a
+    placeholder (a natural boundary: `... triggered<help>...` pasted without the help text).
+    Linear like :func:`match_compiled` (each chunk found once)."""
     lits = compiled.literals
     first = lits[0]
+    if msg == first.rstrip() and compiled.names:
+        return len(msg.strip()), True
     if not msg.startswith(first):
-        return len(msg) if first.startswith(msg) else 0
+        return (len(msg), False) if first.startswith(msg) else (0, False)
     matched, pos = len(first.strip()), len(first)
-    for chunk in lits[1:]:
+    for i, chunk in enumerate(lits[1:], start=1):
         if not chunk:
             continue
         found = msg.find(chunk, pos)
         if found < 0:
-            return matched + _overlap(msg[pos:], chunk)
+            stripped = chunk.rstrip()
+            if i < len(lits) - 1 and stripped and msg.endswith(stripped, pos):
+                return matched + len(stripped.strip()), True
+            return matched + _overlap(msg[pos:], chunk), False
         matched += len(chunk.strip())
         pos = found + len(chunk)
-    return matched if pos < len(msg) else 0
+    return (matched, False) if pos < len(msg) else (0, False)
 
 
 _LOOSE_DROP = compile_regex(r"[^\w<>\x00]+")

@@ -41,6 +41,7 @@ STYLES = {
     "note": "yellow",
     "exact": "bold green",
     "fuzzy": "bold yellow",
+    "probable": "bold magenta",
 }
 
 

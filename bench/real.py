@@ -1,0 +1,223 @@
+"""Real-paste benchmark (run by hand): python bench/real.py [--split dev|test|all] [--show-misses]
+
+Every case in bench/real/cases/ is a paste copied exactly as someone posted it in a public
+issue, PR or discussion; bench/real/truth.yaml says which error it shows and where that error
+is raised (docs: bench/real/README.md). Each paste goes through the real pipeline as
+`errexplain explain -` would read it (errexplain.explain on the whole text), then:
+
+- the error judged is the one found in the paste that best fits the truth's type and message
+  (a paste may hold several errors; each is explained, one is the truth's);
+- sglang-current / sglang-drifted: right when the best match is raised at the expected 0.5.23
+  site (same path, line within LINE_SLACK, or an accepted alternative), or is an older wording
+  of that site's lineage whose recorded locations include the truth's release site;
+- sglang-removed: right when the best match is the removed site itself (any release's location)
+  or nothing in sglang is offered with confidence (no match, or an upstream entry);
+- external: right when no sglang entry is offered as the match (a non-sglang entry, the generic
+  class explanation or "no match" are all right); a false-confident answer is a wrong sglang
+  entry offered with a score >= 0.9.
+
+Reported: right-first per split, per category, per paste format and per failure class of the
+misses, and the false-confident rate. The split (dev/test) is fixed in truth.yaml; study dev,
+only score test.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections import Counter, defaultdict
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parent.parent
+CORPUS = REPO / "bench" / "real"
+LINE_SLACK = 3
+CONFIDENT = 0.9
+
+
+def load_truth(corpus: Path) -> list[dict[str, Any]]:
+    import yaml
+
+    cases = yaml.safe_load((corpus / "truth.yaml").read_text(encoding="utf-8"))
+    for c in cases:
+        c["text"] = (corpus / "cases" / f"{c['id']}.txt").read_text(encoding="utf-8")
+    return cases
+
+
+def _similar(a: str, b: str) -> float:
+    from rapidfuzz import fuzz
+
+    return float(fuzz.partial_ratio(a[:300], b[:300])) / 100.0 if a and b else 0.0
+
+
+def pick_error(exps: tuple[Any, ...], case: dict[str, Any]) -> Any | None:
+    """The explanation of the error the truth is about (best type + message fit)."""
+    if not exps:
+        return None
+    want_type = (case.get("exception_type") or "").rsplit(".", 1)[-1]
+    want_msg = case.get("final_message") or ""
+
+    def fit(exp: Any) -> tuple[float, int]:
+        err = exp.error
+        same_type = 1.0 if want_type and err.short_type == want_type else 0.0
+        return (same_type * 0.5 + _similar(err.message, want_msg), err.line_no)
+
+    return max(exps, key=fit)
+
+
+def _at_sites(entry: Any) -> list[tuple[str, int]]:
+    """Every (path, line) an entry records: its source and, if history is present, `at`."""
+    out = []
+    if entry.source.path and entry.source.line:
+        out.append((entry.source.path, entry.source.line))
+    for span in getattr(entry, "at_sites", lambda: ())():
+        out.append(span)
+    return out
+
+
+def _site_ok(path: str | None, line: int | None, want_path: str, want_line: int | None) -> bool:
+    if not path or path != want_path:
+        return False
+    return want_line is None or line is None or abs(line - want_line) <= LINE_SLACK
+
+
+def _head(entry: Any, by_id: dict[str, Any]) -> Any:
+    lineage = getattr(entry, "lineage", None)
+    return by_id.get(lineage, entry) if lineage else entry
+
+
+def _release_site_ok(entry: Any, case: dict[str, Any]) -> bool:
+    rel = case.get("release_site") or {}
+    return bool(rel) and any(
+        _site_ok(p, ln, rel["path"], rel.get("line")) for p, ln in _at_sites(entry)
+    )
+
+
+def _judge_sglang(top: Any, case: dict[str, Any], by_id: dict[str, Any]) -> tuple[bool, str, bool]:
+    if top is None:
+        return False, "no match", False
+    want = [(case["expected_path"], case.get("expected_line"))]
+    want += [(a["path"], a.get("line")) for a in case.get("expected_alternatives") or []]
+    head = _head(top.entry, by_id)
+    sites = [(head.source.path, head.source.line), (top.entry.source.path, top.entry.source.line)]
+    if any(_site_ok(p, ln, wp, wl) for p, ln in sites for wp, wl in want):
+        return True, "", False
+    if _release_site_ok(top.entry, case):
+        return True, "", False
+    same_text = case.get("expected_literal") and case["expected_literal"] in top.entry.template
+    why = "same text, other site" if same_text else "wrong entry"
+    if top.entry.project != "sglang":
+        why = "upstream entry instead"
+    return False, why, top.score >= CONFIDENT
+
+
+def judge(exp: Any | None, case: dict[str, Any], by_id: dict[str, Any]) -> tuple[bool, str, bool]:
+    """(right, failure class or "", false-confident)."""
+    cat = case["category"]
+    if exp is None:
+        return (cat in ("external", "sglang-removed"), "no error found", False)
+    top = exp.matches[0] if exp.matches else None
+    if cat in ("sglang-current", "sglang-drifted"):
+        return _judge_sglang(top, case, by_id)
+    if top is None or top.entry.project != "sglang":
+        return True, "", False
+    if cat == "sglang-removed":
+        if _release_site_ok(top.entry, case):
+            return True, "", False
+        return False, "removed site given a current entry", top.score >= CONFIDENT
+    return False, "external given an sglang entry", top.score >= CONFIDENT
+
+
+def run(cases: list[dict[str, Any]], show_misses: bool) -> dict[str, Any]:
+    from errexplain.catalog.store import load
+    from errexplain.explainer import explain_text
+
+    view = load(())
+    by_id: dict[str, Any] = {}
+    results = []
+    for case in cases:
+        exps = explain_text(case["text"], view)
+        exp = pick_error(exps, case)
+        if exp is not None and exp.matches:
+            for m in exp.matches[:1]:
+                lin = getattr(m.entry, "lineage", None)
+                if lin and lin not in by_id:
+                    pos = view.position(lin)
+                    if pos is not None:
+                        by_id[lin] = view.entry(pos)
+        right, why, false_conf = judge(exp, case, by_id)
+        results.append((case, exp, right, why, false_conf, len(exps)))
+        if show_misses and not right:
+            got = "-"
+            if exp is not None:
+                top = exp.matches[0] if exp.matches else None
+                where = (
+                    f"{top.entry.source.path}:{top.entry.source.line} {top.score:.2f} {top.kind}"
+                    if top
+                    else "no match"
+                )
+                got = f"{exp.error.type}: {exp.error.message[:80]!r} -> {where}"
+            print(f"MISS {case['id']} [{case['category']}] {why}: {got}")
+            want = f"{case.get('expected_path')}:{case.get('expected_line')}"
+            print(f"     want {want}  {case['source']}")
+    return {"results": results}
+
+
+def _pct(a: int, b: int) -> str:
+    return f"{a}/{b} ({100.0 * a / b:.1f} %)" if b else "0/0"
+
+
+def report(results: list[tuple[Any, ...]], title: str) -> None:
+    n = len(results)
+    right = sum(1 for r in results if r[2])
+    print(f"\n== {title}: right-first {_pct(right, n)}")
+    by_cat: dict[str, list[bool]] = defaultdict(list)
+    by_fmt: dict[str, list[bool]] = defaultdict(list)
+    fails: Counter[str] = Counter()
+    for case, _exp, ok, why, _fc, _n in results:
+        by_cat[case["category"]].append(ok)
+        for fmt in case.get("formats") or ["unlabelled"]:
+            by_fmt[fmt].append(ok)
+        if not ok:
+            fails[why] += 1
+    print("  per category:")
+    for cat in sorted(by_cat):
+        oks = by_cat[cat]
+        print(f"    {cat:<16} {_pct(sum(oks), len(oks))}")
+    print("  per paste format (a paste has several):")
+    for fmt in sorted(by_fmt):
+        oks = by_fmt[fmt]
+        print(f"    {fmt:<16} {_pct(sum(oks), len(oks))}")
+    print("  misses per failure class:")
+    for why, k in fails.most_common():
+        print(f"    {why:<36} {k}")
+    neg = [r for r in results if r[0]["category"] in ("external", "sglang-removed")]
+    fc = sum(1 for r in neg if r[4])
+    allfc = sum(1 for r in results if r[4])
+    print(
+        f"  false-confident (wrong entry at >= {CONFIDENT}): "
+        f"external+removed {_pct(fc, len(neg))}; all {_pct(allfc, n)}"
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--split", choices=("dev", "test", "all"), default="all")
+    ap.add_argument("--corpus", type=Path, default=CORPUS)
+    ap.add_argument("--show-misses", action="store_true")
+    args = ap.parse_args(argv)
+    cases = load_truth(args.corpus)
+    if args.split != "all":
+        cases = [c for c in cases if c.get("split") == args.split]
+    out = run(cases, args.show_misses)
+    results = out["results"]
+    for split in ("dev", "test"):
+        part = [r for r in results if r[0].get("split") == split]
+        if part:
+            report(part, f"{split} half ({len(part)} pastes)")
+    report(results, f"all ({len(results)} pastes)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
