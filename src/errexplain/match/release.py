@@ -1,0 +1,159 @@
+"""Which release of a project produced a paste: version strings, frame paths, frame lines and
+wordings, each narrowing the set of releases it could come from. Pure.
+
+Evidence, strongest first:
+
+1. a version string in the text (`sglang==0.4.6`, `sglang 0.5.10.post1`,
+   `lmsysorg/sglang:v0.4.6-cu124`, `sglang: 0.4.6` from `check_env`): decisive;
+2. a frame whose line is where a matched site sits in some releases (the `at` history);
+3. frame paths that exist only in some releases;
+4. a matched wording that only some releases raise.
+
+Each kind narrows the candidate set unless it would empty it (conflicting evidence is reported
+but not applied). Releases are strings in the project's order (oldest first).
+"""
+
+from __future__ import annotations
+
+from errexplain._startup import TYPE_CHECKING, compile_regex, record
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Mapping, Sequence
+
+    from errexplain.models import Frame
+
+_VERSION = r"v?(?P<v>\d{1,3}\.\d{1,3}\.\d{1,4}(?:\.?post\d{1,3})?)"
+_PATTERNS = {
+    "sglang": compile_regex(
+        r"(?i)(?<![\w.-])(?:lmsysorg/)?sglang(?:[ _-]?version)?"
+        r"(?:\s{0,3}(?:==|:|=|\s)\s{0,3}|-|/|:)" + _VERSION + r"(?!\d)"
+    ),
+}
+
+
+@record
+class ReleaseGuess:
+    project: str
+    first: str
+    last: str
+    evidence: tuple[str, ...]
+
+    def holds(self, release: str, order: Sequence[str]) -> bool:
+        """Whether `release` lies in [first, last] of `order`."""
+        if release not in order:
+            return False
+        i = order.index(release)
+        return order.index(self.first) <= i <= order.index(self.last)
+
+
+def parse_ranges(text: str, order: Sequence[str]) -> set[int]:
+    """`"0.2.0..0.3.6, 0.4.1"` -> the indices of those releases in `order` (unknown ones
+    skipped)."""
+    index = {r: i for i, r in enumerate(order)}
+    out: set[int] = set()
+    for part in text.split(","):
+        part = part.strip()
+        if not part:
+            continue
+        lo, _, hi = part.partition("..")
+        a, b = index.get(lo.strip()), index.get((hi or lo).strip())
+        if a is not None and b is not None:
+            out.update(range(min(a, b), max(a, b) + 1))
+    return out
+
+
+def version_strings(text: str, project: str) -> list[str]:
+    """Release strings named in the text for `project`, normalised (`0.4.6post1` ->
+    `0.4.6.post1`), in order of appearance, without repeats."""
+    pattern = _PATTERNS.get(project)
+    if pattern is None:
+        return []
+    found: dict[str, None] = {}
+    for m in pattern.finditer(text[:2_000_000]):
+        v = m["v"]
+        if "post" in v and ".post" not in v:
+            v = v.replace("post", ".post")
+        found[v] = None
+    return list(found)
+
+
+def _span(idx: set[int], order: Sequence[str]) -> str:
+    lo, hi = min(idx), max(idx)
+    return order[lo] if lo == hi else f"{order[lo]} to {order[hi]}"
+
+
+def project_path(path: str, package: str) -> str | None:
+    """`/usr/lib/python3/site-packages/sglang/srt/x.py` -> `sglang/srt/x.py` (the last
+    occurrence of the package directory), or None when the path is not in it."""
+    parts = path.replace("\\", "/").split("/")
+    for i in range(len(parts) - 2, -1, -1):
+        if parts[i] == package:
+            return "/".join(parts[i:])
+    return None
+
+
+@record
+class Facts:
+    """What a catalog knows of a project's releases: their order and the releases in which
+    each source path exists."""
+
+    project: str
+    order: tuple[str, ...]
+    paths: Mapping[str, str]
+
+
+def guess(
+    text: str,
+    frames: Sequence[Frame],
+    facts: Facts,
+    *,
+    wording: tuple[str, str] | None = None,
+    lines: Iterable[tuple[str, int, set[int]]] = (),
+) -> ReleaseGuess | None:
+    """The releases a paste can come from. `wording` is the (first, last) range of the matched
+    wording; `lines` holds (path, line, releases) of matched sites: the releases in which that
+    site sits at that path and line."""
+    order = facts.order
+    if not order:
+        return None
+    every = set(range(len(order)))
+    cand = set(every)
+    evidence: list[str] = []
+
+    def narrow(idx: set[int], why: str) -> None:
+        nonlocal cand
+        if not idx:
+            return
+        both = cand & idx
+        if both:
+            if both != cand or not evidence:
+                evidence.append(f"{why}: {_span(idx, order)}")
+            cand = both
+        else:
+            evidence.append(f"{why}: {_span(idx, order)} (conflicts with the rest, not used)")
+
+    for v in version_strings(text, facts.project):
+        if v in order:
+            narrow({order.index(v)}, f"version string {facts.project} {v}")
+    for path, line, idx in lines:
+        narrow(idx, f"a frame at {path}:{line}, where this site sits in")
+    seen: set[str] = set()
+    for frame in frames:
+        rel = project_path(frame.path, facts.project)
+        if rel is None or rel in seen:
+            continue
+        seen.add(rel)
+        ranges = facts.paths.get(rel)
+        if ranges is None:
+            continue
+        idx = parse_ranges(ranges, order)
+        if idx != every:
+            narrow(idx, f"frame path {rel} exists in")
+    if wording is not None:
+        idx = parse_ranges(f"{wording[0]}..{wording[1]}", order)
+        if idx != every:
+            narrow(idx, "this wording is raised by")
+    if cand == every or not evidence:
+        return None
+    lo, hi = min(cand), max(cand)
+    return ReleaseGuess(facts.project, order[lo], order[hi], tuple(evidence))
