@@ -102,6 +102,40 @@ class Facts:
     paths: Mapping[str, str]
 
 
+def _path_evidence(frames: Sequence[Frame], facts: Facts) -> list[tuple[set[int], str]]:
+    """For each project file the frames name: the releases in which that path exists."""
+    every = set(range(len(facts.order)))
+    out: list[tuple[set[int], str]] = []
+    seen: set[str] = set()
+    for frame in frames:
+        rel = project_path(frame.path, facts.project)
+        if rel is None or rel in seen or rel not in facts.paths:
+            continue
+        seen.add(rel)
+        idx = parse_ranges(facts.paths[rel], facts.order)
+        if idx != every:
+            out.append((idx, f"frame path {rel} exists in"))
+    return out
+
+
+def _narrow(
+    evidence: Iterable[tuple[set[int], str]], order: Sequence[str]
+) -> tuple[set[int], list[str]]:
+    """Intersect the evidence in order; a piece that would empty the set is reported only."""
+    cand = set(range(len(order)))
+    notes: list[str] = []
+    for idx, why in evidence:
+        if not idx:
+            continue
+        both = cand & idx
+        if not both:
+            notes.append(f"{why}: {_span(idx, order)} (conflicts with the rest, not used)")
+        elif both != cand or not notes:
+            notes.append(f"{why}: {_span(idx, order)}")
+            cand = both
+    return cand, notes
+
+
 def guess(
     text: str,
     frames: Sequence[Frame],
@@ -116,44 +150,18 @@ def guess(
     order = facts.order
     if not order:
         return None
-    every = set(range(len(order)))
-    cand = set(every)
-    evidence: list[str] = []
-
-    def narrow(idx: set[int], why: str) -> None:
-        nonlocal cand
-        if not idx:
-            return
-        both = cand & idx
-        if both:
-            if both != cand or not evidence:
-                evidence.append(f"{why}: {_span(idx, order)}")
-            cand = both
-        else:
-            evidence.append(f"{why}: {_span(idx, order)} (conflicts with the rest, not used)")
-
-    for v in version_strings(text, facts.project):
-        if v in order:
-            narrow({order.index(v)}, f"version string {facts.project} {v}")
-    for path, line, idx in lines:
-        narrow(idx, f"a frame at {path}:{line}, where this site sits in")
-    seen: set[str] = set()
-    for frame in frames:
-        rel = project_path(frame.path, facts.project)
-        if rel is None or rel in seen:
-            continue
-        seen.add(rel)
-        ranges = facts.paths.get(rel)
-        if ranges is None:
-            continue
-        idx = parse_ranges(ranges, order)
-        if idx != every:
-            narrow(idx, f"frame path {rel} exists in")
+    evidence: list[tuple[set[int], str]] = [
+        ({order.index(v)}, f"version string {facts.project} {v}")
+        for v in version_strings(text, facts.project)
+        if v in order
+    ]
+    evidence += [(idx, f"a frame at {p}:{n}, where this site sits in") for p, n, idx in lines]
+    evidence += _path_evidence(frames, facts)
     if wording is not None:
-        idx = parse_ranges(f"{wording[0]}..{wording[1]}", order)
-        if idx != every:
-            narrow(idx, "this wording is raised by")
-    if cand == every or not evidence:
+        evidence.append(
+            (parse_ranges(f"{wording[0]}..{wording[1]}", order), "this wording is raised by")
+        )
+    cand, notes = _narrow(evidence, order)
+    if len(cand) == len(order) or not notes:
         return None
-    lo, hi = min(cand), max(cand)
-    return ReleaseGuess(facts.project, order[lo], order[hi], tuple(evidence))
+    return ReleaseGuess(facts.project, order[min(cand)], order[max(cand)], tuple(notes))
