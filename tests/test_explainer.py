@@ -287,3 +287,32 @@ def test_frames_package_reads_installed_and_engine_paths():
     assert frames_package(frames("/x/site-packages/six.py", "/home/me/run.py")) is None
     assert frames_package(frames("/x/site-packages/torch/a.py", "/home/me/run.py")) == "torch"
     assert frames_package(()) is None
+
+
+# ------------------------------------------------------------------------------ bare messages
+
+
+def test_a_paste_with_no_exception_is_searched_line_by_line(view):
+    text = (
+        "I started the server and after a while it printed\n"
+        "the widget exploded badly near rank 3\n"
+        "and then it hung.\n"
+    )
+    [exp] = explain_text(text, view)
+    assert exp.error.type == "" and exp.error.message == "the widget exploded badly near rank 3"
+    assert exp.error.line_no == 2
+    assert exp.matches[0].entry.id == WIDGET
+    assert "no exception line" in exp.notes[0]
+
+
+def test_a_message_quoted_in_prose_is_found(view):
+    text = 'the master reports "feature length does not match image grids: 3 != 4" and exits'
+    [exp] = explain_text(text, view)
+    assert exp.matches[0].entry.id == CURATED
+    assert dict(exp.matches[0].values) == {"a": "3", "b": "4"}
+
+
+def test_prose_that_only_shares_words_is_not_an_error(view):
+    # a placeholder-heavy template would bind anything: too little literal text to count
+    assert explain_text("my job 16 is not divisible by anything I know of, sadly\n", view) == ()
+    assert explain_text("the widget is fine and nothing exploded today at all\n", view) == ()

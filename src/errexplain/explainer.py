@@ -123,8 +123,79 @@ def explain_error(
 def explain_text(
     text: str, view: CatalogView, *, cutoff: float = FUZZY_CUTOFF
 ) -> tuple[Explanation, ...]:
-    """Explain every distinct error found in pasted text."""
-    return tuple(explain_error(e, view, cutoff=cutoff) for e in parse_traceback(text))
+    """Explain every distinct error found in pasted text. A paste with no exception in it at
+    all (a message copied alone, quoted in prose, a log line without a level) is searched line
+    by line for messages the catalog knows well (`bare_messages`)."""
+    errors = parse_traceback(text)
+    if not errors:
+        return bare_messages(text, view)
+    return tuple(explain_error(e, view, cutoff=cutoff) for e in errors)
+
+
+BARE_MIN_CHARS = 20
+BARE_MAX_CANDIDATES = 400
+BARE_SCORE = 0.9
+"""A line of a paste with no exception in it is taken as an error message only when the catalog
+knows it this well: an exact match of at least BARE_MIN_CHARS literal characters covering most
+of it, or any match scoring BARE_SCORE (a message cut short at a template's boundary)."""
+_QUOTES = (('"', '"'), ("'", "'"), ("`", "`"), ("\u201c", "\u201d"))
+
+
+def _quoted(st: str) -> list[str]:
+    """Text between matching quotes on one line, long enough to be a message."""
+    out = []
+    for left, right in _QUOTES:
+        start = st.find(left)
+        while start >= 0:
+            end = st.find(right, start + 1)
+            if end < 0:
+                break
+            inner = st[start + 1 : end].strip()
+            if len(inner) >= BARE_MIN_CHARS:
+                out.append(inner)
+            start = st.find(left, end + 1)
+    return out
+
+
+def _bare_candidates(text: str) -> list[tuple[int, str]]:
+    from errexplain.parse.lines import clean_lines
+
+    seen: set[str] = set()
+    out: list[tuple[int, str]] = []
+    for line in clean_lines(text):
+        st = line.text.strip()
+        if len(st) < BARE_MIN_CHARS:
+            continue
+        for cand in (st, *_quoted(st)):
+            if cand not in seen:
+                seen.add(cand)
+                out.append((line.no, cand))
+        if len(out) >= BARE_MAX_CANDIDATES:
+            break
+    return out
+
+
+def _known_well(hit: Hit, msg: str) -> bool:
+    if hit.kind == "exact":
+        literal = hit.cand.literal_len
+        return literal >= BARE_MIN_CHARS and literal >= 0.5 * len(msg)
+    return hit.score >= BARE_SCORE
+
+
+def bare_messages(text: str, view: CatalogView) -> tuple[Explanation, ...]:
+    """Explanations for lines (or quoted parts of lines) that are catalogued messages, in the
+    order they appear, one per entry; each error has an empty type (none was printed)."""
+    found: dict[int, Explanation] = {}
+    for no, msg in _bare_candidates(text):
+        ranking = rank(view, msg)
+        hit = ranking.hits[0] if ranking.hits else None
+        if hit is None or hit.pos in found or not _known_well(hit, msg):
+            continue
+        error = RaisedError("", msg, line_no=no)
+        matches = tuple(_to_match(view, h) for h in ranking.hits if _known_well(h, msg))
+        notes = ("no exception line in the text: this line reads as a catalogued message",)
+        found[hit.pos] = Explanation(error, matches, (), ranking.ambiguous, None, notes)
+    return tuple(found.values())
 
 
 def explain_message(
