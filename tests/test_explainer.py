@@ -316,3 +316,14 @@ def test_prose_that_only_shares_words_is_not_an_error(view):
     # a placeholder-heavy template would bind anything: too little literal text to count
     assert explain_text("my job 16 is not divisible by anything I know of, sadly\n", view) == ()
     assert explain_text("the widget is fine and nothing exploded today at all\n", view) == ()
+
+
+def test_a_wrapped_or_prefixed_message_without_exception_is_found(view):
+    wrapped = "```\nthe widget exploded\nbadly near the\nwest gate\n```\n"
+    [exp] = explain_text(wrapped, view)
+    assert exp.matches[0].entry.id == WIDGET
+    assert exp.error.message == "the widget exploded badly near the west gate"
+    prefixed = "request 7 failed: Error: feature length does not match image grids: 1 != 2\n"
+    [exp] = explain_text(prefixed, view)
+    assert exp.matches[0].entry.id == CURATED
+    assert exp.error.message == "feature length does not match image grids: 1 != 2"

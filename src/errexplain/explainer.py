@@ -157,19 +157,40 @@ def _quoted(st: str) -> list[str]:
     return out
 
 
+def _suffixes(st: str, limit: int = 4) -> list[str]:
+    """What follows each of the first `: ` separators: `request failed: Error: <message>`."""
+    out = []
+    at = st.find(": ")
+    while at >= 0 and len(out) < limit:
+        rest = st[at + 2 :].strip()
+        if len(rest) >= BARE_MIN_CHARS:
+            out.append(rest)
+        at = st.find(": ", at + 2)
+    return out
+
+
 def _bare_candidates(text: str) -> list[tuple[int, str]]:
+    """Each line, the line joined with the next one or two (a message wrapped by the paster),
+    quoted parts and what follows a `: `: the places a message hides in prose and logs."""
     from errexplain.parse.lines import clean_lines
 
+    lines = [(ln.no, ln.text.strip()) for ln in clean_lines(text)]
     seen: set[str] = set()
     out: list[tuple[int, str]] = []
-    for line in clean_lines(text):
-        st = line.text.strip()
+    for i, (no, st) in enumerate(lines):
         if len(st) < BARE_MIN_CHARS:
             continue
-        for cand in (st, *_quoted(st)):
+        joined = [st]
+        for _, nxt in lines[i + 1 : i + 3]:
+            if not nxt:
+                break
+            joined.append(f"{joined[-1]} {nxt}")
+        parts = [*joined, *_quoted(st)]
+        parts += [s for p in parts[:1] + parts[len(joined) :] for s in _suffixes(p)]
+        for cand in parts:
             if cand not in seen:
                 seen.add(cand)
-                out.append((line.no, cand))
+                out.append((no, cand))
         if len(out) >= BARE_MAX_CANDIDATES:
             break
     return out
