@@ -159,7 +159,7 @@ def _quoted(st: str) -> list[str]:
 
 def _suffixes(st: str, limit: int = 4) -> list[str]:
     """What follows each of the first `: ` separators: `request failed: Error: <message>`."""
-    out = []
+    out: list[str] = []
     at = st.find(": ")
     while at >= 0 and len(out) < limit:
         rest = st[at + 2 :].strip()
@@ -178,7 +178,7 @@ def _bare_candidates(text: str) -> list[tuple[int, str]]:
     seen: set[str] = set()
     out: list[tuple[int, str]] = []
     for i, (no, st) in enumerate(lines):
-        if len(st) < BARE_MIN_CHARS:
+        if not st:
             continue
         joined = [st]
         for _, nxt in lines[i + 1 : i + 3]:
@@ -188,7 +188,7 @@ def _bare_candidates(text: str) -> list[tuple[int, str]]:
         parts = [*joined, *_quoted(st)]
         parts += [s for p in parts[:1] + parts[len(joined) :] for s in _suffixes(p)]
         for cand in parts:
-            if cand not in seen:
+            if len(cand) >= BARE_MIN_CHARS and cand not in seen:
                 seen.add(cand)
                 out.append((no, cand))
         if len(out) >= BARE_MAX_CANDIDATES:
