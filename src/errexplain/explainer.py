@@ -185,8 +185,9 @@ def _bare_candidates(text: str) -> list[tuple[int, str]]:
             if not nxt:
                 break
             joined.append(f"{joined[-1]} {nxt}")
-        parts = [*joined, *_quoted(st)]
-        parts += [s for p in parts[:1] + parts[len(joined) :] for s in _suffixes(p)]
+        # longest join first: a placeholder at a template's end would take a shorter one
+        parts = [*reversed(joined), *_quoted(st)]
+        parts += [s for p in parts[len(joined) - 1 :] for s in _suffixes(p)]
         for cand in parts:
             if len(cand) >= BARE_MIN_CHARS and cand not in seen:
                 seen.add(cand)
