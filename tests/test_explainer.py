@@ -319,10 +319,10 @@ def test_prose_that_only_shares_words_is_not_an_error(view):
 
 
 def test_a_wrapped_or_prefixed_message_without_exception_is_found(view):
-    wrapped = "```\nthe widget exploded\nbadly near the\nwest gate\n```\n"
+    wrapped = "```\nfeature length does not\nmatch image grids:\n5 != 6\n```\n"
     [exp] = explain_text(wrapped, view)
-    assert exp.matches[0].entry.id == WIDGET
-    assert exp.error.message == "the widget exploded badly near the west gate"
+    assert exp.matches[0].entry.id == CURATED
+    assert exp.error.message == "feature length does not match image grids: 5 != 6"
     prefixed = "request 7 failed: Error: feature length does not match image grids: 1 != 2\n"
     [exp] = explain_text(prefixed, view)
     assert exp.matches[0].entry.id == CURATED

@@ -10,7 +10,7 @@ from __future__ import annotations
 import builtins
 
 from errexplain._startup import TYPE_CHECKING
-from errexplain.match.rank import FUZZY_CUTOFF, Hit, rank
+from errexplain.match.rank import FUZZY_CUTOFF, Hit, Ranking, rank
 from errexplain.models import Explanation, Frame, Match, RaisedError
 from errexplain.parse import parse_traceback
 
@@ -169,14 +169,16 @@ def _suffixes(st: str, limit: int = 4) -> list[str]:
     return out
 
 
-def _bare_candidates(text: str) -> list[tuple[int, str]]:
-    """Each line, the line joined with the next one or two (a message wrapped by the paster),
-    quoted parts and what follows a `: `: the places a message hides in prose and logs."""
+def _bare_candidates(text: str) -> list[tuple[int, list[str]]]:
+    """Per line: the line, the line joined with the next one or two (a message wrapped by the
+    paster), its quoted parts and what follows each `: `: the places a message hides in prose
+    and logs."""
     from errexplain.parse.lines import clean_lines
 
     lines = [(ln.no, ln.text.strip()) for ln in clean_lines(text)]
     seen: set[str] = set()
-    out: list[tuple[int, str]] = []
+    out: list[tuple[int, list[str]]] = []
+    total = 0
     for i, (no, st) in enumerate(lines):
         if not st:
             continue
@@ -185,14 +187,14 @@ def _bare_candidates(text: str) -> list[tuple[int, str]]:
             if not nxt:
                 break
             joined.append(f"{joined[-1]} {nxt}")
-        # longest join first: a placeholder at a template's end would take a shorter one
-        parts = [*reversed(joined), *_quoted(st)]
-        parts += [s for p in parts[len(joined) - 1 :] for s in _suffixes(p)]
-        for cand in parts:
-            if len(cand) >= BARE_MIN_CHARS and cand not in seen:
-                seen.add(cand)
-                out.append((no, cand))
-        if len(out) >= BARE_MAX_CANDIDATES:
+        parts = [*joined, *_quoted(st)]
+        parts += [s for p in parts[:1] + parts[len(joined) :] for s in _suffixes(p)]
+        fresh = [c for c in parts if len(c) >= BARE_MIN_CHARS and c not in seen]
+        seen.update(fresh)
+        if fresh:
+            out.append((no, fresh))
+            total += len(fresh)
+        if total >= BARE_MAX_CANDIDATES:
             break
     return out
 
@@ -205,19 +207,29 @@ def _known_well(hit: Hit, msg: str) -> bool:
 
 
 def bare_messages(text: str, view: CatalogView) -> tuple[Explanation, ...]:
-    """Explanations for lines (or quoted parts of lines) that are catalogued messages, in the
-    order they appear, one per entry; each error has an empty type (none was printed)."""
-    found: dict[int, Explanation] = {}
-    for no, msg in _bare_candidates(text):
-        ranking = rank(view, msg)
-        hit = ranking.hits[0] if ranking.hits else None
-        if hit is None or hit.pos in found or not _known_well(hit, msg):
+    """Explanations for lines (or parts of lines) that are catalogued messages, in the order
+    they appear, one per entry; each error has an empty type (none was printed). Of the
+    readings of one line, the best-scored wins (a trailing placeholder would otherwise take
+    whatever follows the message)."""
+    found: dict[int, tuple[float, Explanation]] = {}
+    for no, cands in _bare_candidates(text):
+        best: tuple[float, str, Ranking] | None = None
+        for msg in cands:
+            ranking = rank(view, msg)
+            hit = ranking.hits[0] if ranking.hits else None
+            if hit is not None and _known_well(hit, msg) and (best is None or hit.raw > best[0]):
+                best = (hit.raw, msg, ranking)
+        if best is None:
+            continue
+        raw, msg, ranking = best
+        pos = ranking.hits[0].pos
+        if pos in found and found[pos][0] >= raw:
             continue
         error = RaisedError("", msg, line_no=no)
         matches = tuple(_to_match(view, h) for h in ranking.hits if _known_well(h, msg))
         notes = ("no exception line in the text: this line reads as a catalogued message",)
-        found[hit.pos] = Explanation(error, matches, (), ranking.ambiguous, None, notes)
-    return tuple(found.values())
+        found[pos] = (raw, Explanation(error, matches, (), ranking.ambiguous, None, notes))
+    return tuple(sorted((e for _, e in found.values()), key=lambda e: e.error.line_no))
 
 
 def explain_message(
