@@ -67,8 +67,11 @@ this share of the template at least."""
 FRAME_FILE, FRAME_FUNC, FRAME_LAST, FRAME_LINE = 0.02, 0.01, 0.01, 0.01
 """Bonus when a traceback frame is in the entry's file, in its function, the innermost frame,
 at its line (or showing its guard)."""
-LOCATED_RELIEF = 0.06
-"""How much lower the cutoff is for a candidate raised in the innermost frame's function."""
+LOCATED_RELIEF = 0.15
+"""How much lower the cutoff is for a candidate raised in the innermost frame's function: the
+traceback says the error was raised there, so text that agrees only in part (a reworded or cut
+message) is enough. Measured on the synthetic bench (3000 sampled, one run): 0.06 -> 0.15 took
+'word dropped' 94.9 -> 96.2 % and 'older wording' 95.7 -> 97.4 %, the real dev pastes unchanged."""
 BUILTIN_PRIOR = 0.01
 """A message the interpreter/library raises everywhere beats a project site that copies its
 wording, unless a frame points at that site."""
