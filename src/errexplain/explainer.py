@@ -69,6 +69,16 @@ def explain_text(
     return tuple(explain_error(e, view, cutoff=cutoff) for e in parse_traceback(text))
 
 
+def pasted_errors(text: str) -> tuple[RaisedError, ...]:
+    """The errors of a paste handed over as one message (`lookup`): a traceback, a log, a JSON
+    error body or a quoted error. Empty when the text is one bare message (`Type: message` or
+    no exception at all), which is explained as it stands."""
+    errors = parse_traceback(text)
+    if len(errors) == 1 and errors[0].form == "line" and not errors[0].chain:
+        return ()
+    return errors
+
+
 def explain_message(
     message: str, exc_type: str, view: CatalogView, *, cutoff: float = FUZZY_CUTOFF
 ) -> Explanation:

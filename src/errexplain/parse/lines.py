@@ -282,8 +282,8 @@ def _split_header(s: str) -> list[str]:
     head, header = s[:i].rstrip(), _TRACEBACK
     if head.endswith("+ Exception Group"):
         head, header = head[: -len("+ Exception Group")].rstrip(), _GROUP_HEADER
-    if not head.strip() or head.endswith(("Exception Group", "|", "+")):
-        return [s]
+    if not head.strip() or head.endswith(("Exception Group", "|", "+", '"', "'")):
+        return [s]  # (a quote before it: a traceback inside a string, as in a JSON body)
     tail = s[i + len(_TRACEBACK) :].strip()
     return [head, header, tail] if tail else [head, header]
 
