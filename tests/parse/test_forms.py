@@ -434,7 +434,8 @@ def test_jupyter_traceback_without_final_line_is_truncated() -> None:
         ("ValueError: bare", "line"),
         ('Traceback (most recent call last):\n  File "a.py", line 1, in f\nValueError: x', "traceback"),
         ("[2026-03-01 09:00:00 TP0] Scheduler hit an exception: ValueError: x", "log"),
-        ("E       AssertionError: 3 != 4", "prose"),
+        ("E       AssertionError: 3 != 4", "log"),
+        ("Then it prints `AssertionError: 3 != 4`", "prose"),
     ],
 )
 def test_forms(text: str, form: str) -> None:

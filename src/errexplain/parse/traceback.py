@@ -243,9 +243,8 @@ class _Stream:
         elif line.no not in self.json_lines and (heads := embedded_exceptions(st)):
             if line.record:
                 self._close_trace()
-            form = "log" if line.record else "prose"
-            for typ, message, quoted in heads:
-                self._raise(line, (typ, message), form, more=not quoted)
+            for typ, message, quoted in heads:  # quoted: prose; else a line of output
+                self._raise(line, (typ, message), "prose" if quoted else "log", more=not quoted)
 
     def _structure(self, line: Line, st: str, kind: str) -> None:
         if kind in ("header", "jheader"):

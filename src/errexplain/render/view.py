@@ -198,7 +198,7 @@ def _message_spans(message: str, match: Match | None) -> list[Span]:
 
 FORMS = {
     "json": "from a JSON error body",
-    "log": "from an error log line",
+    "log": "from a log line",
     "repr": "from an exception repr",
     "prose": "quoted in text",
 }
