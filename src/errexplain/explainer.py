@@ -83,7 +83,7 @@ def explain_message(
     message: str, exc_type: str, view: CatalogView, *, cutoff: float = FUZZY_CUTOFF
 ) -> Explanation:
     """Explain a bare message (no traceback)."""
-    return explain_error(RaisedError(exc_type, message), view, cutoff=cutoff)
+    return explain_error(RaisedError(exc_type, message, form="line"), view, cutoff=cutoff)
 
 
 MEANINGS: dict[str, str] = {
