@@ -224,7 +224,10 @@ def test_lookup_of_a_whole_traceback_explains_it_as_explain_does():
     explained = run(explain.run, "-", fmt="json", stdin=TRACEBACK.encode()).json()["errors"]
     assert looked == explained
     [error] = looked
-    assert (error["exception"]["type"], error["exception"]["message"]) == ("ValueError", FEATURE_MSG)
+    assert (error["exception"]["type"], error["exception"]["message"]) == (
+        "ValueError",
+        FEATURE_MSG,
+    )
     assert error["exception"]["frames"][0]["function"] == "prepare"
     assert error["matches"][0]["id"] == FEATURE
 
@@ -232,7 +235,10 @@ def test_lookup_of_a_whole_traceback_explains_it_as_explain_does():
 @pytest.mark.parametrize(
     ("text", "form"),
     [
-        (f"[2026-03-01 09:00:00 TP0] Loading.\n[2026-03-01 09:00:01 TP0] Error: {FEATURE_MSG}", "log"),
+        (
+            f"[2026-03-01 09:00:00 TP0] Loading.\n[2026-03-01 09:00:01 TP0] Error: {FEATURE_MSG}",
+            "log",
+        ),
         (f'{{"object": "error", "message": "{FEATURE_MSG}", "code": 400}}', "json"),
         (f"processor failed: ValueError('{FEATURE_MSG}')", "repr"),
     ],

@@ -432,7 +432,10 @@ def test_jupyter_traceback_without_final_line_is_truncated() -> None:
     ("text", "form"),
     [
         ("ValueError: bare", "line"),
-        ('Traceback (most recent call last):\n  File "a.py", line 1, in f\nValueError: x', "traceback"),
+        (
+            'Traceback (most recent call last):\n  File "a.py", line 1, in f\nValueError: x',
+            "traceback",
+        ),
         ("[2026-03-01 09:00:00 TP0] Scheduler hit an exception: ValueError: x", "log"),
         ("E       AssertionError: 3 != 4", "log"),
         ("Then it prints `AssertionError: 3 != 4`", "prose"),
@@ -450,7 +453,7 @@ ADVERSARIAL = [
     "{'detail': '" + "\\'" * 500_000,
     '"message": "' + "\\" * 1_000_000,
     "ValueError('" * 90_000,
-    "x=RuntimeError(\"" + "\\\\" * 500_000 + '")',
+    'x=RuntimeError("' + "\\\\" * 500_000 + '")',
     "KeyError()" * 100_000,
     "[2026-03-01 09:00:00] Error: x\n" * 35_000,
     "ERROR:root:" * 90_000,
@@ -464,7 +467,9 @@ ADVERSARIAL = [
     "OSError   Traceback (most recent call last)\n" + "/a.py in f(" * 90_000,
     "  at " + "a.py:" * 200_000,
     "`ValueError: a` " * 60_000,
-    "RuntimeError: x\n" + "ERROR 03-01 09:00:00 [e.py:1] x distinct " * 1 + "\n" * 2
+    "RuntimeError: x\n"
+    + "ERROR 03-01 09:00:00 [e.py:1] x distinct " * 1
+    + "\n" * 2
     + "".join(f"ERROR:root:line {i} failed\n" for i in range(40_000)),
     "".join(f"ValueError: message number {i}\n" for i in range(20_000))
     + "".join(f"[scheduler] Error: message number {i} and more\n" for i in range(20_000)),

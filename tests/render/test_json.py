@@ -219,7 +219,10 @@ def test_every_bound_value_reaches_the_json(make_entry, make_match):
     ("text", "form"),
     [
         ("ValueError: feature length does not match image grids: 5824 != 5760", "line"),
-        ('{"error": {"message": "feature length does not match image grids", "code": 400}}', "json"),
+        (
+            '{"error": {"message": "feature length does not match image grids", "code": 400}}',
+            "json",
+        ),
     ],
 )
 def test_exception_says_how_it_was_found(small_index, text, form):

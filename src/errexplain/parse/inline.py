@@ -38,7 +38,8 @@ _MARKER = compile_regex(
     r"""(?:error|failed|failure|ERROR|critical|CRITICAL|fatal|FATAL)["']"""
     r"""|["']type["'][ \t\n]{0,40}:[ \t\n]{0,40}["'][\w.]{0,100}(?:Error|Exception|error)["']"""
     r"""|["'](?:code|status|status_code)["'][ \t\n]{0,40}:[ \t\n]{0,40}["']?[45]\d\d\b"""
-    r"""|[Ee]rror code:? [45]\d\d\b|\bHTTP/[\d.]{1,5}"? [45]\d\d\b|\b[45]\d\d (?:Bad|Client|Server)"""
+    r"""|[Ee]rror code:? [45]\d\d\b|\bHTTP/[\d.]{1,5}"? [45]\d\d\b"""
+    r"""|\b[45]\d\d (?:Bad|Client|Server)"""
 )
 _WINDOW = 400
 """How far (characters) from a message key an error marker may be."""
@@ -152,7 +153,7 @@ def error_log_message(line: Line) -> str | None:
     A lower level (INFO, WARNING) is never an error line.
     """
     st = line.text.strip()
-    if not st:
+    if not st or not (line.prefix or st[0] == "["):
         return None
     level = _LEVEL_WORD.search(line.prefix) if line.prefix else None
     if level is not None:
@@ -162,9 +163,9 @@ def error_log_message(line: Line) -> str | None:
     if line.prefix and _GLOG_ERROR.match(line.prefix.lstrip()):
         return _after_marker(st)
     tags = _TAGS.match(st)
-    rest = st[tags.end() :] if tags else st
     if not (line.prefix or tags):
         return None
+    rest = st[tags.end() :] if tags else st
     lead = _LEVEL_WORD.match(rest)  # `[tag] ERROR ...`, `[tag] INFO ...`
     if lead is not None:
         if lead.group(0) not in _ERROR_LEVELS:

@@ -105,7 +105,9 @@ _JHEADER = compile_regex(
 _RULE = compile_regex(r"-{30,}")
 _JHEADER_END = "Traceback (most recent call last)"
 # `  at some_file.py:function` after a message: another runtime's stack line, not the message.
-AT_LINE = compile_regex(r"at (?:\S{1,500} \()?[^\s:()]{1,500}\.\w{1,10}:[\w.<>]{1,200}(?::\d{1,9})?\)?")
+AT_LINE = compile_regex(
+    r"at (?:\S{1,500} \()?[^\s:()]{1,500}\.\w{1,10}:[\w.<>]{1,200}(?::\d{1,9})?\)?"
+)
 _SEPARATOR = compile_regex(r"\+(?:-\+)?-{3,}(?: (?:\d+|\.\.\.) -{3,})?")
 NOISE = compile_regex(
     r"Killed$|Aborted(?: \(core dumped\))?$|Segmentation fault|Received sigquit"
@@ -360,11 +362,9 @@ def line_kind(st: str) -> str:
     if c == "F":
         if st.startswith('File "'):
             return "frame" if FRAME.fullmatch(st) else ""
-        return "jframe" if st.startswith("File ") and JFRAME.fullmatch(st) else ""
-    if c in "CI" and st.startswith(("Cell In", "Input In")) and JFRAME.fullmatch(st):
-        return "jframe"
-    if c == "-":
-        return "rule" if _RULE.fullmatch(st) else ""
+        return _jupyter_kind(st)
+    if c in "CI-" and (kind := _jupyter_kind(st)):
+        return kind
     if c in "+~^.[":
         if st.startswith(_GROUP):
             return "group"
@@ -377,6 +377,15 @@ def line_kind(st: str) -> str:
         return "chain"
     if st.endswith(_JHEADER_END) and _JHEADER.fullmatch(st):
         return "jheader"
+    return ""
+
+
+def _jupyter_kind(st: str) -> str:
+    """An IPython frame (`File ~/x.py:7, in f()`, `Cell In[3], line 5`) or the `----` rule."""
+    if st[0] == "-":
+        return "rule" if _RULE.fullmatch(st) else ""
+    if st.startswith(("File ", "Cell In", "Input In")) and JFRAME.fullmatch(st):
+        return "jframe"
     return ""
 
 

@@ -161,21 +161,24 @@ def _secondary(
             typ, msg, frames = _typed(message)
             out.append(RaisedError(typ, msg, frames=frames, line_no=no, form="json"))
     for idx, ln in enumerate(lines):
+        no, text, rank, prefix, _, fence = ln  # (unpacked: this loop sees every line)
+        if not (prefix or "(" in text or text.lstrip()[:1] == "["):
+            continue  # no log prefix, tag or repr
+        st = text.strip()
+        if not st or no in covered or no in bodies or fence:
+            continue
         if len(out) >= _MAX_SECONDARY:
             break
-        st = ln.text.strip()
-        if not st or ln.no in covered or ln.no in bodies or ln.fence:
-            continue
-        ranks = (ln.rank,) if ln.rank else ()
+        ranks = (rank,) if rank else ()
         reprs = exception_reprs(st)
         if reprs:
-            out.extend(RaisedError(t, m, ranks=ranks, line_no=ln.no, form="repr") for t, m in reprs)
+            out.extend(RaisedError(t, m, ranks=ranks, line_no=no, form="repr") for t, m in reprs)
             continue
-        message = error_log_message(ln)
-        if message is None or NOISE.match(message) or _before_header(lines, idx):
+        logged = error_log_message(ln)
+        if logged is None or NOISE.match(logged) or _before_header(lines, idx):
             continue
-        typ, msg, _ = _typed(message)
-        out.append(RaisedError(typ, msg, ranks=ranks, line_no=ln.no, form="log"))
+        typ, msg, _ = _typed(logged)
+        out.append(RaisedError(typ, msg, ranks=ranks, line_no=no, form="log"))
     seen = [e.message for e in primary if e.message and not e.truncated][:_ECHO_CHECKED]
     return [e for e in out[:_MAX_SECONDARY] if not any(_same(e.message, m) for m in seen)]
 
@@ -339,16 +342,9 @@ class _Stream:
             if bodies:  # `openai.BadRequestError: Error code: 400 - {...}`: the inner error
                 typ, message, frames = _typed(bodies[0][1])
                 form = "json"
-        self._emit(
-            RaisedError(
-                type=typ,
-                message=message,
-                frames=frames,
-                ranks=(rank,) if rank else (),
-                line_no=line.no,
-                form=form,
-            )
-        )
+        # every field positionally: binding keywords costs as much as the rest of this call
+        ranks = (rank,) if rank else ()
+        self._emit(RaisedError(typ, message, frames, (), None, (), 1, ranks, False, line.no, form))
 
     def _emit(self, err: RaisedError) -> None:
         if self.chain:
