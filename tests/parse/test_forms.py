@@ -99,6 +99,16 @@ def test_body_holding_a_whole_traceback() -> None:
     assert err.frames == (Frame("/srv/app/worker.py", 40, "step", "run()"),)
 
 
+def test_body_holding_a_traceback_cut_before_its_exception() -> None:
+    text = (
+        '{"detail": "Traceback (most recent call last):\\n  File \\"/srv/w.py\\", line 4, '
+        'in f\\n    g()"}'
+    )
+    err = one(text)
+    assert (err.form, err.type) == ("json", "")
+    assert err.message.startswith("Traceback (most recent call last):\n")
+
+
 def test_body_echoing_the_server_exception_is_one_error() -> None:
     text = (
         "[2026-03-01 09:00:00 TP0] Scheduler hit an exception: ValueError: top_p must be in "
@@ -207,6 +217,13 @@ def test_log_line_introducing_a_traceback_is_not_an_error() -> None:
         "RuntimeError: step failed\n"
     )
     assert summary(text) == [("traceback", "RuntimeError", "step failed")]
+
+
+def test_error_log_lines_are_bounded() -> None:
+    text = "".join(f"[2026-03-01 09:00:00] Error: worker {i} lost\n" for i in range(300))
+    errors = parse_traceback(text)
+    assert len(errors) == 200
+    assert errors[-1].message == "worker 199 lost"
 
 
 # 2. Exceptions inside other text ------------------------------------------------------------
@@ -413,6 +430,19 @@ def test_jupyter_chain() -> None:
     err = one(text + second)
     assert (err.type, err.message) == ("RuntimeError", "load failed for ckpt/")
     assert [(c.type, c.message) for c in err.chain] == [("OSError", "no weights under ckpt/")]
+
+
+def test_jupyter_frame_after_a_plain_traceback_starts_its_own() -> None:
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "/srv/a.py", line 1, in f\n'
+        "File ~/nb/b.py:9, in g()\n"
+        "----> 9 h()\n"
+        "KeyError: 'k'\n"
+    )
+    err = one(text)
+    assert (err.form, err.type, err.message) == ("jupyter", "KeyError", "'k'")
+    assert err.frames == (Frame("~/nb/b.py", 9, "g", "h()"),)
 
 
 def test_numbered_lines_outside_jupyter_are_not_context() -> None:

@@ -260,7 +260,9 @@ class _Stream:
         elif kind == "frame":
             self._frame(line, st)
         elif kind == "jframe":
-            self._jframe(line, JFRAME.fullmatch(st))
+            m = JFRAME.fullmatch(st)
+            assert m is not None  # line_kind matched it
+            self._jframe(line, m)
 
     def _jupyter_line(self, line: Line, st: str) -> str:
         """Inside an IPython traceback: a context line (`---> 70 code` gives the frame its
@@ -278,7 +280,7 @@ class _Stream:
         old = JFRAME_OLD.fullmatch(st)
         if old is not None:
             self._jframe(line, old)
-            return "jframe"
+            return _JUPYTER_CONTEXT
         return ""
 
     def _frame(self, line: Line, st: str) -> None:
@@ -291,11 +293,9 @@ class _Stream:
         self.trace.frames.append(Frame(m["path"], int(m["line"]), func, self._code_after(line)))
         self.trace.last = self.lines[self.i - 1].no
 
-    def _jframe(self, line: Line, m: re.Match[str] | None) -> None:
+    def _jframe(self, line: Line, m: re.Match[str]) -> None:
         """An IPython frame: `File ~/x.py:70, in f(a)`, `Cell In[3], line 5`; its code comes
         from the `--->` context line below it."""
-        if m is None:
-            return
         if self.trace is None or not self.trace.jupyter:
             self._close_trace()
             self.trace = _Trace(line, jupyter=True)
