@@ -1,7 +1,10 @@
 """Pasted text -> `RaisedError` records.
 
-`parse_traceback` finds every error in a paste: full tracebacks, pastes that start mid-traceback,
-bare `SomeError: message` lines and exceptions stringified inside log lines. It keeps chains
+`parse_traceback` finds every error in a paste: full tracebacks, Jupyter/IPython tracebacks,
+pastes that start mid-traceback, bare `SomeError: message` lines, exceptions stringified inside
+log lines or quoted in prose, and (in a second pass over the lines no exception covers) HTTP error
+bodies, exception reprs and error log lines, minus those that echo an exception (`RaisedError.form`
+says which). It keeps chains
 (`raise ... from`, implicit context) and exception groups, joins multi-line and hard-wrapped
 messages, and merges the same error printed by several ranks. Noise (log prefixes, ANSI, fences,
 quotes) is removed line by line in `_lines`. The parser is pure, never raises, and runs in time
