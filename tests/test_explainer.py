@@ -113,7 +113,7 @@ def test_explain_text_truncated_traceback_gets_a_note(view):
 
 def test_explain_message_exact(view):
     exp = explain_message("NCCL error: unhandled cuda error", "RuntimeError", view)
-    assert exp.error == RaisedError("RuntimeError", "NCCL error: unhandled cuda error")
+    assert exp.error == RaisedError("RuntimeError", "NCCL error: unhandled cuda error", form="line")
     assert exp.matches[0].entry.id == NCCL
     assert dict(exp.matches[0].values) == {"error_str": "unhandled cuda error"}
 

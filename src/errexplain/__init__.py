@@ -32,15 +32,19 @@ def explain(text: str, *, catalogs: tuple[str, ...] = ()) -> tuple[Explanation, 
 
 
 def lookup(message: str, exc_type: str = "", *, catalogs: tuple[str, ...] = ()) -> Explanation:
-    """Explain one message without a traceback.
+    """Explain one message without a traceback. A whole traceback or log given as the message
+    is parsed as `explain` parses it, and its first error explained.
 
     >>> from errexplain import lookup
     >>> lookup("16 is not divisible by 6").matches[0].kind
     'exact'
     """
     from errexplain.catalog.store import load
-    from errexplain.explainer import explain_message
+    from errexplain.explainer import explain_error, explain_message, pasted_errors
 
+    errors = () if exc_type else pasted_errors(message)
+    if errors:
+        return explain_error(errors[0], load(catalogs))
     return explain_message(message, exc_type, load(catalogs))
 
 

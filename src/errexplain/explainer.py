@@ -232,11 +232,21 @@ def bare_messages(text: str, view: CatalogView) -> tuple[Explanation, ...]:
     return tuple(sorted((e for _, e in found.values()), key=lambda e: e.error.line_no))
 
 
+def pasted_errors(text: str) -> tuple[RaisedError, ...]:
+    """The errors of a paste handed over as one message (`lookup`): a traceback, a log, a JSON
+    error body or a quoted error. Empty when the text is one bare message (`Type: message` or
+    no exception at all), which is explained as it stands."""
+    errors = parse_traceback(text)
+    if len(errors) == 1 and errors[0].form == "line" and not errors[0].chain:
+        return ()
+    return errors
+
+
 def explain_message(
     message: str, exc_type: str, view: CatalogView, *, cutoff: float = FUZZY_CUTOFF
 ) -> Explanation:
     """Explain a bare message (no traceback)."""
-    return explain_error(RaisedError(exc_type, message), view, cutoff=cutoff)
+    return explain_error(RaisedError(exc_type, message, form="line"), view, cutoff=cutoff)
 
 
 MEANINGS: dict[str, str] = {

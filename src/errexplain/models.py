@@ -40,6 +40,10 @@ class RaisedError:
     `chain_relation` says how the last of them led here ("cause" or "context").
     `members` holds the sub-exceptions of an exception group. `count` is how many times the same
     error was seen (for example once per rank) and `ranks` the rank labels seen with it.
+    `form` tells how the error was written in the paste: "traceback", "jupyter" (an IPython
+    traceback), "line" (a bare `Type: message` line), "json" (an HTTP error body), "log" (an
+    error log line, or an exception inside one), "repr" (`ValueError('...')`) or "prose" (quoted
+    in text).
     """
 
     type: str
@@ -52,6 +56,7 @@ class RaisedError:
     ranks: tuple[str, ...] = ()
     truncated: bool = False
     line_no: int = 0
+    form: str = "traceback"
 
     @property
     def short_type(self) -> str:

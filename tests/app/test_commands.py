@@ -219,6 +219,55 @@ def test_lookup_no_match():
     assert "No catalog entry matches this message." in r.out
 
 
+def test_lookup_of_a_whole_traceback_explains_it_as_explain_does():
+    looked = run(lookup.run, TRACEBACK, "", fmt="json").json()["errors"]
+    explained = run(explain.run, "-", fmt="json", stdin=TRACEBACK.encode()).json()["errors"]
+    assert looked == explained
+    [error] = looked
+    assert (error["exception"]["type"], error["exception"]["message"]) == (
+        "ValueError",
+        FEATURE_MSG,
+    )
+    assert error["exception"]["frames"][0]["function"] == "prepare"
+    assert error["matches"][0]["id"] == FEATURE
+
+
+@pytest.mark.parametrize(
+    ("text", "form"),
+    [
+        (
+            f"[2026-03-01 09:00:00 TP0] Loading.\n[2026-03-01 09:00:01 TP0] Error: {FEATURE_MSG}",
+            "log",
+        ),
+        (f'{{"object": "error", "message": "{FEATURE_MSG}", "code": 400}}', "json"),
+        (f"processor failed: ValueError('{FEATURE_MSG}')", "repr"),
+    ],
+)
+def test_lookup_of_a_log_finds_its_error(text, form):
+    [error] = run(lookup.run, text, "", fmt="json").json()["errors"]
+    assert (error["exception"]["message"], error["exception"]["form"]) == (FEATURE_MSG, form)
+    assert error["matches"][0]["id"] == FEATURE
+
+
+def test_lookup_with_a_type_takes_the_text_as_the_message():
+    [error] = run(lookup.run, TRACEBACK, "ValueError", fmt="json").json()["errors"]
+    assert error["exception"]["message"] == TRACEBACK
+
+
+def test_lookup_api_reads_a_traceback():
+    import errexplain
+
+    exp = errexplain.lookup(TRACEBACK, catalogs=(CATALOG,))
+    assert (exp.error.type, exp.error.message, exp.error.form) == (
+        "ValueError",
+        FEATURE_MSG,
+        "traceback",
+    )
+    assert errexplain.lookup(f"ValueError: {FEATURE_MSG}", catalogs=(CATALOG,)).error.form == (
+        "line"
+    )
+
+
 @pytest.mark.parametrize(("message", "exc_type"), [("", ""), ("   ", "ValueError")])
 def test_lookup_empty_message(message, exc_type):
     with pytest.raises(InputError, match="the message is empty"):

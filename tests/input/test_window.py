@@ -45,6 +45,9 @@ _LINES = st.sampled_from(
         b"Traceback (most recent call last):\n",
         b"noise noise noise noise\n",
         b"  | + sub\n",
+        b'{"detail": "x"}\n',
+        b"ERROR:root:x\n",
+        b"[tag] error: x\n",
         b"tail",
     ]
 )

@@ -5,6 +5,8 @@ from __future__ import annotations
 import inspect
 import json
 
+import pytest
+
 from errexplain.explainer import explain_text
 from errexplain.models import (
     SCHEMA_VERSION,
@@ -18,7 +20,17 @@ from errexplain.render.json import dumps, entry_dict, render_explanations, row_d
 from errexplain.render.plain import render_explanations as render_plain
 
 EXPLANATION_KEYS = {"exception", "matches", "nearest", "ambiguous", "generic", "notes"}
-EXCEPTION_KEYS = {"type", "message", "frames", "count", "ranks", "truncated", "chain", "members"}
+EXCEPTION_KEYS = {
+    "type",
+    "message",
+    "frames",
+    "count",
+    "ranks",
+    "truncated",
+    "form",
+    "chain",
+    "members",
+}
 MATCH_KEYS = {
     "id",
     "score",
@@ -201,3 +213,18 @@ def test_every_bound_value_reaches_the_json(make_entry, make_match):
     match = err["matches"][0]
     assert match["bindings"] == [["name", "alpha"], ["name", "beta"]]
     assert match["values"] == {"name": "alpha"}  # the first binding of each name
+
+
+@pytest.mark.parametrize(
+    ("text", "form"),
+    [
+        ("ValueError: feature length does not match image grids: 5824 != 5760", "line"),
+        (
+            '{"error": {"message": "feature length does not match image grids", "code": 400}}',
+            "json",
+        ),
+    ],
+)
+def test_exception_says_how_it_was_found(small_index, text, form):
+    [err] = load(explain_text(text, small_index))["errors"]
+    assert err["exception"]["form"] == form

@@ -393,3 +393,24 @@ def test_related_in_a_match_come_from_the_match(make_match):
         Span("{limit}", "placeholder"),
         Span(" reached"),
     )
+
+
+@pytest.mark.parametrize(
+    ("form", "said"),
+    [
+        ("json", "(from a JSON error body)"),
+        ("log", "(from a log line)"),
+        ("repr", "(from an exception repr)"),
+        ("prose", "(quoted in text)"),
+        ("traceback", None),
+        ("line", None),
+        ("jupyter", None),
+    ],
+)
+def test_the_form_is_said_under_the_error_line_when_it_helps(form, said):
+    exp = Explanation(RaisedError("", "the worker died", form=form), ())
+    texts = [
+        "".join(s.text for s in p.spans) for p in explanation_view(exp).parts if isinstance(p, Line)
+    ]
+    assert texts[0] == "Error: the worker died"
+    assert (said in texts) if said else not any(t.startswith("(") for t in texts)

@@ -26,8 +26,15 @@ def split_type(message: str, exc_type: str) -> tuple[str, str]:
 
 
 def run(ctx: Context, message: str, exc_type: str) -> ExitCode:
-    from errexplain.explainer import explain_message
+    """Explain one message; a whole traceback or log given as the message is read as `explain`
+    reads it (every error in it), unless a type is given."""
+    from errexplain.explainer import explain_error, explain_message, pasted_errors
 
+    errors = () if exc_type else pasted_errors(message)
+    if errors:
+        view = open_catalog(ctx)
+        exps = tuple(explain_error(e, view, cutoff=ctx.opts.cutoff) for e in errors)
+        return emit_explanations(ctx, exps)
     exc_type, message = split_type(message, exc_type)
     if not message.strip():
         raise InputError("the message is empty", hint='errexplain lookup "SomeError: message"')

@@ -17,6 +17,9 @@ if TYPE_CHECKING:
 INTERESTING = (
     rb"Traceback \(most recent|^[ \t]*File \"|Error\b|Exception\b|Error[:(]|"
     rb"Warning:|^[ \t]*\|?[ \t]*\+|During handling|direct cause"
+    # error log lines and HTTP error bodies (issue #9): `ERROR ...`, `error: ...`, `{"error": `,
+    # `{"detail": ...}`
+    rb"|ERROR|error[:\"']|detail[\"']"
 )
 BLOCK = 4 * 1024 * 1024
 KEYWORDS = (
@@ -28,6 +31,9 @@ KEYWORDS = (
     b"During handling",
     b"direct cause",
     b"+",
+    b"ERROR",
+    b"error",
+    b"detail",
 )
 """Every INTERESTING match contains one of these: `bytes.find` locates candidates at memory
 speed, and the regex only confirms their lines (a regex scan of every byte is ~30x slower)."""

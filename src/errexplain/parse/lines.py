@@ -45,10 +45,14 @@ _PREFIXES: tuple[tuple[re.Pattern[str], bool], ...] = (
     (
         compile_regex(
             rf"{_STAMP}(?:Z|[+-]\d\d:?\d\d)?(?: - [\w.]{{1,100}} - {_LEVEL} -"
-            rf"| +{_LEVEL}\b:?)? ?"
+            rf"| \| {_LEVEL} {{0,8}}\|(?: [\w.<>:-]{{1,200}} -)?| +{_LEVEL}\b:?)? ?"
         ),
         False,
     ),
+    (compile_regex(r"\d{4}/\d\d/\d\d \d\d:\d\d:\d\d(?:[.,]\d{1,9})? ?"), False),
+    (compile_regex(r"\[\d\d:\d\d:\d\d(?:[.,]\d{1,9})?\] ?"), False),
+    (compile_regex(rf"\[{_LEVEL}\] ?"), False),
+    (compile_regex(rf"{_LEVEL}:[\w.<>-]{{1,100}}:"), False),
     (compile_regex(rf"{_LEVEL}:\s+"), False),
 )
 # One pass that tells whether any prefix pattern can match (named groups made anonymous).
@@ -80,6 +84,29 @@ _HEAD = compile_regex(
 _EMBEDDED = compile_regex(
     rf"(?<![\w.])(?P<type>{_NAME}[A-Z]\w{{0,100}}(?:Error|Exception|Interrupt|Exit))"
     r"(?P<args>\([^()\n]{0,300}\))?:(?: |$)"
+)
+# Jupyter/IPython tracebacks: `File ~/x.py:70, in f(a, b)`, `Cell In[3], line 5`,
+# `Input In [3], in <cell line: 5>()`; IPython 7 `/x.py in f(a)`; context lines `     68 code`
+# and `---> 70 code`; the `OSError    Traceback (most recent call last)` header; the rule.
+JFRAME = compile_regex(
+    r"(?:File (?P<path>(?:[A-Za-z]:)?[^:\n]{1,1000}):(?P<line>\d{1,9})"
+    r"|(?P<cell>Cell In ?\[\d{1,9}\]), line (?P<cline>\d{1,9})"
+    r"|(?P<input>Input In ?\[\d{1,9}\]))"
+    r"(?:,? in (?P<func><cell line: \d{1,9}>|[^\s(]{1,200})(?:\(.{0,1000}\))?)?"
+)
+JFRAME_OLD = compile_regex(
+    r"(?P<path><ipython-input-[\w-]{1,100}>|\S{1,1000}\.py) in (?P<func>[^\s(]{1,200})"
+    r"(?:\(.{0,1000}\))?"
+)
+JCONTEXT = compile_regex(r"(?P<arrow>-{1,20}>)? {0,10}(?P<no>\d{1,9})(?: (?P<code>.*))?|\(\.\.\.\)")
+_JHEADER = compile_regex(
+    rf"(?:(?P<type>{_NAME}[A-Za-z_]\w{{0,100}}) {{1,200}})?Traceback \(most recent call last\)"
+)
+_RULE = compile_regex(r"-{30,}")
+_JHEADER_END = "Traceback (most recent call last)"
+# `  at some_file.py:function` after a message: another runtime's stack line, not the message.
+AT_LINE = compile_regex(
+    r"at (?:\S{1,500} \()?[^\s:()]{1,500}\.\w{1,10}:[\w.<>]{1,200}(?::\d{1,9})?\)?"
 )
 _SEPARATOR = compile_regex(r"\+(?:-\+)?-{3,}(?: (?:\d+|\.\.\.) -{3,})?")
 NOISE = compile_regex(
@@ -257,8 +284,8 @@ def _split_header(s: str) -> list[str]:
     head, header = s[:i].rstrip(), _TRACEBACK
     if head.endswith("+ Exception Group"):
         head, header = head[: -len("+ Exception Group")].rstrip(), _GROUP_HEADER
-    if not head.strip() or head.endswith(("Exception Group", "|", "+")):
-        return [s]
+    if not head.strip() or head.endswith(("Exception Group", "|", "+", '"', "'")):
+        return [s]  # (a quote before it: a traceback inside a string, as in a JSON body)
     tail = s[i + len(_TRACEBACK) :].strip()
     return [head, header, tail] if tail else [head, header]
 
@@ -296,25 +323,48 @@ def _camel(last: str) -> bool:
 
 def embedded_exception(st: str) -> tuple[str, str] | None:
     """An exception stringified inside a log line: `... with exception KVTransferError(x): msg`."""
+    found = embedded_exceptions(st)
+    return (found[0][0], found[0][1]) if found else None
+
+
+_MAX_EMBEDDED = 32
+
+
+def embedded_exceptions(st: str) -> list[tuple[str, str, bool]]:
+    """(type, message, quoted) of each exception inside a line. One quoted in backticks or
+    quotes ends at its closing quote, and the search goes on after it (prose that quotes two
+    errors); an unquoted one runs to the end of the line (and may continue on the next)."""
+    out: list[tuple[str, str, bool]] = []
     if ":" not in st:
-        return None
-    m = _EMBEDDED.search(st)
-    if m is None:
-        return None
-    message = st[m.end() :]
-    quote = st[m.start() - 1] if m.start() else ""
-    if quote == "`" and quote in message:  # prose: "I get `ValueError: x` when ..."
-        message = message[: message.find(quote)]
-    elif quote in ("'", '"') and quote in message:
-        message = message[: message.rfind(quote)]
-    return m["type"], message.strip()
+        return out
+    pos = 0
+    while len(out) < _MAX_EMBEDDED:
+        m = _EMBEDDED.search(st, pos)
+        if m is None:
+            break
+        quote = st[m.start() - 1] if m.start() else ""
+        end = -1
+        if quote in ("`", '"'):  # prose: "I get `ValueError: x` when ..."
+            end = st.find(quote, m.end())
+        elif quote == "'":  # the message may hold apostrophes: the last quote closes it
+            end = st.rfind(quote, m.end())
+        if end < 0:
+            out.append((m["type"], st[m.end() :].strip(), False))
+            break
+        out.append((m["type"], st[m.end() : end].strip(), True))
+        pos = end + 1
+    return out
 
 
 def line_kind(st: str) -> str:
     """Classify a non-blank stripped line by its structure, cheapest tests first."""
     c = st[0]
     if c == "F":
-        return "frame" if st.startswith('File "') and FRAME.fullmatch(st) else ""
+        if st.startswith('File "'):
+            return "frame" if FRAME.fullmatch(st) else ""
+        return _jupyter_kind(st)
+    if c in "CI-" and (kind := _jupyter_kind(st)):
+        return kind
     if c in "+~^.[":
         if st.startswith(_GROUP):
             return "group"
@@ -325,6 +375,17 @@ def line_kind(st: str) -> str:
         return "header"
     if c in "TD" and st in CHAIN:
         return "chain"
+    if st.endswith(_JHEADER_END) and _JHEADER.fullmatch(st):
+        return "jheader"
+    return ""
+
+
+def _jupyter_kind(st: str) -> str:
+    """An IPython frame (`File ~/x.py:7, in f()`, `Cell In[3], line 5`) or the `----` rule."""
+    if st[0] == "-":
+        return "rule" if _RULE.fullmatch(st) else ""
+    if st.startswith(("File ", "Cell In", "Input In")) and JFRAME.fullmatch(st):
+        return "jframe"
     return ""
 
 
@@ -337,7 +398,12 @@ def skippable(st: str) -> bool:
 
 def structural(st: str) -> bool:
     """A line that belongs to traceback structure, never to a message."""
-    return line_kind(st) in ("header", "frame", "chain", "group", "separator")
+    return line_kind(st) in _STRUCTURAL
+
+
+_STRUCTURAL = frozenset(
+    ("header", "frame", "chain", "group", "separator", "jheader", "jframe", "rule")
+)
 
 
 def indent(text: str) -> int:

@@ -1,7 +1,10 @@
 """Pasted text -> `RaisedError` records.
 
-`parse_traceback` finds every error in a paste: full tracebacks, pastes that start mid-traceback,
-bare `SomeError: message` lines and exceptions stringified inside log lines. It keeps chains
+`parse_traceback` finds every error in a paste: full tracebacks, Jupyter/IPython tracebacks,
+pastes that start mid-traceback, bare `SomeError: message` lines, exceptions stringified inside
+log lines or quoted in prose, and (in a second pass over the lines no exception covers) HTTP error
+bodies, exception reprs and error log lines, minus those that echo an exception (`RaisedError.form`
+says which). It keeps chains
 (`raise ... from`, implicit context) and exception groups, joins multi-line and hard-wrapped
 messages, and merges the same error printed by several ranks. Noise (log prefixes, ANSI, fences,
 quotes) is removed line by line in `_lines`. The parser is pure, never raises, and runs in time
@@ -12,13 +15,18 @@ from __future__ import annotations
 
 from errexplain._startup import TYPE_CHECKING, replace
 from errexplain.models import Frame, RaisedError
+from errexplain.parse.inline import error_log_message, exception_reprs, json_errors
 from errexplain.parse.lines import (
+    AT_LINE,
     CHAIN,
     FRAME,
+    JCONTEXT,
+    JFRAME,
+    JFRAME_OLD,
     NOISE,
     Line,
     clean_lines,
-    embedded_exception,
+    embedded_exceptions,
     exception_head,
     indent,
     line_kind,
@@ -27,7 +35,8 @@ from errexplain.parse.lines import (
 )
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    import re
+    from collections.abc import Collection, Sequence
 
 __all__ = ["parse_traceback"]
 
@@ -36,14 +45,24 @@ _MAX_CHAIN = 64
 _WRAP_WIDTH = 72
 
 
+_MAX_SECONDARY = 200
+"""At most this many errors found outside exception lines (JSON bodies, reprs, error log
+lines) are kept from one paste, which also bounds comparing them with the exceptions."""
+_ECHO_CHECKED = 64
+_JUPYTER_CONTEXT = "context"
+
+
 class _Trace:
-    """A traceback being read: where it started and the frames seen so far."""
+    """A traceback being read: where it started, the frames seen so far, the last line it
+    covers and whether it is an IPython traceback."""
 
-    __slots__ = ("frames", "start")
+    __slots__ = ("frames", "jupyter", "last", "start")
 
-    def __init__(self, start: Line) -> None:
+    def __init__(self, start: Line, jupyter: bool = False) -> None:
         self.start = start
         self.frames: list[Frame] = []
+        self.jupyter = jupyter
+        self.last = start.no
 
 
 def parse_traceback(text: str) -> tuple[RaisedError, ...]:
@@ -52,9 +71,15 @@ def parse_traceback(text: str) -> tuple[RaisedError, ...]:
     A traceback with no final exception line is returned (with `truncated=True` and an empty
     type) only when the paste holds no complete error.
     """
+    lines = clean_lines(text)
+    bodies = _json_bodies(lines)
     found: list[RaisedError] = []
-    for stream in _streams(clean_lines(text)):
-        found.extend(_Stream(stream).run())
+    covered: set[int] = set()
+    for stream in _streams(lines):
+        reader = _Stream(stream, json_lines=bodies.keys())
+        found.extend(reader.run())
+        covered |= reader.covered
+    found.extend(_secondary(lines, bodies, covered, found))
     found.sort(key=lambda e: e.line_no)
     complete = [e for e in found if not e.truncated]
     return _merge(complete or found)
@@ -91,12 +116,102 @@ def _key(err: RaisedError) -> tuple[object, ...]:
     return (err.type, err.message, frames, err.truncated)
 
 
+def _json_bodies(lines: Sequence[Line]) -> dict[int, list[str]]:
+    """The messages of the HTTP error bodies in the cleaned text, by the line of their key."""
+    text = "\n".join(ln.text for ln in lines)
+    found = json_errors(text)
+    out: dict[int, list[str]] = {}
+    if not found:
+        return out
+    starts = [0]
+    for ln in lines[:-1]:
+        starts.append(starts[-1] + len(ln.text) + 1)
+    from bisect import bisect_right
+
+    for offset, message in found:
+        no = lines[bisect_right(starts, offset) - 1].no
+        out.setdefault(no, []).append(message)
+    return out
+
+
+def _typed(message: str) -> tuple[str, str, tuple[Frame, ...]]:
+    """An error body's message as (type, message, frames): `ValueError: x` gives its type; a
+    whole traceback in the message gives its final exception; else the type is unknown."""
+    first, _, rest = message.partition("\n")
+    head = exception_head(first.strip(), lax=False)
+    if head is not None:
+        return head[0], "\n".join(p for p in (head[1], rest) if p).strip(), ()
+    if "Traceback (most recent call last)" in message:
+        inner = [e for e in _Stream(clean_lines(message), depth=_MAX_DEPTH).run() if e.type]
+        if inner:
+            return inner[-1].type, inner[-1].message, inner[-1].frames
+    return "", message, ()
+
+
+def _secondary(
+    lines: Sequence[Line],
+    bodies: dict[int, list[str]],
+    covered: set[int],
+    primary: Sequence[RaisedError],
+) -> list[RaisedError]:
+    """Errors with no exception line of their own, outside every exception's lines: HTTP error
+    bodies, exception reprs and error log lines; those that echo an exception are dropped."""
+    out: list[RaisedError] = []
+    for no, messages in bodies.items():
+        if no in covered:
+            continue
+        for message in messages:
+            typ, msg, frames = _typed(message)
+            out.append(RaisedError(typ, msg, frames=frames, line_no=no, form="json"))
+    for idx, ln in enumerate(lines):
+        no, text, rank, prefix, _, fence = ln  # (unpacked: this loop sees every line)
+        if not (prefix or "(" in text or text.lstrip()[:1] == "["):
+            continue  # no log prefix, tag or repr
+        st = text.strip()
+        if not st or no in covered or no in bodies or fence:
+            continue
+        if len(out) >= _MAX_SECONDARY:
+            break
+        ranks = (rank,) if rank else ()
+        reprs = exception_reprs(st)
+        if reprs:
+            out.extend(RaisedError(t, m, ranks=ranks, line_no=no, form="repr") for t, m in reprs)
+            continue
+        logged = error_log_message(ln)
+        if logged is None or NOISE.match(logged) or _before_header(lines, idx):
+            continue
+        typ, msg, _ = _typed(logged)
+        out.append(RaisedError(typ, msg, ranks=ranks, line_no=no, form="log"))
+    seen = [e.message for e in primary if e.message and not e.truncated][:_ECHO_CHECKED]
+    return [e for e in out[:_MAX_SECONDARY] if not any(_same(e.message, m) for m in seen)]
+
+
+def _before_header(lines: Sequence[Line], idx: int) -> bool:
+    """A log line right above a traceback (or its header on the same line) introduces it."""
+    nxt = lines[idx + 1] if idx + 1 < len(lines) else None
+    return nxt is not None and line_kind(nxt.text.strip() or " ") in ("header", "jheader")
+
+
+def _same(message: str, exception: str) -> bool:
+    """Whether an error found in a log line or body merely repeats an exception's message."""
+    if message == exception:
+        return True
+    head = exception[:200]
+    if len(head) >= 12 and head in message:
+        return True
+    return len(message) >= 12 and message[:200] in exception[:2000]
+
+
 class _Stream:
     """Reads the lines of one stream, top to bottom, into records."""
 
-    def __init__(self, lines: Sequence[Line], depth: int = 0) -> None:
+    def __init__(
+        self, lines: Sequence[Line], depth: int = 0, json_lines: Collection[int] = ()
+    ) -> None:
         self.lines = lines
         self.depth = depth
+        self.json_lines = json_lines
+        self.covered: set[int] = set()
         self.i = 0
         self.out: list[RaisedError] = []
         self.trace: _Trace | None = None
@@ -124,26 +239,52 @@ class _Stream:
             if not st:
                 return
         kind = line_kind(st)
-        lax, self.after_frames = self.after_frames, bool(kind) and kind != "chain"
+        if not kind and self.trace is not None and self.trace.jupyter:
+            kind = self._jupyter_line(line, st)
+        lax, self.after_frames = self.after_frames, kind not in ("", "chain", "rule")
         if kind:
             self._structure(line, st, kind)
         elif head := exception_head(st, lax=lax and self.trace is not None):
-            self._raise(line, head)
-        elif head := embedded_exception(st):
+            self._raise(line, head, "line", more=st != head[0])
+        elif line.no not in self.json_lines and (heads := embedded_exceptions(st)):
             if line.record:
                 self._close_trace()
-            self._raise(line, head)
+            for typ, message, quoted in heads:  # quoted: prose; else a line of output
+                self._raise(line, (typ, message), "prose" if quoted else "log", more=not quoted)
 
     def _structure(self, line: Line, st: str, kind: str) -> None:
-        if kind == "header":
+        if kind in ("header", "jheader"):
             self._close_trace()
-            self.trace = _Trace(line)
+            self.trace = _Trace(line, jupyter=kind == "jheader")
         elif kind == "group":
             self._group(line)
         elif kind == "chain":
             self._link(CHAIN[st])
         elif kind == "frame":
             self._frame(line, st)
+        elif kind == "jframe":
+            m = JFRAME.fullmatch(st)
+            assert m is not None  # line_kind matched it
+            self._jframe(line, m)
+
+    def _jupyter_line(self, line: Line, st: str) -> str:
+        """Inside an IPython traceback: a context line (`---> 70 code` gives the frame its
+        code) or an IPython 7 frame (`/x.py in f(a)`); never a message or an error."""
+        assert self.trace is not None
+        m = JCONTEXT.fullmatch(st)
+        if m is not None:
+            frames = self.trace.frames
+            if m["arrow"] and frames:
+                code = (m["code"] or "").strip() or None
+                no = frames[-1].line if frames[-1].line is not None else int(m["no"])
+                frames[-1] = replace(frames[-1], line=no, code=code)
+            self.trace.last = line.no
+            return _JUPYTER_CONTEXT
+        old = JFRAME_OLD.fullmatch(st)
+        if old is not None:
+            self._jframe(line, old)
+            return _JUPYTER_CONTEXT
+        return ""
 
     def _frame(self, line: Line, st: str) -> None:
         m = FRAME.fullmatch(st)
@@ -153,6 +294,19 @@ class _Stream:
             self.trace = _Trace(line)
         func = m["func"].strip() if m["func"] else None
         self.trace.frames.append(Frame(m["path"], int(m["line"]), func, self._code_after(line)))
+        self.trace.last = self.lines[self.i - 1].no
+
+    def _jframe(self, line: Line, m: re.Match[str]) -> None:
+        """An IPython frame: `File ~/x.py:70, in f(a)`, `Cell In[3], line 5`; its code comes
+        from the `--->` context line below it."""
+        if self.trace is None or not self.trace.jupyter:
+            self._close_trace()
+            self.trace = _Trace(line, jupyter=True)
+        groups = m.groupdict()
+        path = groups.get("path") or groups.get("cell") or groups.get("input") or ""
+        no = groups.get("line") or groups.get("cline")
+        self.trace.frames.append(Frame(path.strip(), int(no) if no else None, m["func"]))
+        self.trace.last = line.no
 
     def _code_after(self, line: Line) -> str | None:
         """Consume and return the source line printed under a frame, if there is one."""
@@ -169,22 +323,31 @@ class _Stream:
         self.i += 1
         return st
 
-    def _raise(self, line: Line, head: tuple[str, str]) -> None:
-        prev = self.lines[self.i - 2] if self.i >= 2 else None
-        per_line = bool(prev and prev.no != line.no and line.record and prev.prefix == line.prefix)
-        message, self.i = _message(self.lines, self.i, line, head[1], per_line)
+    def _raise(self, line: Line, head: tuple[str, str], form: str, more: bool = True) -> None:
+        """An exception line: its message (continued on the lines below when `more`; never
+        after a bare `NotImplementedError` or a quoted one) ends the traceback being read."""
+        message = head[1]
+        if more:
+            prev = self.lines[self.i - 2] if self.i >= 2 else None
+            per_line = bool(
+                prev and prev.no != line.no and line.record and prev.prefix == line.prefix
+            )
+            message, self.i = _message(self.lines, self.i, line, head[1], per_line)
         trace, self.trace = self.trace, None
         start = trace.start if trace else line
+        self.covered.update(range(start.no, self.lines[self.i - 1].no + 1))
         rank = start.rank or line.rank
-        self._emit(
-            RaisedError(
-                type=head[0],
-                message=message,
-                frames=tuple(trace.frames) if trace else (),
-                ranks=(rank,) if rank else (),
-                line_no=line.no,
-            )
-        )
+        typ, frames = head[0], tuple(trace.frames) if trace else ()
+        if trace is not None:
+            form = "jupyter" if trace.jupyter else "traceback"
+        if "message" in message or "detail" in message:
+            bodies = json_errors(message)
+            if bodies:  # `openai.BadRequestError: Error code: 400 - {...}`: the inner error
+                typ, message, frames = _typed(bodies[0][1])
+                form = "json"
+        # every field positionally: binding keywords costs as much as the rest of this call
+        ranks = (rank,) if rank else ()
+        self._emit(RaisedError(typ, message, frames, (), None, (), 1, ranks, False, line.no, form))
 
     def _emit(self, err: RaisedError) -> None:
         if self.chain:
@@ -214,6 +377,7 @@ class _Stream:
         if trace is None:
             return
         self._flush_chain()
+        self.covered.update(range(trace.start.no, trace.last + 1))
         rank = trace.start.rank
         self.out.append(
             RaisedError(
@@ -223,6 +387,7 @@ class _Stream:
                 truncated=True,
                 ranks=(rank,) if rank else (),
                 line_no=trace.start.no,
+                form="jupyter" if trace.jupyter else "traceback",
             )
         )
         self.linkable = False
@@ -275,10 +440,16 @@ def _split_region(lines: Sequence[Line], margin: str) -> tuple[list[Line], list[
         if body.startswith("+-+") or (body.startswith("  +-") and not body.startswith("  +-+")):
             members.append([])
         elif body.startswith("  ") and members:
-            members[-1].append(replace(ln, text=body[2:]))
+            members[-1].append(_retext(ln, body[2:]))
         else:
-            own.append(replace(ln, text=body[2:] if body[:1] in ("|", "+") else body))
+            own.append(_retext(ln, body[2:] if body[:1] in ("|", "+") else body))
     return own, members
+
+
+def _retext(ln: Line, text: str) -> Line:
+    """`ln` with another text (positional: the generic `replace` costs 4x as much, and a
+    nested group rewrites each of its lines once per level)."""
+    return Line(ln.no, text, ln.rank, ln.prefix, ln.stream, ln.fence)
 
 
 def _message(
@@ -300,7 +471,9 @@ def _message(
             while k < len(lines) and not lines[k].text.strip() and not lines[k].fence:
                 k += 1
             indented = k < len(lines) and lines[k].text[:1].isspace()
-            if not indented or _stops(lines[k], prefix, first):
+            # after a blank line, only an indented block that the message introduces
+            opens = parts[-1].rstrip().endswith(":") or not "".join(parts).strip()
+            if not (indented and opens) or _stops(lines[k], prefix, first):
                 break
             parts.extend([""] * (k - j))
             j = k
@@ -335,7 +508,7 @@ def _stops(ln: Line, prefix: str | None, first: str) -> bool:
     if ln.fence or (ln.prefix and ln.prefix != prefix):
         return True
     st = ln.text.strip()
-    if structural(st) or NOISE.match(st):
+    if structural(st) or NOISE.match(st) or (st[:3] == "at " and AT_LINE.fullmatch(st)):
         return True
     if not ln.text[:1].isspace() and ":" in st and exception_head(st, lax=False):
         return True

@@ -32,6 +32,7 @@ def error_dict(e: RaisedError) -> dict[str, Any]:
         "count": e.count,
         "ranks": list(e.ranks),
         "truncated": e.truncated,
+        "form": e.form,
         "chain": [{"type": c.type, "message": c.message} for c in e.chain],
         "members": [{"type": m.type, "message": m.message} for m in e.members],
     }

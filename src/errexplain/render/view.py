@@ -196,10 +196,22 @@ def _message_spans(message: str, match: Match | None) -> list[Span]:
     return [s for s in spans if s.text]
 
 
+FORMS = {
+    "json": "from a JSON error body",
+    "log": "from a log line",
+    "repr": "from an exception repr",
+    "prose": "quoted in text",
+}
+"""How an error was written, said under its line when it was not a traceback or a bare line
+(`RaisedError.form`)."""
+
+
 def _header(exp: Explanation) -> list[Part]:
     err = exp.error
     top = exp.matches[0] if exp.matches else None
     out: list[Part] = [Line(_error_spans(err, top), 0, False)]
+    if err.form in FORMS:
+        out.append(_line(f"({FORMS[err.form]})", "dim", wrap=False))
     if err.root_cause is not None:
         rc = err.root_cause
         out.append(_line(f"root cause: {rc.type}: {rc.message}".rstrip(), "dim", wrap=False))

@@ -1,0 +1,184 @@
+"""Errors written inside other text rather than as a Python exception line.
+
+- HTTP error bodies, as JSON or as a Python dict's repr, on one line or pretty-printed:
+  `{"object": "error", "message": "...", "code": 400}`, `{"error": {"message": ...}}`,
+  `{"detail": "..."}` (`json_errors`).
+- Exception reprs: `exception=RuntimeError('boom')`, `failed: ValueError("bad")`
+  (`exception_reprs`).
+- Error log lines that carry no exception: an error level in the log prefix, or an
+  `Error:` marker (`error_log_message`).
+
+String literals are decoded as JSON and Python write them (`decode_literal`). Every pattern is
+anchored or bounded and every scan moves forward, so all of this is linear in the input.
+"""
+
+from __future__ import annotations
+
+from errexplain._startup import TYPE_CHECKING, compile_regex
+
+if TYPE_CHECKING:
+    import re
+
+    from errexplain.parse.lines import Line
+
+_ESCAPE = compile_regex(r"\\(?:u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|x[0-9a-fA-F]{2}|[\s\S])")
+_SURROGATE = compile_regex("[\ud800-\udfff]")
+_SIMPLE = {"n": "\n", "t": "\t", "r": "\r", "b": "\b", "f": "\f", "0": "\0", "a": "\a", "v": "\v"}
+
+# The body of a string literal after its opening quote, and its closing quote.
+_STRING = {
+    '"': compile_regex(r'(?:[^"\\\n]|\\.){0,200000}"'),
+    "'": compile_regex(r"(?:[^'\\\n]|\\.){0,200000}'"),
+}
+_KEY = compile_regex(r"""(["'])(message|detail)\1[ \t\n]{0,40}:[ \t\n]{0,40}(["'])""")
+# What makes an object around a message key an error body (searched once over the text).
+_MARKER = compile_regex(
+    r"""["'](?:error|errors)["'][ \t\n]{0,40}:"""
+    r"""|["'](?:object|status|level)["'][ \t\n]{0,40}:[ \t\n]{0,40}["']"""
+    r"""(?:error|failed|failure|ERROR|critical|CRITICAL|fatal|FATAL)["']"""
+    r"""|["']type["'][ \t\n]{0,40}:[ \t\n]{0,40}["'][\w.]{0,100}(?:Error|Exception|error)["']"""
+    r"""|["'](?:code|status|status_code)["'][ \t\n]{0,40}:[ \t\n]{0,40}["']?[45]\d\d\b"""
+    r"""|[Ee]rror code:? [45]\d\d\b|\bHTTP/[\d.]{1,5}"? [45]\d\d\b"""
+    r"""|\b[45]\d\d (?:Bad|Client|Server)"""
+)
+_WINDOW = 400
+"""How far (characters) from a message key an error marker may be."""
+_MAX_BODIES = 200
+
+_LEVEL_WORD = compile_regex(r"\b(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL|FATAL)\b")
+_ERROR_LEVELS = ("ERROR", "CRITICAL", "FATAL")
+_GLOG_ERROR = compile_regex(r"\[?[EF]\d{4} ")
+_TAGS = compile_regex(r"(?:\[[^\[\]\n]{1,100}\] ?){1,3}")
+_MARKED = compile_regex(r"(?:Error|error|ERROR): ")
+_MARK_INSIDE = compile_regex(r"\b[Ee]rror: ")
+
+_NAME = r"(?:[A-Za-z_]\w{0,100}\.){0,10}"
+_REPR = compile_regex(
+    rf"(?<![\w.])(?P<type>{_NAME}[A-Z]\w{{0,100}}(?:Error|Exception|Interrupt|Exit))"
+    r"\((?:(?P<q>['\"])|\))"
+)
+_CODE_BEFORE = ("raise", "return", "yield", " =", "except", "isinstance(", "assert")
+_MAX_REPRS = 16
+
+
+def decode_literal(body: str) -> str:
+    """The text of a JSON or Python string literal's body (what is between its quotes)."""
+    if "\\" not in body:
+        return body
+    out = _ESCAPE.sub(_unescape, body)
+    if _SURROGATE.search(out):  # a JSON surrogate pair, \ud83d\ude00
+        out = out.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+    return out
+
+
+def _unescape(m: re.Match[str]) -> str:
+    s = m.group(0)[1:]
+    if len(s) > 1:  # \uXXXX, \UXXXXXXXX, \xXX
+        code = int(s[1:], 16)
+        return chr(code) if code <= 0x10FFFF else m.group(0)
+    return _SIMPLE.get(s, s)
+
+
+def string_at(text: str, pos: int, quote: str) -> tuple[str, int] | None:
+    """The decoded string literal whose body starts at `pos` (after `quote`), and its end."""
+    m = _STRING[quote].match(text, pos)
+    if m is None:
+        return None
+    return decode_literal(text[pos : m.end() - 1]), m.end()
+
+
+def json_errors(text: str) -> list[tuple[int, str]]:
+    """(offset of the key, decoded message) of every HTTP error body in `text`: a `message` or
+    `detail` string key in an object that shows it is an error (an `error` key, an error
+    `object`/`type`/`status`, a 4xx/5xx code) or a body that is only `{"detail": ...}`."""
+    if "message" not in text and "detail" not in text:
+        return []
+    markers = [m.start() for m in _MARKER.finditer(text)]
+    found: list[tuple[int, str]] = []
+    pos, k = 0, 0
+    while len(found) < _MAX_BODIES:
+        m = _KEY.search(text, pos)
+        if m is None:
+            break
+        literal = string_at(text, m.end(), m.group(3))
+        if literal is None:
+            pos = m.end()
+            continue
+        message, pos = literal
+        while k < len(markers) and markers[k] < m.start() - _WINDOW:
+            k += 1
+        near = k < len(markers) and markers[k] <= pos + _WINDOW
+        before = text[max(0, m.start() - 40) : m.start()].rstrip()
+        detail_only = m.group(2) == "detail" and before.endswith("{")
+        if (near or detail_only) and message.strip():
+            found.append((m.start(), message.strip()))
+    return found
+
+
+def exception_reprs(st: str) -> list[tuple[str, str]]:
+    """(type, message) of each exception repr in a line: `exception=ValueError('bad')`.
+
+    Code (`raise ValueError('x')`, `err = ValueError('x')`) is not a repr. A KeyError's
+    message keeps its quotes, as Python prints it."""
+    if "(" not in st:
+        return []
+    out: list[tuple[str, str]] = []
+    pos = 0
+    while len(out) < _MAX_REPRS:
+        m = _REPR.search(st, pos)
+        if m is None:
+            break
+        pos = m.end()
+        quote = m["q"]
+        if quote:
+            literal = string_at(st, m.end(), quote)
+            if literal is None or not st.startswith(")", literal[1]):
+                continue
+            message, pos = literal[0], literal[1] + 1
+        else:
+            message = ""
+        if st[: m.start()].rstrip().endswith(_CODE_BEFORE) or st.lstrip().startswith("def "):
+            continue
+        if m["type"].rsplit(".", 1)[-1] == "KeyError" and quote:
+            message = repr(message)
+        out.append((m["type"], message))
+    return out
+
+
+def error_log_message(line: Line) -> str | None:
+    """The message of an error log line that names no exception, else None.
+
+    The line needs an error level in its log prefix (`ERROR ...`, `... - ERROR - `,
+    `ERROR:root:`, glog `E0512 ...`) or, after a log prefix or `[tag]`, an `Error:` marker.
+    A lower level (INFO, WARNING) is never an error line.
+    """
+    st = line.text.strip()
+    if not st or not (line.prefix or st[0] == "["):
+        return None
+    level = _LEVEL_WORD.search(line.prefix) if line.prefix else None
+    if level is not None:
+        if level.group(0) not in _ERROR_LEVELS:
+            return None
+        return _after_marker(st)
+    if line.prefix and _GLOG_ERROR.match(line.prefix.lstrip()):
+        return _after_marker(st)
+    tags = _TAGS.match(st)
+    if not (line.prefix or tags):
+        return None
+    rest = st[tags.end() :] if tags else st
+    lead = _LEVEL_WORD.match(rest)  # `[tag] ERROR ...`, `[tag] INFO ...`
+    if lead is not None:
+        if lead.group(0) not in _ERROR_LEVELS:
+            return None
+        return _after_marker(rest[lead.end() :].lstrip(" :-|"))
+    if _MARKED.match(rest):
+        return _after_marker(rest)
+    if line.prefix and _MARK_INSIDE.search(rest):
+        return rest
+    return None
+
+
+def _after_marker(st: str) -> str | None:
+    m = _MARKED.match(st)
+    text = (st[m.end() :] if m else st).strip()
+    return text or None

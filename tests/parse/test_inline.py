@@ -1,0 +1,103 @@
+"""errexplain.parse.inline: string literals decoded, HTTP error bodies, exception reprs and
+error log lines found inside other text (all examples written for the test)."""
+
+from __future__ import annotations
+
+import pytest
+
+from errexplain.parse.inline import (
+    decode_literal,
+    error_log_message,
+    exception_reprs,
+    json_errors,
+    string_at,
+)
+from errexplain.parse.lines import Line, clean_lines, embedded_exceptions, line_kind
+
+
+@pytest.mark.parametrize(
+    ("body", "text"),
+    [
+        ("plain", "plain"),
+        (r"a\nb\tc\\d\"e\'f\/g", "a\nb\tc\\d\"e'f/g"),
+        (r"caf\u00e9 \x41 \U0001F600", "café A \U0001f600"),
+        (r"\ud83d\ude00 ok", "\U0001f600 ok"),  # a JSON surrogate pair
+        (r"\U00110000 stays", r"\U00110000 stays"),  # beyond Unicode: left as written
+        (r"\q unknown", "q unknown"),
+    ],
+)
+def test_decode_literal(body, text):
+    assert decode_literal(body) == text
+
+
+def test_string_at():
+    assert string_at('x = "a\\"b" + 1', 5, '"') == ('a"b', 10)
+    assert string_at("x = 'never closed", 5, "'") is None
+
+
+def test_json_errors_need_an_error_marker_near_the_key():
+    far = '{"message": "request done"}' + " " * 1000 + '{"code": 500}'
+    assert json_errors(far) == []
+    near = '{"message": "request failed", "code": 500}'
+    assert json_errors(near) == [(1, "request failed")]
+    both = '{"code": 503, "message": "busy"}' + " " * 1000 + '{"message": "fine"}'
+    assert json_errors(both) == [(14, "busy")]
+
+
+def test_json_errors_are_bounded():
+    text = '{"error": {"message": "x"}}\n' * 300
+    assert len(json_errors(text)) == 200
+
+
+def test_reprs_are_bounded():
+    assert len(exception_reprs("ValueError('x') " * 40)) == 16
+
+
+def test_embedded_exceptions_are_bounded():
+    assert len(embedded_exceptions("`ValueError: a` " * 40)) == 32
+
+
+def _line(raw: str) -> Line:
+    [line] = clean_lines(raw)
+    return line
+
+
+@pytest.mark.parametrize(
+    ("raw", "message"),
+    [
+        ("[worker-3] ERROR could not open socket", "could not open socket"),
+        ("[worker-3] CRITICAL: could not open socket", "could not open socket"),
+        ("[worker-3] INFO could not open socket", None),
+        ("[worker-3] [rank 1] error: could not open socket", "could not open socket"),
+        ("[worker-3] could not open socket", None),
+        ("[2026-03-01 09:00:00] failed to connect", None),
+        ("[E0301 09:00:00 scheduler.cc:12] could not open socket", "could not open socket"),
+        ("(no tag) Error: could not open socket", None),
+        ("[unclosed Error: could not open socket", None),
+        ("", None),
+    ],
+)
+def test_error_log_message(raw, message):
+    assert error_log_message(_line(raw)) == message
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ("File ~/a.py:3, in f()", "jframe"),
+        ("File C:\\work\\a.py:3, in f(x, y)", "jframe"),
+        ("File /a.py:3", "jframe"),
+        ("File is missing", ""),
+        ("Cell In[12], line 4", "jframe"),
+        ("Cell In[12], line 4, in helper(x)", "jframe"),
+        ("Input In [3], in <cell line: 2>()", "jframe"),
+        ("Click here", ""),
+        ("IndexError                                Traceback (most recent call last)", "jheader"),
+        ("Traceback (most recent call last)", "jheader"),
+        ("Traceback (most recent call last):", "header"),
+        ("-" * 75, "rule"),
+        ("----> 3 f()", ""),
+    ],
+)
+def test_jupyter_line_kinds(text, kind):
+    assert line_kind(text) == kind
