@@ -25,13 +25,18 @@ class Problem:
 
 
 def dangling_related(catalog: Catalog) -> list[Problem]:
+    """Ids named by ``related``, ``lineage`` or ``replaced_by`` that no entry has."""
     ids = {e.id for e in catalog.entries}
-    return [
-        Problem(e.id, e.catalog_file, f"related: unknown id {r}")
-        for e in catalog.entries
-        for r in e.related
-        if r not in ids
-    ]
+    out = []
+    for e in catalog.entries:
+        named = [("related", r) for r in e.related]
+        named += [(k, v) for k, v in (("lineage", e.lineage), ("replaced_by", e.replaced_by)) if v]
+        out += [
+            Problem(e.id, e.catalog_file, f"{key}: unknown id {r}")
+            for key, r in named
+            if r not in ids
+        ]
+    return out
 
 
 def _first_ids(view: CatalogView, example: str, exc_type: str) -> tuple[set[str], str]:
