@@ -58,10 +58,6 @@ def _source(root: Path, project: str, version: str) -> Path:
     return base
 
 
-def _entries_count(out: Path) -> int:
-    return sum(len(cf.entries) for cf in read_module_files(out))
-
-
 def _finish(
     out: Path, history: History, paths: dict[str, set[int]], project: str, started: float
 ) -> None:
@@ -70,7 +66,7 @@ def _finish(
     before = sum(len(cf.entries) for cf in old_files)
     rendered = render(history, project, old_files, meta.get("version"), paths)
     written = write_catalog(out, rendered, old_files)
-    after = _entries_count(out)
+    after = sum(len(doc["entries"]) for doc in rendered.docs.values())
     print(
         f"releases: {len(history.releases)}  lineages: {rendered.lineages}  "
         f"wordings: {rendered.wordings}  removed lineages: {rendered.removed_lineages}"

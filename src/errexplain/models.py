@@ -275,6 +275,9 @@ def format_at(spans: tuple[AtSpan, ...] | list[AtSpan]) -> str:
     parts: list[str] = []
     prev: AtSpan | None = None
     for span in spans:
+        for release in (span.first, span.last):
+            if release.startswith(".") or release.endswith(".") or ".." in release:
+                raise ValueError(f"release {release!r} cannot be written in a span")
         when = span.first if span.first == span.last else f"{span.first}..{span.last}"
         path = "" if prev is not None and prev.path == span.path else span.path
         func = "" if prev is not None and prev.function == span.function else span.function

@@ -319,10 +319,18 @@ def render(
     for _, _, e in placed:
         if e["id"] in related and related[e["id"]]:
             e["related"] = related[e["id"]]
-    unmatched = sorted(set(old) - set(adopted))
-    for ident in unmatched:
+    pinned = {r for e in old.values() if is_curated(e) for r in e.get("related") or []}
+    unmatched = []
+    for ident in sorted(set(old) - set(adopted)):
+        entry = old[ident]
+        # A wording an earlier build derived (it has `releases`) that this build no longer
+        # finds is dropped; anything else (curated, named by curated text, or made by the
+        # single-release extractor) is kept as it is.
+        if entry.get("releases") and not is_curated(entry) and ident not in pinned:
+            continue
+        unmatched.append(ident)
         cf = old_file[ident]
-        placed.append((cf.name, cf.module or "", old[ident]))
+        placed.append((cf.name, cf.module or "", entry))
     docs = _group(placed)
     lineages = len(history.lineages)
     removed = sum(1 for lin in history.lineages if lin.last[0] < newest)

@@ -154,8 +154,10 @@ def _exact(old: Sequence[Site], new: Sequence[Site]) -> list[Pairing]:
         is_ = olds.get(key)
         if not is_:
             continue
-        if len(is_) == 1 and len(js) == 1:
-            pairs.append(Pairing(is_[0], js[0], True))
+        if len(is_) == len(js):  # the same sites, maybe shifted: in line order
+            by_line = sorted(is_, key=lambda i: old[i].line)
+            news_ = sorted(js, key=lambda j: new[j].line)
+            pairs += [Pairing(i, j, True) for i, j in zip(by_line, news_, strict=True)]
             continue
         cands = sorted(
             (abs(old[i].line - new[j].line), old[i].line, new[j].line, i, j) for i in is_ for j in js
@@ -276,15 +278,20 @@ class History:
             n for n, lin in enumerate(self.lineages) if lin.last[0] == last and last >= 0
         ]
         self.audit: list[Audit] = []
+        self._ended: list[int] = [
+            n for n, lin in enumerate(self.lineages) if last - REVIVAL_GAP <= lin.last[0] < last
+        ]
 
     def _revive(self, r: int, sites: Sequence[Site], rest: list[int]) -> dict[int, int]:
         """Pass 3: site index -> lineage index, for lineages that ended recently."""
         alive = set(self.alive)
+        self._ended = [
+            n for n in self._ended if r - 1 - REVIVAL_GAP <= self.lineages[n].last[0] < r - 1
+        ]
         recent: dict[tuple[str, str, str, str], list[int]] = defaultdict(list)
-        for n, lin in enumerate(self.lineages):
-            end = lin.last[0]
-            if n not in alive and r - 1 - REVIVAL_GAP <= end < r - 1:
-                recent[_key(lin.last[1])].append(n)
+        for n in self._ended:
+            if n not in alive:
+                recent[_key(self.lineages[n].last[1])].append(n)
         out: dict[int, int] = {}
         for j in rest:
             cands = recent.get(_key(sites[j]))
@@ -324,6 +331,7 @@ class History:
         continued = set(owner.values())
         for p, n in enumerate(self.alive):
             if n not in continued:
+                self._ended.append(n)
                 j = replacement(old[p], sites, born)
                 if j is not None:
                     self.lineages[n].replaced_by = (r, owner[j])
