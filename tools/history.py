@@ -86,7 +86,10 @@ def cmd_build(args: argparse.Namespace) -> int:
     sources = [(v, _source(Path(args.src_root), project, v)) for v in versions]
     cache = _cache(args)
     history, paths = build_history(
-        sources, project, cache, progress=(lambda m: print(m, file=sys.stderr)) if args.verbose else None
+        sources,
+        project,
+        cache,
+        progress=(lambda m: print(m, file=sys.stderr)) if args.verbose else None,
     )
     cache.close()
     print(

@@ -141,6 +141,8 @@ def test_bad_history_keys(tmp_path, old, new, key):
 
 
 def test_dangling_lineage_is_reported(tmp_path):
-    root = _break(tmp_path, "  derived: false\n", "  derived: false\n  lineage: '0000000000000000'\n")
+    root = _break(
+        tmp_path, "  derived: false\n", "  derived: false\n  lineage: '0000000000000000'\n"
+    )
     problems = check(load_catalog([root]))
     assert [p.message for p in problems] == ["lineage: unknown id 0000000000000000"]

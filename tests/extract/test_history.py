@@ -109,7 +109,9 @@ def _tree(root: Path, files: dict[str, str]) -> Path:
 
 @pytest.fixture
 def trees(tmp_path):
-    return [(v, _tree(tmp_path / f"pkg-{v}", t)) for v, t in (("1.0", V1), ("1.1", V2), ("2.0", V3))]
+    return [
+        (v, _tree(tmp_path / f"pkg-{v}", t)) for v, t in (("1.0", V1), ("1.1", V2), ("2.0", V3))
+    ]
 
 
 def _build(out: Path, sources, cache=None):
@@ -162,7 +164,8 @@ def test_build_is_idempotent_and_keeps_ids_and_curated_text(tmp_path, trees):
     start = text.index(f"- id: {head_id}")
     curated = text[:start] + text[start:].replace(
         "  derived: true\n  meaning: Raised by `f` when `x < 0`.\n",
-        "  derived: false\n  meaning: Hand-written.\n  examples:\n  - x must not be negative, got -1\n",
+        "  derived: false\n  meaning: Hand-written.\n"
+        "  examples:\n  - x must not be negative, got -1\n",
         1,
     )
     assert curated != text
@@ -194,7 +197,14 @@ def test_add_continues_a_stored_history_as_build_would(tmp_path, trees):
         entries = load_catalog([out]).entries
         heads = {e.id: e.template for e in entries}
         return sorted(
-            (e.template, e.releases, e.at, e.removed_in, heads.get(e.lineage or ""), e.catalog_file.split("/")[-1])
+            (
+                e.template,
+                e.releases,
+                e.at,
+                e.removed_in,
+                heads.get(e.lineage or ""),
+                e.catalog_file.split("/")[-1],
+            )
             for e in entries
         )
 

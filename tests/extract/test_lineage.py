@@ -20,7 +20,9 @@ from errexplain.extract.visitor import visit_source
 
 def sites_of(files: dict[str, str]) -> tuple[Site, ...]:
     """The resolved sites of a tree given as path -> source."""
-    return resolve(visit_source(p, dedent(code).encode()) for p, code in sorted(files.items())).sites
+    return resolve(
+        visit_source(p, dedent(code).encode()) for p, code in sorted(files.items())
+    ).sites
 
 
 def history_of(*trees: dict[str, str]) -> History:
@@ -58,8 +60,10 @@ def test_reworded_message_in_place():
                 raise ValueError(f"EAGLE is not supportted in attention backend {self.backend}")
     """
     after = before.replace("supportted", "supported")
-    history = history_of({"sglang/srt/speculative/eagle_worker.py": before},
-                         {"sglang/srt/speculative/eagle_worker.py": after})
+    history = history_of(
+        {"sglang/srt/speculative/eagle_worker.py": before},
+        {"sglang/srt/speculative/eagle_worker.py": after},
+    )
     first, second = one_lineage(history)
     assert "supportted" in first.template and "supported" in second.template
     (audit,) = history.audit
@@ -92,8 +96,10 @@ def test_file_moved_to_another_package():
         if name is None:
             raise ValueError(f"environment variable name must be set, got {name!r}")
     """
-    history = history_of({"sglang/srt/layers/parallel_utils.py": code},
-                         {"sglang/srt/distributed/parallel_utils.py": code})
+    history = history_of(
+        {"sglang/srt/layers/parallel_utils.py": code},
+        {"sglang/srt/distributed/parallel_utils.py": code},
+    )
     assert [s.path for s in one_lineage(history)] == [
         "sglang/srt/layers/parallel_utils.py",
         "sglang/srt/distributed/parallel_utils.py",
@@ -112,14 +118,17 @@ def test_file_and_class_renamed_in_the_same_package():
         def load_weights(self, config):
             assert config.num_nextn_predict_layers == 1, "Only 1 nextn layer is supported"
     """
-    history = history_of({"sglang/srt/models/deepseek_nextn.py": before},
-                         {"sglang/srt/models/deepseek_v2.py": after})
+    history = history_of(
+        {"sglang/srt/models/deepseek_nextn.py": before}, {"sglang/srt/models/deepseek_v2.py": after}
+    )
     assert len(history.lineages) == 1
 
 
 def test_a_new_message_in_the_same_function_is_a_new_lineage_that_replaces_the_old():
     before = 'def f(x):\n    if x < 0:\n        raise ValueError("x must not be negative")\n'
-    after = 'def f(x):\n    if x < 0:\n        raise ValueError("x is negative, expected a count")\n'
+    after = (
+        'def f(x):\n    if x < 0:\n        raise ValueError("x is negative, expected a count")\n'
+    )
     history = history_of({"a.py": before}, {"a.py": after})
     old, new = history.lineages
     assert old.last[0] == 0 and new.occurrences[0][0] == 1

@@ -124,7 +124,9 @@ class FileCache:
         row = self._db.execute("SELECT result FROM walks WHERE hash = ?", (key,)).fetchone()
         return None if row is None else _decode(row[0])
 
-    def walk(self, files: Sequence[SourceFile], progress: Progress | None = None) -> list[FileResult]:
+    def walk(
+        self, files: Sequence[SourceFile], progress: Progress | None = None
+    ) -> list[FileResult]:
         """The walk result of every file, in input order; only unseen bytes are walked."""
         keys = [hashlib.sha256(f.data).digest() for f in files]
         out: list[FileResult | None] = [None] * len(files)

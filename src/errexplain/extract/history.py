@@ -69,9 +69,7 @@ class ReleaseSites:
     skipped: int
 
 
-def release_sites(
-    source: str | Path, version: str, project: str, cache: FileCache
-) -> ReleaseSites:
+def release_sites(source: str | Path, version: str, project: str, cache: FileCache) -> ReleaseSites:
     files = read_sources(source, project)
     results = cache.walk(files)
     resolved = resolve(results)
@@ -144,9 +142,7 @@ def ranges(indices: Iterable[int], releases: Sequence[str]) -> str:
             runs[-1][1] = i
         else:
             runs.append([i, i])
-    return ", ".join(
-        releases[a] if a == b else f"{releases[a]}..{releases[b]}" for a, b in runs
-    )
+    return ", ".join(releases[a] if a == b else f"{releases[a]}..{releases[b]}" for a, b in runs)
 
 
 # ------------------------------------------------------------------------------------ ids
@@ -158,7 +154,12 @@ def _natural_ids(words: Sequence[Wording], history: History, project: str) -> li
     newest = len(history.releases) - 1
     live = sorted(
         (i for i, w in enumerate(words) if w.last == newest),
-        key=lambda i: (words[i].site.path, words[i].site.line, words[i].site.kind, words[i].site.template),
+        key=lambda i: (
+            words[i].site.path,
+            words[i].site.line,
+            words[i].site.kind,
+            words[i].site.template,
+        ),
     )
     ids = [""] * len(words)
     for i, ident in zip(live, new_ids([words[i].site for i in live], project), strict=True):
@@ -180,7 +181,37 @@ def _old_where(entry: Entry, version: str | None) -> tuple[Any, ...] | None:
             return None
         return (last.last, last.path, last.line, entry.get("exception"), entry.get("template"))
     source = entry.get("source") or {}
-    return (version, source.get("path"), source.get("line"), entry.get("exception"), entry.get("template"))
+    return (
+        version,
+        source.get("path"),
+        source.get("line"),
+        entry.get("exception"),
+        entry.get("template"),
+    )
+
+
+def _adopt_by_place(
+    words: Sequence[Wording],
+    history: History,
+    old: Mapping[str, Entry],
+    old_version: str | None,
+    adopted: dict[str, int],
+) -> None:
+    """Old entries not adopted by id: the wording raised where the old entry was last."""
+    where: dict[tuple[Any, ...], int] = {}
+    for i, w in enumerate(words):
+        if not w.id:
+            for r, site in w.occurrences:
+                place = (history.releases[r], site.path, site.line, site.exception, site.template)
+                where.setdefault(place, i)
+    for ident in sorted(old):
+        if ident in adopted:
+            continue
+        key = _old_where(old[ident], old_version)
+        found = where.get(key) if key is not None else None
+        if found is not None and not words[found].id:
+            adopted[ident] = found
+            words[found].id = ident
 
 
 def assign_ids(
@@ -198,20 +229,7 @@ def assign_ids(
         if natural[i] in old and natural[i] not in adopted:
             adopted[natural[i]] = i
             words[i].id = natural[i]
-    where: dict[tuple[Any, ...], int] = {}
-    for i, w in enumerate(words):
-        if not w.id:
-            for r, s in w.occurrences:
-                key = (history.releases[r], s.path, s.line, s.exception, s.template)
-                where.setdefault(key, i)
-    for ident in sorted(old):
-        if ident in adopted:
-            continue
-        key = _old_where(old[ident], old_version)
-        i = where.get(key) if key is not None else None
-        if i is not None and not words[i].id:
-            adopted[ident] = i
-            words[i].id = ident
+    _adopt_by_place(words, history, old, old_version, adopted)
     taken = set(old) | {w.id for w in words if w.id}
     for i in order:
         w = words[i]
@@ -352,8 +370,8 @@ def _group(placed: Iterable[tuple[str, str, Entry]]) -> dict[str, dict[str, Any]
             (ordered(e) for _, e in group),
             key=lambda e: ((e.get("source") or {}).get("line") or 0, str(e["id"])),
         )
-        module = next((m for m, _ in group if m), None)
-        doc: dict[str, Any] = {"module": module} if module else {}
+        module_path = next((m for m, _ in group if m), None)
+        doc: dict[str, Any] = {"module": module_path} if module_path else {}
         doc["entries"] = entries
         docs[name] = doc
     return docs
@@ -467,9 +485,7 @@ def write_catalog(out: Path, rendered: Rendered, old_files: Sequence[CatalogFile
     releases = rendered.releases_doc["releases"]
     project = {**meta, "version": releases[-1]} if releases else meta
     outputs = [(PROJECT_FILE, dump(project), raw)]
-    outputs.append(
-        (RELEASES_FILE, dump(rendered.releases_doc), read_bytes(out / RELEASES_FILE))
-    )
+    outputs.append((RELEASES_FILE, dump(rendered.releases_doc), read_bytes(out / RELEASES_FILE)))
     outputs += [(name, dump(doc), loaded.get(name)) for name, doc in rendered.docs.items()]
     written = []
     for name, text, expected in outputs:

@@ -160,7 +160,9 @@ def _exact(old: Sequence[Site], new: Sequence[Site]) -> list[Pairing]:
             pairs += [Pairing(i, j, True) for i, j in zip(by_line, news_, strict=True)]
             continue
         cands = sorted(
-            (abs(old[i].line - new[j].line), old[i].line, new[j].line, i, j) for i in is_ for j in js
+            (abs(old[i].line - new[j].line), old[i].line, new[j].line, i, j)
+            for i in is_
+            for j in js
         )
         used_i: set[int] = set()
         used_j: set[int] = set()
@@ -308,11 +310,10 @@ class History:
         old = [self.lineages[n].last[1] for n in self.alive]
         pairs = pair(old, sites)
         owner: dict[int, int] = {}
-        for p in pairs:
-            n = self.alive[p.old]
-            owner[p.new] = n
-            if not p.exact:
-                self.audit.append(Audit(r, old[p.old], sites[p.new], p.score, "similar"))
+        for pr in pairs:
+            owner[pr.new] = self.alive[pr.old]
+            if not pr.exact:
+                self.audit.append(Audit(r, old[pr.old], sites[pr.new], pr.score, "similar"))
         rest = [j for j in range(len(sites)) if j not in owner]
         for j, n in self._revive(r, sites, rest).items():
             owner[j] = n
@@ -320,19 +321,18 @@ class History:
             self.audit.append(Audit(r, self.lineages[n].last[1], sites[j], None, "revived"))
         born: list[int] = []
         for j, site in enumerate(sites):
-            n = owner.get(j)
-            if n is None:
-                n = owner[j] = len(self.lineages)
+            if j not in owner:
+                owner[j] = len(self.lineages)
                 self.lineages.append(Lineage([]))
                 born.append(j)
-            lin = self.lineages[n]
+            lin = self.lineages[owner[j]]
             prev = lin.occurrences[-1][1] if lin.occurrences else None
             lin.occurrences.append((r, prev if prev == site else site))
         continued = set(owner.values())
-        for p, n in enumerate(self.alive):
+        for k, n in enumerate(self.alive):
             if n not in continued:
                 self._ended.append(n)
-                j = replacement(old[p], sites, born)
-                if j is not None:
-                    self.lineages[n].replaced_by = (r, owner[j])
+                found = replacement(old[k], sites, born)
+                if found is not None:
+                    self.lineages[n].replaced_by = (r, owner[found])
         self.alive = sorted(continued)
