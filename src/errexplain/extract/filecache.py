@@ -17,7 +17,6 @@ import os
 import sqlite3
 import sys
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 from errexplain._startup import astuple, replace, user_cache_dir
@@ -25,10 +24,8 @@ from errexplain.extract import messages, records, scope, visitor
 from errexplain.extract.records import ClassInfo, FileResult, Site
 from errexplain.extract.scan import scan
 from errexplain.extract.sources import SourceFile
-from errexplain.extract.visitor import visit_source
 
 Progress = Callable[[int, int], None]
-POOL_MIN_FILES = 8
 
 
 def walker_tag() -> str:
@@ -84,7 +81,6 @@ class FileCache:
         self.memory: dict[bytes, FileResult] = {}
         self.hits = self.disk_hits = self.walked = 0
         self._db: sqlite3.Connection | None = None
-        self._pool: ProcessPoolExecutor | None = None
         if directory is not None:
             directory.mkdir(parents=True, exist_ok=True)
             self._db = sqlite3.connect(directory / f"extract-{walker_tag()}.sqlite")
@@ -93,30 +89,9 @@ class FileCache:
             )
 
     def close(self) -> None:
-        if self._pool is not None:
-            self._pool.shutdown()
-            self._pool = None
         if self._db is not None:
             self._db.close()
             self._db = None
-
-    def _scan(self, todo: Sequence[SourceFile], progress: Progress | None) -> list[FileResult]:
-        """Walk ``todo``; one process pool serves every call (a run walks many releases, most
-        with few new files), from :data:`POOL_MIN_FILES` files on."""
-        n = min(os.cpu_count() or 1, 8)
-        if len(todo) < POOL_MIN_FILES or n < 2:
-            return scan(todo, progress)
-        if self._pool is None:
-            self._pool = ProcessPoolExecutor(max_workers=n)
-        chunk = max(1, min(16, len(todo) // (4 * n)))
-        results = list(
-            self._pool.map(
-                visit_source, [f.path for f in todo], [f.data for f in todo], chunksize=chunk
-            )
-        )
-        if progress is not None:
-            progress(len(results), len(todo))
-        return results
 
     def _from_disk(self, key: bytes) -> FileResult | None:
         if self._db is None:
@@ -145,7 +120,7 @@ class FileCache:
             elif key not in missing:
                 missing[key] = i
         todo = [files[i] for i in missing.values()]
-        walked = self._scan(todo, progress)
+        walked = scan(todo, progress)
         self.walked += len(walked)
         for key, result in zip(missing, walked, strict=True):
             self.memory[key] = result
