@@ -74,11 +74,13 @@ class Project:
     """A format string with {version}, {prefix}, {path} and {line}."""
     path_prefix: str = ""
 
-    def url(self, path: str | None, line: int | None) -> str | None:
-        """The web link to a source line, if the project has a link template."""
+    def url(self, path: str | None, line: int | None, version: str | None = None) -> str | None:
+        """The web link to a source line (in ``version``, default the project's), if the project
+        has a link template."""
         if not (self.link and path and line):
             return None
-        return self.link.format(version=self.version, prefix=self.path_prefix, path=path, line=line)
+        version = version or self.version
+        return self.link.format(version=version, prefix=self.path_prefix, path=path, line=line)
 
 
 @record

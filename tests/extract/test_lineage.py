@@ -135,9 +135,10 @@ def test_a_new_message_in_the_same_function_is_a_new_lineage_that_replaces_the_o
     assert old.replaced_by == (1, 1)
 
 
-def test_the_same_text_elsewhere_with_nothing_in_common_is_not_a_continuation():
-    before = {"sglang/a/x.py": 'def f():\n    raise ValueError("tokenizer path is missing")\n'}
-    after = {"sglang/b/y.py": 'def g():\n    raise ValueError("tokenizer path is missing")\n'}
+def test_the_same_text_elsewhere_under_another_guard_is_not_a_continuation():
+    raise_ = '        raise ValueError("tokenizer path is missing")\n'
+    before = {"sglang/a/x.py": "def f(p):\n    if p:\n" + raise_}
+    after = {"sglang/b/y.py": "def g(q):\n    if q:\n" + raise_}
     assert len(history_of(before, after).lineages) == 2
 
 
@@ -186,3 +187,25 @@ def test_new_site_kinds_are_compared_generically():
 def test_replacement_needs_the_same_function(old, expected):
     new = [Site("a.py", 4, "raise", "TypeError", "x must be a positive int", "f")]
     assert replacement(old, new, [0]) == expected
+
+
+# 0.5.15.post1 -> 0.5.16: the legacy-GPU check left ModelRunner.load_model for a helper in
+# model_runner_components/load_model_utils.py, word for word.
+def test_message_moved_verbatim_into_a_helper_elsewhere():
+    before = """
+    class ModelRunner:
+        def load_model(self, cap):
+            if cap[1] < 5:
+                raise RuntimeError("SGLang only supports sm75 and above.")
+    """
+    after = """
+    def maybe_downgrade_dtype_for_legacy_gpu(cap):
+        if cap[1] < 5:
+            raise RuntimeError("SGLang only supports sm75 and above.")
+    """
+    history = history_of(
+        {"sglang/srt/model_executor/model_runner.py": before},
+        {"sglang/srt/model_executor/model_runner_components/load_model_utils.py": after},
+    )
+    assert len(history.lineages) == 1
+    assert [a.how for a in history.audit] == ["verbatim"]

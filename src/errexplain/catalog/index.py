@@ -320,13 +320,19 @@ class Index:
             _,
         ) = self._record(c.pos)
         project = self._projects.get(c.project) or Project(c.project)
+        version = releases[1] if releases else project.version
         return Entry(
             id=c.id,
             project=c.project,
             exception=c.exception,
             template=c.template,
             source=Source(
-                c.project, project.version, c.path, c.line, c.function, project.url(c.path, c.line)
+                c.project,
+                version,
+                c.path,
+                c.line,
+                c.function,
+                project.url(c.path, c.line, version),
             ),
             base=c.base,
             kind=c.kind,

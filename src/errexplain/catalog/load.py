@@ -110,14 +110,16 @@ def _keys(raw: Any, allowed: frozenset[str], where: str) -> dict[str, Any]:
     return raw
 
 
-def _source(raw: dict[str, Any], project: Project) -> Source:
+def _source(raw: dict[str, Any], project: Project, version: str | None) -> Source:
+    """The entry's site; ``version`` is the release it was taken from (``releases.last`` of a
+    history entry, else the project's version)."""
     src = _keys(raw.get("source") or {}, SOURCE_KEYS, "source")
     line = src.get("line")
     if line is not None and (not isinstance(line, int) or isinstance(line, bool) or line < 1):
         raise _Invalid("source.line", "must be a positive integer")
     path = src.get("path")
     return Source(
-        project.name, project.version, path, line, src.get("function"), project.url(path, line)
+        project.name, version, path, line, src.get("function"), project.url(path, line, version)
     )
 
 
@@ -191,7 +193,7 @@ def make_entry(raw: Any, project: Project, catalog_file: str) -> Entry:
         project=project.name,
         exception=str(raw.get("exception") or ""),
         template=str(raw["template"]),
-        source=_source(raw, project),
+        source=_source(raw, project, releases[1] if releases else project.version),
         base=_str(raw, "base"),
         kind=str(raw.get("kind", "raise")),
         condition=_str(raw, "condition"),

@@ -14,6 +14,10 @@ at R-1 in three passes:
    :data:`REVIVAL_GAP` releases ago if path, function, exception and template are all the
    same (a file left out of a release, then back): the wording gets a gap.
 
+   Then **verbatim** (2b): a leftover site with the same exception, template and guard as
+   exactly one leftover lineage, and the only one so on its side, with at least
+   :data:`MIN_LITERAL_VERBATIM` literal characters (code moved into a helper elsewhere).
+
 What is left starts a new lineage; a lineage not continued ends. Sites are compared through
 their fields only (``kind`` is one more field), so new kinds of sites need nothing here.
 """
@@ -45,6 +49,9 @@ MIN_MESSAGE_ELSEWHERE = 0.9
 """A site in another file and package (nothing but the function name in common) must say
 almost the same thing, with enough literal text to tell it from other sites."""
 MIN_LITERAL_ELSEWHERE = 12
+MIN_LITERAL_VERBATIM = 20
+"""Literal characters a message moved word for word needs to be followed with nothing else in
+common (pass 2b)."""
 REPLACED_MESSAGE = 0.4
 """``replaced_by``: a new site in the same path and function as a removed lineage, not paired
 with it, but this similar: it most probably took its place."""
@@ -210,6 +217,28 @@ def _similar(
     return pairs
 
 
+def _verbatim(
+    old: Sequence[Site], new: Sequence[Site], olds: Sequence[int], news: Sequence[int]
+) -> list[Pairing]:
+    """Pass 2b: a message moved word for word to another module and function (code moved into
+    a helper elsewhere): same exception, template and guard, enough literal text, and the only
+    such site on both sides."""
+
+    def key(site: Site) -> tuple[str, str, str | None]:
+        return (site.exception, site.template, site.condition)
+
+    def unique(sites: Sequence[Site], idx: Sequence[int]) -> dict[tuple[str, str, str | None], int]:
+        found: dict[tuple[str, str, str | None], list[int]] = defaultdict(list)
+        for i in idx:
+            literal = len(mask_template(sites[i].template).replace("\x00", ""))
+            if literal >= MIN_LITERAL_VERBATIM:
+                found[key(sites[i])].append(i)
+        return {k: v[0] for k, v in found.items() if len(v) == 1}
+
+    mine = unique(old, olds)
+    return [Pairing(mine[k], j, False, None) for k, j in unique(new, news).items() if k in mine]
+
+
 def pair(old: Sequence[Site], new: Sequence[Site]) -> list[Pairing]:
     """Which new site continues which old one (passes 1 and 2 of the module docstring);
     sorted by new index."""
@@ -220,6 +249,14 @@ def pair(old: Sequence[Site], new: Sequence[Site]) -> list[Pairing]:
     rest_new = [j for j in range(len(new)) if j not in taken_new]
     if rest_old and rest_new:
         pairs += _similar(old, new, rest_old, rest_new)
+        taken_old = {p.old for p in pairs}
+        taken_new = {p.new for p in pairs}
+        pairs += _verbatim(
+            old,
+            new,
+            [i for i in rest_old if i not in taken_old],
+            [j for j in rest_new if j not in taken_new],
+        )
     return sorted(pairs, key=lambda p: p.new)
 
 
@@ -313,7 +350,8 @@ class History:
         for pr in pairs:
             owner[pr.new] = self.alive[pr.old]
             if not pr.exact:
-                self.audit.append(Audit(r, old[pr.old], sites[pr.new], pr.score, "similar"))
+                how = "similar" if pr.score is not None else "verbatim"
+                self.audit.append(Audit(r, old[pr.old], sites[pr.new], pr.score, how))
         rest = [j for j in range(len(sites)) if j not in owner]
         for j, n in self._revive(r, sites, rest).items():
             owner[j] = n
