@@ -79,11 +79,13 @@ class Project:
     """A format string with {version}, {prefix}, {path} and {line}."""
     path_prefix: str = ""
 
-    def url(self, path: str | None, line: int | None) -> str | None:
-        """The web link to a source line, if the project has a link template."""
+    def url(self, path: str | None, line: int | None, version: str | None = None) -> str | None:
+        """The web link to a source line (in ``version``, default the project's), if the project
+        has a link template."""
         if not (self.link and path and line):
             return None
-        return self.link.format(version=self.version, prefix=self.path_prefix, path=path, line=line)
+        version = version or self.version
+        return self.link.format(version=version, prefix=self.path_prefix, path=path, line=line)
 
 
 @record
@@ -129,6 +131,14 @@ class Entry:
     examples: tuple[str, ...] = ()
     removed_in: str | None = None
     catalog_file: str | None = None
+    releases: tuple[str, str] | None = None
+    """(first, last): the first and last release that raise this wording (history catalogs)."""
+    at: str | None = None
+    """Where the wording was raised, release by release (:func:`parse_at` reads it)."""
+    lineage: str | None = None
+    """The id of the head wording of this entry's lineage, when this entry is not the head."""
+    replaced_by: str | None = None
+    """A removed lineage's head: the id of the wording that took its place, when known."""
 
     @property
     def curated(self) -> bool:
@@ -247,6 +257,70 @@ if TYPE_CHECKING:
 
         def known_base(self, exc_type: str) -> str | None:
             """The builtin base the catalog records for a custom exception class."""
+
+
+@record
+class AtSpan:
+    """Consecutive releases (``first`` .. ``last``) that raise a wording at one location."""
+
+    first: str
+    last: str
+    path: str
+    line: int
+    function: str
+
+
+def _at_token(text: str, what: str) -> str:
+    if not text or any(c.isspace() or c == ";" for c in text):
+        raise ValueError(f"{what} {text!r} is empty or holds a space or ';'")
+    return text
+
+
+def format_at(spans: tuple[AtSpan, ...] | list[AtSpan]) -> str:
+    """The ``at`` text of spans: ``0.4.6..0.4.8 sglang/x.py:120 f; 0.4.9 :124; ...``; path and
+    function are written only when they differ from the previous span's."""
+    parts: list[str] = []
+    prev: AtSpan | None = None
+    for span in spans:
+        for release in (span.first, span.last):
+            if release.startswith(".") or release.endswith(".") or ".." in release:
+                raise ValueError(f"release {release!r} cannot be written in a span")
+        when = span.first if span.first == span.last else f"{span.first}..{span.last}"
+        path = "" if prev is not None and prev.path == span.path else span.path
+        func = "" if prev is not None and prev.function == span.function else span.function
+        text = f"{_at_token(when, 'release')} {path and _at_token(path, 'path')}:{span.line}"
+        parts.append(text + (f" {_at_token(func, 'function')}" if func else ""))
+        prev = span
+    return "; ".join(parts)
+
+
+def parse_at(text: str) -> tuple[AtSpan, ...]:
+    """The spans of an ``at`` text (see :func:`format_at`); ValueError names what is wrong."""
+    spans: list[AtSpan] = []
+    for i, part in enumerate(text.split(";")):
+        words = part.split()
+        if len(words) not in (2, 3):
+            raise ValueError(
+                f"span {i + 1} {part.strip()!r}: "
+                "expected 'RELEASE[..RELEASE] [PATH]:LINE [FUNCTION]'"
+            )
+        first, _, last = words[0].partition("..")
+        path, colon, line = words[1].rpartition(":")
+        if not colon or not line.isdigit() or int(line) < 1:
+            raise ValueError(f"span {i + 1} {part.strip()!r}: no ':LINE' with a positive line")
+        prev = spans[-1] if spans else None
+        if prev is None and (not path or len(words) < 3):
+            raise ValueError(f"span 1 {part.strip()!r}: the first span needs a path and a function")
+        spans.append(
+            AtSpan(
+                first,
+                last or first,
+                path or prev.path,  # type: ignore[union-attr]
+                int(line),
+                words[2] if len(words) == 3 else prev.function,  # type: ignore[union-attr]
+            )
+        )
+    return tuple(spans)
 
 
 def make_id(project: str, module: str, function: str, template: str) -> str:

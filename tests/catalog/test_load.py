@@ -98,3 +98,51 @@ def test_missing_project_yaml(tmp_path):
     (tmp_path / "x").mkdir()
     with pytest.raises(CatalogError, match=r"no project\.yaml"):
         load_catalog([tmp_path / "x"])
+
+
+HISTORY = (
+    "  versions:\n  - 1.2.3\n",
+    "  releases:\n    first: 1.2.0\n    last: 1.2.3\n"
+    "  at: 1.2.0..1.2.1 demo/pkg/old.py:300 Processor.prepare; 1.2.3 demo/pkg/images.py:360\n"
+    "  replaced_by: e0c0fd40da030a91\n",
+)
+
+
+def test_history_keys_load_and_reach_the_index(tmp_path):
+    from errexplain.catalog.index import Index, build_bytes
+
+    root = _break(tmp_path, *HISTORY)
+    catalog = load_catalog([root])
+    e = catalog.by_id()["e3ed514efbc85910"]
+    assert e.releases == ("1.2.0", "1.2.3") and e.replaced_by == "e0c0fd40da030a91"
+    assert e.at is not None and e.at.startswith("1.2.0..1.2.1 demo/pkg/old.py:300")
+    assert check(catalog) == []
+    index = Index.from_bytes(build_bytes(catalog.entries, catalog.projects, "k"))
+    pos = index.position(e.id)
+    assert pos is not None and index.entry(pos) == e
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "key"),
+    [
+        ("last: 1.2.3\n", "last: 1.2.2\n", "at: spans 1.2.0..1.2.3, but releases says"),
+        (":300 Processor", ":zero Processor", "at: span 1"),
+        ("  releases:\n    first: 1.2.0\n", "  releases:\n    frist: 1.2.0\n", "releases.frist"),
+        ("replaced_by: e0c0fd40da030a91", "replaced_by: nope", "replaced_by: must be 16"),
+    ],
+)
+def test_bad_history_keys(tmp_path, old, new, key):
+    root = _break(tmp_path, *HISTORY)
+    f = root / "demo" / "pkg" / "mixed.yaml"
+    f.write_text(f.read_text().replace(old, new, 1))
+    with pytest.raises(CatalogError) as exc:
+        load_catalog([root])
+    assert key in exc.value.message
+
+
+def test_dangling_lineage_is_reported(tmp_path):
+    root = _break(
+        tmp_path, "  derived: false\n", "  derived: false\n  lineage: '0000000000000000'\n"
+    )
+    problems = check(load_catalog([root]))
+    assert [p.message for p in problems] == ["lineage: unknown id 0000000000000000"]

@@ -40,8 +40,8 @@ if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
     from typing import Any
 
-MAGIC = b"ERRXIDX4"
-FORMAT = 4
+MAGIC = b"ERRXIDX5"
+FORMAT = 5
 _NBLOBS = 7
 _HEAD_SIZE = len(MAGIC) + 8 * _NBLOBS
 
@@ -68,6 +68,10 @@ def _prose(entry: Entry, brief: dict[str, tuple[str, str]]) -> tuple[Any, ...]:
         entry.related,
         entry.examples,
         entry.catalog_file,
+        entry.releases,
+        entry.at,
+        entry.lineage,
+        entry.replaced_by,
         related,
     )
 
@@ -309,16 +313,26 @@ class Index:
             related,
             examples,
             catalog_file,
+            releases,
+            at,
+            lineage,
+            replaced_by,
             _,
         ) = self._record(c.pos)
         project = self._projects.get(c.project) or Project(c.project)
+        version = releases[1] if releases else project.version
         return Entry(
             id=c.id,
             project=c.project,
             exception=c.exception,
             template=c.template,
             source=Source(
-                c.project, project.version, c.path, c.line, c.function, project.url(c.path, c.line)
+                c.project,
+                version,
+                c.path,
+                c.line,
+                c.function,
+                project.url(c.path, c.line, version),
             ),
             base=c.base,
             kind=c.kind,
@@ -335,6 +349,10 @@ class Index:
             examples=examples,
             removed_in=removed_in,
             catalog_file=catalog_file,
+            releases=releases,
+            at=at,
+            lineage=lineage,
+            replaced_by=replaced_by,
         )
 
 

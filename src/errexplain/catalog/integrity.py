@@ -11,6 +11,8 @@ from errexplain.match.normalize import identifiable, template_words
 from errexplain.match.rank import rank
 
 if TYPE_CHECKING:
+    from collections.abc import Set
+
     from errexplain.models import CatalogView
 
 
@@ -25,33 +27,46 @@ class Problem:
 
 
 def dangling_related(catalog: Catalog) -> list[Problem]:
+    """Ids named by ``related``, ``lineage`` or ``replaced_by`` that no entry has."""
     ids = {e.id for e in catalog.entries}
-    return [
-        Problem(e.id, e.catalog_file, f"related: unknown id {r}")
-        for e in catalog.entries
-        for r in e.related
-        if r not in ids
-    ]
+    out = []
+    for e in catalog.entries:
+        named = [("related", r) for r in e.related]
+        named += [(k, v) for k, v in (("lineage", e.lineage), ("replaced_by", e.replaced_by)) if v]
+        out += [
+            Problem(e.id, e.catalog_file, f"{key}: unknown id {r}")
+            for key, r in named
+            if r not in ids
+        ]
+    return out
 
 
-def _first_ids(view: CatalogView, example: str, exc_type: str) -> tuple[set[str], str]:
-    ranking = rank(view, example, exc_type)
-    if not ranking.hits:
+def _first_ids(
+    view: CatalogView, example: str, exc_type: str, removed: Set[str] = frozenset()
+) -> tuple[set[str], str]:
+    """The ids ranked first for an example; hits in ``removed`` (wordings a history catalog
+    keeps from older releases) do not compete."""
+    hits = [h for h in rank(view, example, exc_type).hits if h.id not in removed]
+    if not hits:
         return set(), "no match"
-    top = ranking.hits[0].raw
-    firsts = {h.id for h in ranking.hits if abs(h.raw - top) < 1e-9}
+    top = hits[0].raw
+    firsts = {h.id for h in hits if abs(h.raw - top) < 1e-9}
     return firsts, f"ranked first instead: {', '.join(sorted(firsts))}"
 
 
 def examples_rank_first(catalog: Catalog, view: CatalogView | None = None) -> list[Problem]:
     """Every example of an entry must match that entry and rank it first (ties allowed only
-    between sites raising the identical template)."""
+    between sites raising the identical template). An example of an entry raised in the
+    newest release is a message of that release: older wordings (``removed_in`` set) that
+    match it too are left out, since they are told apart by release, not by text."""
     if view is None:
         view = MemoryCatalog(catalog.entries)
+    removed = {e.id for e in catalog.entries if e.removed_in}
     problems = []
     for e in catalog.entries:
         for example in e.examples:
-            firsts, why = _first_ids(view, example, e.exception)
+            gone = removed if not e.removed_in else set()
+            firsts, why = _first_ids(view, example, e.exception, gone)
             if e.id not in firsts:
                 problems.append(Problem(e.id, e.catalog_file, f"example {example[:60]!r}: {why}"))
     return problems

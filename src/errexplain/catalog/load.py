@@ -15,7 +15,7 @@ from errexplain._startup import record
 from errexplain.catalog.yamlio import entry_line, read_yaml
 from errexplain.errors import CatalogError
 from errexplain.match.template import TemplateSyntaxError, compile_template
-from errexplain.models import Entry, ExampleFix, Project, Source
+from errexplain.models import Entry, ExampleFix, Project, Source, parse_at
 
 KEY_ORDER = (
     "id",
@@ -27,6 +27,10 @@ KEY_ORDER = (
     "condition",
     "doc",
     "versions",
+    "releases",
+    "at",
+    "lineage",
+    "replaced_by",
     "removed_in",
     "derived",
     "meaning",
@@ -44,6 +48,10 @@ SOURCE_KEYS = frozenset(SOURCE_ORDER)
 FIX_KEYS = frozenset({"before", "after", "language"})
 PROJECT_KEYS = frozenset({"name", "version", "repository", "link", "path_prefix", "description"})
 FILE_KEYS = frozenset({"module", "entries"})
+RELEASE_KEYS = frozenset({"first", "last"})
+RELEASES_FILE = "releases.yaml"
+"""A project's release list (history catalogs): not a module file, never loaded as entries."""
+NOT_MODULE_FILES = frozenset({"project.yaml", RELEASES_FILE})
 KINDS = frozenset({"raise", "assert", "builtin"})
 
 
@@ -102,14 +110,16 @@ def _keys(raw: Any, allowed: frozenset[str], where: str) -> dict[str, Any]:
     return raw
 
 
-def _source(raw: dict[str, Any], project: Project) -> Source:
+def _source(raw: dict[str, Any], project: Project, version: str | None) -> Source:
+    """The entry's site; ``version`` is the release it was taken from (``releases.last`` of a
+    history entry, else the project's version)."""
     src = _keys(raw.get("source") or {}, SOURCE_KEYS, "source")
     line = src.get("line")
     if line is not None and (not isinstance(line, int) or isinstance(line, bool) or line < 1):
         raise _Invalid("source.line", "must be a positive integer")
     path = src.get("path")
     return Source(
-        project.name, project.version, path, line, src.get("function"), project.url(path, line)
+        project.name, version, path, line, src.get("function"), project.url(path, line, version)
     )
 
 
@@ -123,6 +133,39 @@ def _fix(raw: dict[str, Any]) -> ExampleFix | None:
         _str(fix, "after", required=True) or "",
         _str(fix, "language") or "python",
     )
+
+
+def _hex_id(raw: dict[str, Any], key: str) -> str | None:
+    ident = _str(raw, key)
+    if ident is not None and (len(ident) != 16 or any(c not in "0123456789abcdef" for c in ident)):
+        raise _Invalid(key, "must be 16 lowercase hex digits")
+    return ident
+
+
+def _releases(raw: dict[str, Any]) -> tuple[str, str] | None:
+    if raw.get("releases") is None:
+        return None
+    rel = _keys(raw["releases"], RELEASE_KEYS, "releases")
+    first = _str(rel, "first", required=True) or ""
+    last = _str(rel, "last", required=True) or ""
+    return first, last
+
+
+def _at(raw: dict[str, Any], releases: tuple[str, str] | None) -> str | None:
+    text = _str(raw, "at")
+    if text is None:
+        return None
+    try:
+        spans = parse_at(text)
+    except ValueError as exc:
+        raise _Invalid("at", str(exc)) from None
+    if releases is not None and (spans[0].first, spans[-1].last) != releases:
+        raise _Invalid(
+            "at",
+            f"spans {spans[0].first}..{spans[-1].last}, "
+            f"but releases says {releases[0]}..{releases[1]}",
+        )
+    return text
 
 
 def _check_entry(raw: dict[str, Any]) -> None:
@@ -144,12 +187,13 @@ def make_entry(raw: Any, project: Project, catalog_file: str) -> Entry:
     raw = _keys(raw, ENTRY_KEYS, "")
     _check_entry(raw)
     derived = bool(raw.get("derived", False))
+    releases = _releases(raw)
     entry = Entry(
         id=str(raw["id"]),
         project=project.name,
         exception=str(raw.get("exception") or ""),
         template=str(raw["template"]),
-        source=_source(raw, project),
+        source=_source(raw, project, releases[1] if releases else project.version),
         base=_str(raw, "base"),
         kind=str(raw.get("kind", "raise")),
         condition=_str(raw, "condition"),
@@ -165,6 +209,10 @@ def make_entry(raw: Any, project: Project, catalog_file: str) -> Entry:
         examples=_strs(raw, "examples"),
         removed_in=_str(raw, "removed_in"),
         catalog_file=catalog_file,
+        releases=releases,
+        at=_at(raw, releases),
+        lineage=_hex_id(raw, "lineage"),
+        replaced_by=_hex_id(raw, "replaced_by"),
     )
     if not entry.exception:
         raise _Invalid("exception", "is required")
@@ -270,7 +318,7 @@ def load_dir(root: Path) -> tuple[list[Project], list[Entry]]:
     for proot in project_roots(root):
         project = load_project(proot)
         projects.append(project)
-        paths = [p for p in catalog_files(proot) if p.name != "project.yaml"]
+        paths = [p for p in catalog_files(proot) if p.name not in NOT_MODULE_FILES]
         entries.extend(_load_many(paths, project))
     return projects, entries
 

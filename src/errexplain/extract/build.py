@@ -70,10 +70,11 @@ def _label(entry: Entry) -> str:
 def _refresh(old: Entry, site: Site, version: str) -> Entry:
     entry = {k: v for k, v in old.items() if k not in SITE_KEYS}
     entry.update(site_fields(site))
-    versions = list(entry.get("versions") or [])
-    if version not in versions:
-        versions.append(version)
-    entry["versions"] = versions
+    if "releases" not in entry:  # a history catalog records releases/at instead
+        versions = list(entry.get("versions") or [])
+        if version not in versions:
+            versions.append(version)
+        entry["versions"] = versions
     entry["removed_in"] = None
     if not is_curated(entry):
         entry["derived"] = True
@@ -113,7 +114,8 @@ def _place(
     for i, (cf, old) in enumerate(olds):
         if i not in taken:
             entry = _gone(old, version)
-            if entry.get("versions") or is_curated(entry) or entry.get("id") in pinned:
+            keep = entry.get("versions") or entry.get("releases") or is_curated(entry)
+            if keep or entry.get("id") in pinned:
                 placed.append(_Placed(cf.name, cf.module, entry, old))
             else:
                 plan.removed += 1

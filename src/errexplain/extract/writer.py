@@ -11,6 +11,7 @@ from errexplain.catalog.yamlio import dump_yaml, parse_yaml
 from errexplain.errors import ExtractError
 
 PROJECT_FILE = "project.yaml"
+RELEASES_FILE = "releases.yaml"
 Entry = dict[str, Any]
 
 
@@ -50,13 +51,13 @@ def _read_yaml(path: Path) -> tuple[bytes, Any]:
 
 
 def read_module_files(out: Path) -> list[CatalogFile]:
-    """Every module file under ``out`` (sorted), skipping ``project.yaml``."""
+    """Every module file under ``out`` (sorted), skipping ``project.yaml``/``releases.yaml``."""
     files: list[CatalogFile] = []
     if not out.is_dir():
         return files
     for path in sorted(out.rglob("*.yaml")):
         name = path.relative_to(out).as_posix()
-        if name == PROJECT_FILE:
+        if name in (PROJECT_FILE, RELEASES_FILE):
             continue
         raw, doc = _read_yaml(path)
         if not isinstance(doc, dict) or not isinstance(doc.get("entries", []), list):

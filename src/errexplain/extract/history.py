@@ -1,0 +1,499 @@
+"""A project's raise sites over all its releases: lineages -> one catalog entry per wording.
+
+:func:`build_history` walks every release (through a :class:`FileCache`, so unchanged files
+are not walked again) and follows each site with :mod:`errexplain.extract.lineage`;
+:func:`add_release` continues the history stored in a catalog with one more release.
+:func:`render` turns a :class:`History` into catalog documents:
+
+* one entry per *wording* (exception + template) of a lineage, with ``releases`` (first and
+  last release raising it) and ``at`` (where, release by release);
+* the *head* of a lineage is the wording of its last occurrence (the newest release's if it is
+  alive); the other wordings name it in ``lineage``; a removed head may name ``replaced_by``;
+* ids: an entry of the old catalog keeps its id (matched by id, else by where it was raised
+  last); a new wording's id is :func:`~errexplain.models.make_id` of its last raising release
+  (``function#n`` on a collision, like the extractor's duplicates);
+* curated fields of an old entry stay on the entry that keeps its id; derived ``meaning`` is
+  written for every wording and ``related`` for the heads alive in the newest release.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from errexplain._startup import mutable_record, record
+from errexplain.catalog.load import KEY_ORDER
+from errexplain.extract import derive
+from errexplain.extract.filecache import FileCache
+from errexplain.extract.lineage import History, Lineage
+from errexplain.extract.merge import is_curated, new_ids, ordered, site_fields
+from errexplain.extract.records import Site
+from errexplain.extract.resolve import resolve
+from errexplain.extract.sources import read_sources
+from errexplain.extract.writer import (
+    PROJECT_FILE,
+    RELEASES_FILE,
+    CatalogFile,
+    catalog_file_for,
+    dump,
+    read_bytes,
+    read_project_file,
+    remove_file,
+    write_if_unchanged,
+)
+from errexplain.models import AtSpan, format_at, make_id, parse_at
+
+Entry = dict[str, Any]
+HISTORY_KEYS = ("versions", "releases", "at", "lineage", "replaced_by", "removed_in")
+CURATED_KEYS = (
+    "derived",
+    "meaning",
+    "trigger",
+    "situations",
+    "solutions",
+    "example_fix",
+    "related",
+    "examples",
+)
+
+
+@record
+class ReleaseSites:
+    """One release walked: its sites (resolved) and every ``.py`` path of the package."""
+
+    version: str
+    sites: tuple[Site, ...]
+    paths: tuple[str, ...]
+    skipped: int
+
+
+def release_sites(source: str | Path, version: str, project: str, cache: FileCache) -> ReleaseSites:
+    files = read_sources(source, project)
+    results = cache.walk(files)
+    resolved = resolve(results)
+    skipped = sum(1 for r in results if r.error is not None)
+    return ReleaseSites(version, resolved.sites, tuple(f.path for f in files), skipped)
+
+
+# ------------------------------------------------------------------------------- wordings
+
+
+@mutable_record
+class Wording:
+    """One (exception, template) of a lineage: its occurrences (release index, site)."""
+
+    lineage: int
+    occurrences: list[tuple[int, Site]]
+    head: bool = False
+    id: str = ""
+
+    @property
+    def first(self) -> int:
+        return self.occurrences[0][0]
+
+    @property
+    def last(self) -> int:
+        return self.occurrences[-1][0]
+
+    @property
+    def site(self) -> Site:
+        """The site in the last release that raises this wording."""
+        return self.occurrences[-1][1]
+
+
+def wordings_of(history: History) -> list[Wording]:
+    """Every wording of every lineage; the head is the wording of the last occurrence."""
+    out: list[Wording] = []
+    for n, lin in enumerate(history.lineages):
+        groups: dict[tuple[str, str], Wording] = {}
+        for r, site in lin.occurrences:
+            key = (site.exception, site.template)
+            if key not in groups:
+                groups[key] = Wording(n, [])
+            groups[key].occurrences.append((r, site))
+        last = lin.last[1]
+        groups[(last.exception, last.template)].head = True
+        out.extend(groups.values())
+    return out
+
+
+def spans(occurrences: Sequence[tuple[int, Site]], releases: Sequence[str]) -> list[AtSpan]:
+    """Runs of consecutive releases at the same (path, line, function)."""
+    out: list[AtSpan] = []
+    prev_r = -2
+    for r, site in occurrences:
+        where = (site.path, site.line, site.function)
+        if out and prev_r == r - 1 and (out[-1].path, out[-1].line, out[-1].function) == where:
+            last = out[-1]
+            out[-1] = AtSpan(last.first, releases[r], last.path, last.line, last.function)
+        else:
+            out.append(AtSpan(releases[r], releases[r], *where))
+        prev_r = r
+    return out
+
+
+def ranges(indices: Iterable[int], releases: Sequence[str]) -> str:
+    """``0.2.0..0.3.6, 0.4.1..0.5.23``: runs of consecutive release indices."""
+    runs: list[list[int]] = []
+    for i in sorted(indices):
+        if runs and runs[-1][1] == i - 1:
+            runs[-1][1] = i
+        else:
+            runs.append([i, i])
+    return ", ".join(releases[a] if a == b else f"{releases[a]}..{releases[b]}" for a, b in runs)
+
+
+# ------------------------------------------------------------------------------------ ids
+
+
+def _natural_ids(words: Sequence[Wording], history: History, project: str) -> list[str]:
+    """The id each wording would get: live ones as the extractor names the newest release's
+    sites, older ones by their last raising release."""
+    newest = len(history.releases) - 1
+    live = sorted(
+        (i for i, w in enumerate(words) if w.last == newest),
+        key=lambda i: (
+            words[i].site.path,
+            words[i].site.line,
+            words[i].site.kind,
+            words[i].site.template,
+        ),
+    )
+    ids = [""] * len(words)
+    for i, ident in zip(live, new_ids([words[i].site for i in live], project), strict=True):
+        ids[i] = ident
+    for i, w in enumerate(words):
+        if not ids[i]:
+            s = w.site
+            ids[i] = make_id(project, s.path, s.function, s.template)
+    return ids
+
+
+def _old_where(entry: Entry, version: str | None) -> tuple[Any, ...] | None:
+    """Where an old entry was raised last: (release, path, line, exception, template)."""
+    at = entry.get("at")
+    if isinstance(at, str):
+        try:
+            last = parse_at(at)[-1]
+        except ValueError:
+            return None
+        return (last.last, last.path, last.line, entry.get("exception"), entry.get("template"))
+    source = entry.get("source") or {}
+    return (
+        version,
+        source.get("path"),
+        source.get("line"),
+        entry.get("exception"),
+        entry.get("template"),
+    )
+
+
+def _adopt_by_place(
+    words: Sequence[Wording],
+    history: History,
+    old: Mapping[str, Entry],
+    old_version: str | None,
+    adopted: dict[str, int],
+) -> None:
+    """Old entries not adopted by id: the wording raised where the old entry was last."""
+    where: dict[tuple[Any, ...], int] = {}
+    for i, w in enumerate(words):
+        if not w.id:
+            for r, site in w.occurrences:
+                place = (history.releases[r], site.path, site.line, site.exception, site.template)
+                where.setdefault(place, i)
+    for ident in sorted(old):
+        if ident in adopted:
+            continue
+        key = _old_where(old[ident], old_version)
+        found = where.get(key) if key is not None else None
+        if found is not None and not words[found].id:
+            adopted[ident] = found
+            words[found].id = ident
+
+
+def assign_ids(
+    words: Sequence[Wording],
+    history: History,
+    project: str,
+    old: Mapping[str, Entry],
+    old_version: str | None,
+) -> dict[str, int]:
+    """Set ``Wording.id``; return old id -> wording index for the old entries kept."""
+    natural = _natural_ids(words, history, project)
+    order = sorted(range(len(words)), key=lambda i: (-words[i].last, natural[i], i))
+    adopted: dict[str, int] = {}
+    for i in order:
+        if natural[i] in old and natural[i] not in adopted:
+            adopted[natural[i]] = i
+            words[i].id = natural[i]
+    _adopt_by_place(words, history, old, old_version, adopted)
+    taken = set(old) | {w.id for w in words if w.id}
+    for i in order:
+        w = words[i]
+        if w.id:
+            continue
+        ident, n = natural[i], 1
+        while ident in taken:
+            n += 1
+            ident = make_id(project, w.site.path, f"{w.site.function}#{n}", w.site.template)
+        w.id = ident
+        taken.add(ident)
+    return adopted
+
+
+# --------------------------------------------------------------------------------- render
+
+
+@record
+class Rendered:
+    """Catalog documents by file name, the release list document, and what happened."""
+
+    docs: dict[str, dict[str, Any]]
+    releases_doc: dict[str, Any]
+    lineages: int
+    wordings: int
+    removed_lineages: int
+    kept_unmatched: tuple[str, ...]
+
+
+def _entry(w: Wording, history: History, head_id: str, replaced_by: str | None) -> Entry:
+    releases = history.releases
+    entry: Entry = {"id": w.id, **site_fields(w.site)}
+    entry["releases"] = {"first": releases[w.first], "last": releases[w.last]}
+    entry["at"] = format_at(spans(w.occurrences, releases))
+    if not w.head:
+        entry["lineage"] = head_id
+    elif replaced_by:
+        entry["replaced_by"] = replaced_by
+    if w.last < len(releases) - 1:
+        entry["removed_in"] = releases[w.last + 1]
+    entry["derived"] = True
+    entry["meaning"] = derive.meaning(w.site)
+    return entry
+
+
+def _carry(entry: Entry, old: Entry | None) -> Entry:
+    """Keep the curated layer of the old entry (and whatever the extractor does not own)."""
+    if old is None or not is_curated(old):
+        return entry
+    for key in CURATED_KEYS:
+        entry.pop(key, None)
+        if old.get(key) is not None:
+            entry[key] = old[key]
+    return entry
+
+
+def _replacement_ids(words: Sequence[Wording], history: History) -> dict[int, str]:
+    """lineage index -> id of the wording that replaced it (raised in the removal release)."""
+    by_lineage: dict[int, list[Wording]] = defaultdict(list)
+    for w in words:
+        by_lineage[w.lineage].append(w)
+    out: dict[int, str] = {}
+    for n, lin in enumerate(history.lineages):
+        if lin.replaced_by is None:
+            continue
+        r, other = lin.replaced_by
+        for w in by_lineage.get(other, ()):
+            if any(rr == r for rr, _ in w.occurrences):
+                out[n] = w.id
+    return out
+
+
+def render(
+    history: History,
+    project: str,
+    old_files: Sequence[CatalogFile],
+    old_version: str | None,
+    paths: Mapping[str, Iterable[int]],
+) -> Rendered:
+    """The catalog documents of ``history`` merged with the old catalog (ids, curated text)."""
+    words = wordings_of(history)
+    old: dict[str, Entry] = {}
+    old_file: dict[str, CatalogFile] = {}
+    for cf in old_files:
+        for e in cf.entries:
+            old[str(e.get("id"))] = {k: v for k, v in e.items() if k in KEY_ORDER}
+            old_file[str(e.get("id"))] = cf
+    adopted = assign_ids(words, history, project, old, old_version)
+    kept_by = {i: ident for ident, i in adopted.items()}
+    heads = {w.lineage: w for w in words if w.head}
+    replaced = _replacement_ids(words, history)
+    newest = len(history.releases) - 1
+    placed: list[tuple[str, str, Entry]] = []
+    live_heads: list[tuple[str, Site]] = []
+    for i, w in enumerate(words):
+        head = heads[w.lineage]
+        entry = _entry(w, history, head.id, replaced.get(w.lineage))
+        if w.head and w.last == newest:
+            live_heads.append((w.id, w.site))
+        entry = _carry(entry, old.get(kept_by[i]) if i in kept_by else None)
+        placed.append((catalog_file_for(head.site.path), head.site.path, entry))
+    wanted = {ident for ident, _ in live_heads}
+    wanted -= {e["id"] for _, _, e in placed if is_curated(e)}
+    related = derive.related_ids(live_heads, wanted)
+    for _, _, e in placed:
+        if e["id"] in related and related[e["id"]]:
+            e["related"] = related[e["id"]]
+    pinned = {r for e in old.values() if is_curated(e) for r in e.get("related") or []}
+    unmatched = []
+    for ident in sorted(set(old) - set(adopted)):
+        entry = old[ident]
+        # A wording an earlier build derived (it has `releases`) that this build no longer
+        # finds is dropped; anything else (curated, named by curated text, or made by the
+        # single-release extractor) is kept as it is.
+        if entry.get("releases") and not is_curated(entry) and ident not in pinned:
+            continue
+        unmatched.append(ident)
+        cf = old_file[ident]
+        placed.append((cf.name, cf.module or "", entry))
+    docs = _group(placed)
+    lineages = len(history.lineages)
+    removed = sum(1 for lin in history.lineages if lin.last[0] < newest)
+    releases_doc = {
+        "releases": list(history.releases),
+        "paths": {p: ranges(rs, history.releases) for p, rs in sorted(paths.items())},
+    }
+    return Rendered(docs, releases_doc, lineages, len(words), removed, tuple(unmatched))
+
+
+def _group(placed: Iterable[tuple[str, str, Entry]]) -> dict[str, dict[str, Any]]:
+    by_file: dict[str, list[tuple[str, Entry]]] = defaultdict(list)
+    for name, module, entry in placed:
+        by_file[name].append((module, entry))
+    docs: dict[str, dict[str, Any]] = {}
+    for name in sorted(by_file):
+        group = by_file[name]
+        entries = sorted(
+            (ordered(e) for _, e in group),
+            key=lambda e: ((e.get("source") or {}).get("line") or 0, str(e["id"])),
+        )
+        module_path = next((m for m, _ in group if m), None)
+        doc: dict[str, Any] = {"module": module_path} if module_path else {}
+        doc["entries"] = entries
+        docs[name] = doc
+    return docs
+
+
+# -------------------------------------------------------------- the history of a catalog
+
+
+def _site_of(entry: Entry, span: AtSpan, last: bool) -> Site:
+    return Site(
+        path=span.path,
+        line=span.line,
+        kind=str(entry.get("kind", "raise")),
+        exception=str(entry.get("exception")),
+        template=str(entry.get("template")),
+        function=span.function,
+        condition=entry.get("condition") if last else None,
+        doc=entry.get("doc") if last else None,
+        base=entry.get("base"),
+    )
+
+
+def history_from_entries(releases: Sequence[str], entries: Iterable[Entry]) -> History:
+    """The lineages a history catalog stores (its ``at``, ``lineage`` and ``replaced_by``)."""
+    index = {v: i for i, v in enumerate(releases)}
+    by_head: dict[str, list[tuple[int, Site]]] = defaultdict(list)
+    replaced: dict[str, str] = {}
+    for e in entries:
+        at = e.get("at")
+        if not isinstance(at, str):
+            continue
+        head = str(e.get("lineage") or e["id"])
+        spans_ = parse_at(at)
+        for k, span in enumerate(spans_):
+            a, b = index[span.first], index[span.last]
+            for r in range(a, b + 1):
+                last = k == len(spans_) - 1 and r == b
+                by_head[head].append((r, _site_of(e, span, last)))
+        if e.get("replaced_by"):
+            replaced[head] = str(e["replaced_by"])
+    heads = sorted(by_head, key=lambda h: (min(r for r, _ in by_head[h]), h))
+    lineages = [Lineage(sorted(by_head[h], key=lambda o: o[0])) for h in heads]
+    position = {h: n for n, h in enumerate(heads)}
+    owner = {str(e["id"]): str(e.get("lineage") or e["id"]) for e in entries if e.get("at")}
+    for h, target in replaced.items():
+        lin = lineages[position[h]]
+        other = owner.get(target)
+        if other in position:
+            lin.replaced_by = (lin.last[0] + 1, position[other])
+    return History(releases, lineages)
+
+
+Progress = Callable[[str], None]
+
+
+def build_history(
+    sources: Sequence[tuple[str, str | Path]],
+    project: str,
+    cache: FileCache,
+    progress: Progress | None = None,
+    history: History | None = None,
+    paths: dict[str, set[int]] | None = None,
+) -> tuple[History, dict[str, set[int]]]:
+    """Walk (version, source) in order and extend ``history`` (a new one by default)."""
+    history = history if history is not None else History()
+    paths = paths if paths is not None else defaultdict(set)
+    for version, source in sources:
+        got = release_sites(source, version, project, cache)
+        r = len(history.releases)
+        history.add(version, got.sites)
+        for p in got.paths:
+            paths.setdefault(p, set()).add(r)
+        if progress is not None:
+            progress(f"{version}: {len(got.sites)} sites, {len(got.paths)} files")
+    return history, paths
+
+
+def paths_from_doc(doc: Mapping[str, Any]) -> dict[str, set[int]]:
+    """The inverse of ``releases_doc['paths']``."""
+    releases = list(doc.get("releases") or [])
+    index = {v: i for i, v in enumerate(releases)}
+    out: dict[str, set[int]] = {}
+    for path, text in (doc.get("paths") or {}).items():
+        got: set[int] = set()
+        for part in str(text).split(","):
+            first, _, last = part.strip().partition("..")
+            got.update(range(index[first], index[last or first] + 1))
+        out[path] = got
+    return out
+
+
+# ---------------------------------------------------------------------------------- disk
+
+
+def read_releases_file(out: Path) -> dict[str, Any] | None:
+    from errexplain.catalog.yamlio import read_yaml
+
+    path = out / RELEASES_FILE
+    if not path.is_file():
+        return None
+    doc = read_yaml(path)
+    return doc if isinstance(doc, dict) else None
+
+
+def write_catalog(out: Path, rendered: Rendered, old_files: Sequence[CatalogFile]) -> list[str]:
+    """Write the changed files of ``rendered`` (atomically), remove emptied ones; return the
+    names written or removed. ``project.yaml`` gets the newest release as its version."""
+    out.mkdir(parents=True, exist_ok=True)
+    loaded = {cf.name: cf.raw for cf in old_files}
+    meta, raw = read_project_file(out)
+    releases = rendered.releases_doc["releases"]
+    project = {**meta, "version": releases[-1]} if releases else meta
+    outputs = [(PROJECT_FILE, dump(project), raw)]
+    outputs.append((RELEASES_FILE, dump(rendered.releases_doc), read_bytes(out / RELEASES_FILE)))
+    outputs += [(name, dump(doc), loaded.get(name)) for name, doc in rendered.docs.items()]
+    written = []
+    for name, text, expected in outputs:
+        path = out / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if write_if_unchanged(path, text, expected):
+            written.append(name)
+    for name in sorted(set(loaded) - set(rendered.docs)):
+        if remove_file(out / name, loaded[name]):
+            written.append(name)
+    return written

@@ -1,0 +1,376 @@
+"""Follow raise sites across consecutive releases: which site of release R continues which
+site of release R-1, through rewordings, moves and renames. Pure: sites in, decisions out.
+
+A *lineage* is one site followed release by release. Release R continues the lineages alive
+at R-1 in three passes:
+
+1. **Exact**: same path, function, exception and template (several such sites in one function
+   pair up by nearest line).
+2. **Similar**: every site left over is scored against every lineage left over that shares a
+   block with it (the same path, file name, last part of the function name, or masked
+   template), see :func:`score`; pairs at or above :data:`THRESHOLD` are taken greedily,
+   best first.
+3. **Revival**: a site still left over continues a lineage that ended at most
+   :data:`REVIVAL_GAP` releases ago if path, function, exception and template are all the
+   same (a file left out of a release, then back): the wording gets a gap.
+
+   Then **verbatim** (2b): a leftover site with the same exception, template and guard as
+   exactly one leftover lineage, and the only one so on its side, with at least
+   :data:`MIN_LITERAL_VERBATIM` literal characters (code moved into a helper elsewhere).
+
+What is left starts a new lineage; a lineage not continued ends. Sites are compared through
+their fields only (``kind`` is one more field), so new kinds of sites need nothing here.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+
+from rapidfuzz import fuzz
+
+from errexplain._startup import mutable_record, record
+from errexplain.extract.records import Site
+from errexplain.match.normalize import mask_template
+
+THRESHOLD = 0.75
+"""The lowest :func:`score` of a pairing that is not exact. The weights (message 0.5, path 0.2,
+function 0.15, exception 0.1, guard 0.05) make it mean: the message must carry about half of
+the evidence and the location the rest. Reworded in place (same path, function, exception,
+guard) passes from a message similarity of 0.5 on; a whole file moved to another package (same
+file name and function, same text) scores 0.94, a file renamed in its package 0.88, a function
+renamed in its file 0.85, a method whose class was renamed 0.97; the same text with nothing
+else in common (0.65) does not pass, nor a new message in the same function (similarity < 0.5).
+Measured on sglang 0.2.0 .. 0.5.23, see docs/catalog.md."""
+MIN_MESSAGE = 0.5
+"""Below this message similarity a site is never a continuation, however close its location."""
+MIN_MESSAGE_ELSEWHERE = 0.9
+"""A site in another file and package (nothing but the function name in common) must say
+almost the same thing, with enough literal text to tell it from other sites."""
+MIN_LITERAL_ELSEWHERE = 12
+MIN_LITERAL_VERBATIM = 20
+"""Literal characters a message moved word for word needs to be followed with nothing else in
+common (pass 2b)."""
+REPLACED_MESSAGE = 0.4
+"""``replaced_by``: a new site in the same path and function as a removed lineage, not paired
+with it, but this similar: it most probably took its place."""
+REVIVAL_GAP = 3
+WEIGHTS = {"message": 0.5, "path": 0.2, "function": 0.15, "exception": 0.1, "guard": 0.05}
+
+
+@record
+class Score:
+    """A pairing's score and its parts (each 0..1), for the audit."""
+
+    total: float
+    message: float
+    path: float
+    function: float
+    exception: float
+    guard: float
+
+
+def _last(function: str) -> str:
+    return function.rsplit(".", 1)[-1]
+
+
+def _owner(function: str) -> str:
+    return function.rsplit(".", 1)[0] if "." in function else ""
+
+
+def message_similarity(a: Site, b: Site) -> float:
+    """Similarity of the masked templates (0..1); two empty messages say nothing (0.5)."""
+    ma, mb = mask_template(a.template), mask_template(b.template)
+    if not ma.strip("\x00 ") and not mb.strip("\x00 "):
+        return 0.5 if a.template != b.template else 1.0
+    return fuzz.ratio(ma, mb) / 100
+
+
+def _path_score(a: str, b: str) -> float:
+    if a == b:
+        return 1.0
+    if posixpath.basename(a) == posixpath.basename(b):
+        return 0.7  # the file moved to another package
+    if posixpath.dirname(a) == posixpath.dirname(b):
+        return 0.4  # renamed in its package
+    return 0.0
+
+
+def _function_score(a: str, b: str) -> float:
+    if a == b:
+        return 1.0
+    if _last(a) == _last(b) and a != "<module>" and b != "<module>":
+        return 0.8  # class renamed, or moved into/out of a class
+    if _owner(a) and _owner(a) == _owner(b):
+        return 0.3  # method renamed in the same class
+    return 0.0
+
+
+def _guard_score(a: Site, b: Site) -> float:
+    if a.condition == b.condition:
+        return 1.0
+    if a.condition and b.condition:
+        return fuzz.ratio(a.condition, b.condition) / 100
+    return 0.0
+
+
+def score(old: Site, new: Site) -> Score | None:
+    """How likely ``new`` continues ``old`` (None: never). See :data:`THRESHOLD`."""
+    message = message_similarity(old, new)
+    if message < MIN_MESSAGE:
+        return None
+    parts = {
+        "message": message,
+        "path": _path_score(old.path, new.path),
+        "function": _function_score(old.function, new.function),
+        "exception": 1.0 if old.exception == new.exception else 0.0,
+        "guard": _guard_score(old, new),
+    }
+    if parts["path"] == 0.0:
+        literal = len(mask_template(new.template).replace("\x00", ""))
+        if message < MIN_MESSAGE_ELSEWHERE or literal < MIN_LITERAL_ELSEWHERE:
+            return None
+    total = round(sum(WEIGHTS[k] * v for k, v in parts.items()), 6)
+    return Score(total, **parts)
+
+
+@record
+class Pairing:
+    """Site ``new`` (an index into the new sites) continues ``old`` (an index into the old)."""
+
+    old: int
+    new: int
+    exact: bool
+    score: Score | None = None
+
+
+def _key(site: Site) -> tuple[str, str, str, str]:
+    return (site.path, site.function, site.exception, site.template)
+
+
+def _exact(old: Sequence[Site], new: Sequence[Site]) -> list[Pairing]:
+    olds: dict[tuple[str, str, str, str], list[int]] = defaultdict(list)
+    for i, site in enumerate(old):
+        olds[_key(site)].append(i)
+    news: dict[tuple[str, str, str, str], list[int]] = defaultdict(list)
+    for j, site in enumerate(new):
+        news[_key(site)].append(j)
+    pairs: list[Pairing] = []
+    for key, js in news.items():
+        is_ = olds.get(key)
+        if not is_:
+            continue
+        if len(is_) == len(js):  # the same sites, maybe shifted: in line order
+            by_line = sorted(is_, key=lambda i: old[i].line)
+            news_ = sorted(js, key=lambda j: new[j].line)
+            pairs += [Pairing(i, j, True) for i, j in zip(by_line, news_, strict=True)]
+            continue
+        cands = sorted(
+            (abs(old[i].line - new[j].line), old[i].line, new[j].line, i, j)
+            for i in is_
+            for j in js
+        )
+        used_i: set[int] = set()
+        used_j: set[int] = set()
+        for *_, i, j in cands:
+            if i not in used_i and j not in used_j:
+                used_i.add(i)
+                used_j.add(j)
+                pairs.append(Pairing(i, j, True))
+    return pairs
+
+
+def _blocks(site: Site) -> Iterable[tuple[str, str]]:
+    yield ("path", site.path)
+    yield ("file", posixpath.basename(site.path))
+    if site.function != "<module>":
+        yield ("function", _last(site.function))
+    masked = mask_template(site.template)
+    if masked.strip("\x00 "):
+        yield ("message", masked)
+
+
+def _similar(
+    old: Sequence[Site], new: Sequence[Site], olds: Sequence[int], news: Sequence[int]
+) -> list[Pairing]:
+    index: dict[tuple[str, str], list[int]] = defaultdict(list)
+    for i in olds:
+        for block in _blocks(old[i]):
+            index[block].append(i)
+    scored: list[tuple[float, int, int, int, Score]] = []
+    for j in news:
+        cands = sorted({i for block in _blocks(new[j]) for i in index.get(block, ())})
+        for i in cands:
+            s = score(old[i], new[j])
+            if s is not None and s.total >= THRESHOLD:
+                scored.append((-s.total, abs(old[i].line - new[j].line), i, j, s))
+    scored.sort(key=lambda t: t[:4])
+    pairs: list[Pairing] = []
+    used_i: set[int] = set()
+    used_j: set[int] = set()
+    for _, _, i, j, s in scored:
+        if i not in used_i and j not in used_j:
+            used_i.add(i)
+            used_j.add(j)
+            pairs.append(Pairing(i, j, False, s))
+    return pairs
+
+
+def _verbatim(
+    old: Sequence[Site], new: Sequence[Site], olds: Sequence[int], news: Sequence[int]
+) -> list[Pairing]:
+    """Pass 2b: a message moved word for word to another module and function (code moved into
+    a helper elsewhere): same exception, template and guard, enough literal text, and the only
+    such site on both sides."""
+
+    def key(site: Site) -> tuple[str, str, str | None]:
+        return (site.exception, site.template, site.condition)
+
+    def unique(sites: Sequence[Site], idx: Sequence[int]) -> dict[tuple[str, str, str | None], int]:
+        found: dict[tuple[str, str, str | None], list[int]] = defaultdict(list)
+        for i in idx:
+            literal = len(mask_template(sites[i].template).replace("\x00", ""))
+            if literal >= MIN_LITERAL_VERBATIM:
+                found[key(sites[i])].append(i)
+        return {k: v[0] for k, v in found.items() if len(v) == 1}
+
+    mine = unique(old, olds)
+    return [Pairing(mine[k], j, False, None) for k, j in unique(new, news).items() if k in mine]
+
+
+def pair(old: Sequence[Site], new: Sequence[Site]) -> list[Pairing]:
+    """Which new site continues which old one (passes 1 and 2 of the module docstring);
+    sorted by new index."""
+    pairs = _exact(old, new)
+    taken_old = {p.old for p in pairs}
+    taken_new = {p.new for p in pairs}
+    rest_old = [i for i in range(len(old)) if i not in taken_old]
+    rest_new = [j for j in range(len(new)) if j not in taken_new]
+    if rest_old and rest_new:
+        pairs += _similar(old, new, rest_old, rest_new)
+        taken_old = {p.old for p in pairs}
+        taken_new = {p.new for p in pairs}
+        pairs += _verbatim(
+            old,
+            new,
+            [i for i in rest_old if i not in taken_old],
+            [j for j in rest_new if j not in taken_new],
+        )
+    return sorted(pairs, key=lambda p: p.new)
+
+
+def replacement(old: Site, new: Sequence[Site], candidates: Iterable[int]) -> int | None:
+    """The new site (index) that most probably replaced the removed ``old``: same path and
+    function, message similarity at least :data:`REPLACED_MESSAGE`; best first, then nearest
+    line."""
+    best: tuple[float, int, int] | None = None
+    for j in candidates:
+        site = new[j]
+        if site.path != old.path or site.function != old.function:
+            continue
+        ma, mb = mask_template(old.template), mask_template(site.template)
+        sim = fuzz.ratio(ma, mb) / 100
+        if sim < REPLACED_MESSAGE:
+            continue
+        key = (-sim, abs(site.line - old.line), j)
+        if best is None or key < best:
+            best = key
+    return None if best is None else best[2]
+
+
+# --------------------------------------------------------------------------- the fold
+
+
+@mutable_record
+class Lineage:
+    """One site followed across releases: (release index, site) in release order."""
+
+    occurrences: list[tuple[int, Site]]
+    replaced_by: tuple[int, int] | None = None
+    """(release index, lineage index) of the site that took this removed lineage's place."""
+
+    @property
+    def last(self) -> tuple[int, Site]:
+        return self.occurrences[-1]
+
+
+@record
+class Audit:
+    """A pairing that was not exact, as the maintainer check prints it."""
+
+    release: int
+    old: Site
+    new: Site
+    score: Score | None
+    how: str
+
+
+class History:
+    """Lineages over releases, extended one release at a time with :meth:`add`."""
+
+    def __init__(self, releases: Sequence[str] = (), lineages: Sequence[Lineage] = ()) -> None:
+        self.releases: list[str] = list(releases)
+        self.lineages: list[Lineage] = list(lineages)
+        last = len(self.releases) - 1
+        self.alive: list[int] = [
+            n for n, lin in enumerate(self.lineages) if lin.last[0] == last and last >= 0
+        ]
+        self.audit: list[Audit] = []
+        self._ended: list[int] = [
+            n for n, lin in enumerate(self.lineages) if last - REVIVAL_GAP <= lin.last[0] < last
+        ]
+
+    def _revive(self, r: int, sites: Sequence[Site], rest: list[int]) -> dict[int, int]:
+        """Pass 3: site index -> lineage index, for lineages that ended recently."""
+        alive = set(self.alive)
+        self._ended = [
+            n for n in self._ended if r - 1 - REVIVAL_GAP <= self.lineages[n].last[0] < r - 1
+        ]
+        recent: dict[tuple[str, str, str, str], list[int]] = defaultdict(list)
+        for n in self._ended:
+            if n not in alive:
+                recent[_key(self.lineages[n].last[1])].append(n)
+        out: dict[int, int] = {}
+        for j in rest:
+            cands = recent.get(_key(sites[j]))
+            if cands:
+                n = max(cands, key=lambda n: (self.lineages[n].last[0], -n))
+                cands.remove(n)
+                out[j] = n
+        return out
+
+    def add(self, version: str, sites: Sequence[Site]) -> None:
+        """Continue the lineages with the sites of the next release ``version``."""
+        r = len(self.releases)
+        self.releases.append(version)
+        old = [self.lineages[n].last[1] for n in self.alive]
+        pairs = pair(old, sites)
+        owner: dict[int, int] = {}
+        for pr in pairs:
+            owner[pr.new] = self.alive[pr.old]
+            if not pr.exact:
+                how = "similar" if pr.score is not None else "verbatim"
+                self.audit.append(Audit(r, old[pr.old], sites[pr.new], pr.score, how))
+        rest = [j for j in range(len(sites)) if j not in owner]
+        for j, n in self._revive(r, sites, rest).items():
+            owner[j] = n
+            self.lineages[n].replaced_by = None
+            self.audit.append(Audit(r, self.lineages[n].last[1], sites[j], None, "revived"))
+        born: list[int] = []
+        for j, site in enumerate(sites):
+            if j not in owner:
+                owner[j] = len(self.lineages)
+                self.lineages.append(Lineage([]))
+                born.append(j)
+            lin = self.lineages[owner[j]]
+            prev = lin.occurrences[-1][1] if lin.occurrences else None
+            lin.occurrences.append((r, prev if prev == site else site))
+        continued = set(owner.values())
+        for k, n in enumerate(self.alive):
+            if n not in continued:
+                self._ended.append(n)
+                found = replacement(old[k], sites, born)
+                if found is not None:
+                    self.lineages[n].replaced_by = (r, owner[found])
+        self.alive = sorted(continued)

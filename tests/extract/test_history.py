@@ -1,0 +1,226 @@
+"""A history catalog: `at` spans, wordings, ids, the walk cache, build then add == build."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from textwrap import dedent
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from errexplain.catalog.load import load_catalog
+from errexplain.catalog.yamlio import read_yaml
+from errexplain.extract.filecache import FileCache
+from errexplain.extract.history import (
+    build_history,
+    history_from_entries,
+    paths_from_doc,
+    ranges,
+    read_releases_file,
+    render,
+    write_catalog,
+)
+from errexplain.extract.sources import SourceFile
+from errexplain.extract.writer import read_module_files
+from errexplain.models import AtSpan, format_at, parse_at
+
+AT = "0.4.6..0.4.8 sglang/srt/x.py:120 Scheduler.f; 0.4.9 :124; 0.4.10..0.5.1 sglang/srt/y.py:131 g"
+
+
+def test_at_round_trip():
+    spans = parse_at(AT)
+    assert spans[1] == AtSpan("0.4.9", "0.4.9", "sglang/srt/x.py", 124, "Scheduler.f")
+    assert spans[2].function == "g"
+    assert format_at(spans) == AT
+
+
+_token = st.text(alphabet="abcxyz_./<>0123456789", min_size=1, max_size=8)
+_release = st.from_regex(r"\A[0-9]{1,2}(\.[0-9a-z]{1,4}){0,3}\Z")
+
+
+@given(st.lists(st.tuples(_release, _release, _token, st.integers(1, 10**6), _token), min_size=1))
+def test_at_round_trip_any_spans(raw):
+    spans = tuple(AtSpan(a, b, p, line, f) for a, b, p, line, f in raw)
+    assert parse_at(format_at(spans)) == spans
+
+
+@pytest.mark.parametrize(
+    "bad",
+    ["", "0.4.6 :12", "0.4.6 a.py:12", "0.4.6 a.py:x f", "0.4.6 a.py:0 f", "0.4.6 a.py:1 f g h"],
+)
+def test_bad_at_is_refused(bad):
+    with pytest.raises(ValueError):
+        parse_at(bad)
+
+
+def test_format_at_refuses_spaces():
+    with pytest.raises(ValueError):
+        format_at([AtSpan("1", "1", "a b.py", 1, "f")])
+
+
+def test_ranges():
+    rel = ["0.1", "0.2", "0.3", "0.4", "0.5"]
+    assert ranges([0, 1, 3], rel) == "0.1..0.2, 0.4"
+    assert paths_from_doc({"releases": rel, "paths": {"a.py": "0.1..0.2, 0.4"}}) == {
+        "a.py": {0, 1, 3}
+    }
+
+
+# --------------------------------------------------------------------- a tiny project
+
+V1 = {
+    "pkg/__init__.py": "",
+    "pkg/a.py": """
+        def f(x):
+            if x < 0:
+                raise ValueError("x must not be negative")
+
+        def g():
+            raise KeyError("gone soon")
+    """,
+}
+V2 = {
+    "pkg/__init__.py": "",
+    "pkg/a.py": """
+
+        def f(x):
+            if x < 0:
+                raise ValueError(f"x must not be negative, got {x}")
+    """,
+}
+V3 = {
+    "pkg/__init__.py": "",
+    "pkg/sub/a.py": """
+        def f(x):
+            if x < 0:
+                raise ValueError(f"x must not be negative, got {x}")
+    """,
+}
+
+
+def _tree(root: Path, files: dict[str, str]) -> Path:
+    for name, code in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(dedent(code))
+    return root
+
+
+@pytest.fixture
+def trees(tmp_path):
+    return [
+        (v, _tree(tmp_path / f"pkg-{v}", t)) for v, t in (("1.0", V1), ("1.1", V2), ("2.0", V3))
+    ]
+
+
+def _build(out: Path, sources, cache=None):
+    history, paths = build_history(sources, "pkg", cache or FileCache(None))
+    old = read_module_files(out)
+    rendered = render(history, "pkg", old, None, paths)
+    write_catalog(out, rendered, old)
+    return rendered
+
+
+def _project(out: Path) -> Path:
+    out.mkdir(parents=True)
+    (out / "project.yaml").write_text("name: pkg\n")
+    return out
+
+
+def _snapshot(out: Path) -> dict[str, bytes]:
+    return {p.relative_to(out).as_posix(): p.read_bytes() for p in sorted(out.rglob("*.yaml"))}
+
+
+def test_history_catalog(tmp_path, trees):
+    out = _project(tmp_path / "cat")
+    rendered = _build(out, trees)
+    assert (rendered.lineages, rendered.wordings, rendered.removed_lineages) == (2, 3, 1)
+    catalog = load_catalog([out])
+    by_template = {e.template: e for e in catalog.entries}
+    head = by_template["x must not be negative, got <x>"]
+    old = by_template["x must not be negative"]
+    gone = by_template["'gone soon'"]
+    assert head.releases == ("1.1", "2.0") and head.lineage is None and head.removed_in is None
+    assert head.at == "1.1 pkg/a.py:5 f; 2.0 pkg/sub/a.py:4"
+    assert head.source.path == "pkg/sub/a.py"
+    assert old.lineage == head.id and old.removed_in == "1.1" and old.releases == ("1.0", "1.0")
+    assert old.source.path == "pkg/a.py" and old.catalog_file.endswith("sub/a.yaml")
+    assert gone.removed_in == "1.1" and gone.lineage is None
+    assert read_yaml(out / "project.yaml")["version"] == "2.0"
+    doc = read_releases_file(out)
+    assert doc == {
+        "releases": ["1.0", "1.1", "2.0"],
+        "paths": {"pkg/__init__.py": "1.0..2.0", "pkg/a.py": "1.0..1.1", "pkg/sub/a.py": "2.0"},
+    }
+
+
+def test_build_is_idempotent_and_keeps_ids_and_curated_text(tmp_path, trees):
+    out = _project(tmp_path / "cat")
+    _build(out, trees)
+    path = out / "sub" / "a.yaml"
+    text = path.read_text()
+    head_id = next(e.id for e in load_catalog([out]).entries if e.releases == ("1.1", "2.0"))
+    start = text.index(f"- id: {head_id}")
+    curated = text[:start] + text[start:].replace(
+        "  derived: true\n  meaning: Raised by `f` when `x < 0`.\n",
+        "  derived: false\n  meaning: Hand-written.\n"
+        "  examples:\n  - x must not be negative, got -1\n",
+        1,
+    )
+    assert curated != text
+    path.write_text(curated)
+    before = _snapshot(out)
+    _build(out, trees)
+    assert _snapshot(out) == before
+    head = load_catalog([out]).by_id()[head_id]
+    assert head.meaning == "Hand-written." and head.curated
+
+
+def test_add_continues_a_stored_history_as_build_would(tmp_path, trees):
+    full = _project(tmp_path / "full")
+    _build(full, trees)
+    part = _project(tmp_path / "part")
+    _build(part, trees[:2])
+    doc = read_releases_file(part)
+    assert doc is not None
+    entries = [e for cf in read_module_files(part) for e in cf.entries]
+    history = history_from_entries(doc["releases"], entries)
+    history, paths = build_history(
+        trees[2:], "pkg", FileCache(None), history=history, paths=paths_from_doc(doc)
+    )
+    old = read_module_files(part)
+    write_catalog(part, render(history, "pkg", old, None, paths), old)
+
+    def shape(out):
+        # ids differ on purpose: the head keeps the id it had in 1.1 (ids never change)
+        entries = load_catalog([out]).entries
+        heads = {e.id: e.template for e in entries}
+        return sorted(
+            (
+                e.template,
+                e.releases,
+                e.at,
+                e.removed_in,
+                heads.get(e.lineage or ""),
+                e.catalog_file.split("/")[-1],
+            )
+            for e in entries
+        )
+
+    assert shape(part) == shape(full)
+    assert read_releases_file(part) == read_releases_file(full)
+
+
+def test_file_cache_reuses_walks_by_content(tmp_path):
+    cache = FileCache(tmp_path / "cache")
+    code = b'def f():\n    raise ValueError("cached walk")\n'
+    (first,) = cache.walk([SourceFile("pkg/a.py", code)])
+    (moved,) = cache.walk([SourceFile("pkg/b.py", code)])
+    assert (cache.walked, cache.hits) == (1, 1)
+    assert moved.sites[0].path == "pkg/b.py" and moved.sites[0].template == "cached walk"
+    cache.close()
+    again = FileCache(tmp_path / "cache")
+    (back,) = again.walk([SourceFile("pkg/a.py", code)])
+    assert back == first and (again.walked, again.disk_hits) == (0, 1)
+    again.close()

@@ -1,0 +1,211 @@
+"""Lineage decisions on small synthetic trees modelled on real sglang history."""
+
+from __future__ import annotations
+
+from textwrap import dedent
+
+import pytest
+
+from errexplain.extract.lineage import (
+    THRESHOLD,
+    History,
+    Site,
+    pair,
+    replacement,
+    score,
+)
+from errexplain.extract.resolve import resolve
+from errexplain.extract.visitor import visit_source
+
+
+def sites_of(files: dict[str, str]) -> tuple[Site, ...]:
+    """The resolved sites of a tree given as path -> source."""
+    return resolve(
+        visit_source(p, dedent(code).encode()) for p, code in sorted(files.items())
+    ).sites
+
+
+def history_of(*trees: dict[str, str]) -> History:
+    history = History()
+    for n, tree in enumerate(trees):
+        history.add(f"0.{n}", sites_of(tree))
+    return history
+
+
+def one_lineage(history: History) -> list[Site]:
+    (lineage,) = history.lineages
+    return [s for _, s in lineage.occurrences]
+
+
+def test_unchanged_sites_continue_exactly():
+    code = {"pkg/a.py": 'def f(x):\n    if x:\n        raise ValueError("bad x")\n'}
+    moved_down = {"pkg/a.py": '\n\ndef f(x):\n    if x:\n        raise ValueError("bad x")\n'}
+    history = history_of(code, moved_down, code)
+    assert [s.line for s in one_lineage(history)] == [3, 5, 3]
+    assert history.audit == []
+
+
+def test_same_message_twice_in_a_function_pairs_by_line():
+    two = 'def f(x):\n    if x:\n        raise ValueError("bad")\n    raise ValueError("bad")\n'
+    history = history_of({"a.py": two}, {"a.py": "\n" + two})
+    assert [[s.line for _, s in lin.occurrences] for lin in history.lineages] == [[3, 4], [4, 5]]
+
+
+# 0.4.6 -> 0.4.7: "EAGLE is not supportted in attention backend ..." lost its typo.
+def test_reworded_message_in_place():
+    before = """
+    class EAGLEWorker:
+        def init_attention_backend(self):
+            if self.backend not in ("flashinfer", "triton"):
+                raise ValueError(f"EAGLE is not supportted in attention backend {self.backend}")
+    """
+    after = before.replace("supportted", "supported")
+    history = history_of(
+        {"sglang/srt/speculative/eagle_worker.py": before},
+        {"sglang/srt/speculative/eagle_worker.py": after},
+    )
+    first, second = one_lineage(history)
+    assert "supportted" in first.template and "supported" in second.template
+    (audit,) = history.audit
+    assert audit.score is not None and audit.score.total >= THRESHOLD
+
+
+# 0.4.6 -> 0.4.7: ModelRunner.init_attention_backend became ModelRunner._get_attention_backend.
+def test_renamed_function():
+    before = """
+    class ModelRunner:
+        def init_attention_backend(self):
+            if self.backend == "x":
+                return 1
+            raise ValueError(f"Invalid attention backend: {self.backend}")
+    """
+    after = before.replace("init_attention_backend", "_get_attention_backend")
+    path = "sglang/srt/model_executor/model_runner.py"
+    history = history_of({path: before}, {path: after})
+    assert [s.function for s in one_lineage(history)] == [
+        "ModelRunner.init_attention_backend",
+        "ModelRunner._get_attention_backend",
+    ]
+
+
+# A file moved to another package with its function (e.g. sglang/srt/utils.py helpers moved
+# under sglang/srt/utils/): same file name, same function and text.
+def test_file_moved_to_another_package():
+    code = """
+    def get_bool_env_var(name):
+        if name is None:
+            raise ValueError(f"environment variable name must be set, got {name!r}")
+    """
+    history = history_of(
+        {"sglang/srt/layers/parallel_utils.py": code},
+        {"sglang/srt/distributed/parallel_utils.py": code},
+    )
+    assert [s.path for s in one_lineage(history)] == [
+        "sglang/srt/layers/parallel_utils.py",
+        "sglang/srt/distributed/parallel_utils.py",
+    ]
+
+
+# 0.4.6 -> 0.4.7: deepseek_nextn.py's check moved into deepseek_v2.py (renamed class too).
+def test_file_and_class_renamed_in_the_same_package():
+    before = """
+    class DeepseekV3ForCausalLMNextN:
+        def load_weights(self, config):
+            assert config.num_nextn_predict_layers == 1, "Only 1 nextn layer is supportted"
+    """
+    after = """
+    class DeepseekV2ForCausalLM:
+        def load_weights(self, config):
+            assert config.num_nextn_predict_layers == 1, "Only 1 nextn layer is supported"
+    """
+    history = history_of(
+        {"sglang/srt/models/deepseek_nextn.py": before}, {"sglang/srt/models/deepseek_v2.py": after}
+    )
+    assert len(history.lineages) == 1
+
+
+def test_a_new_message_in_the_same_function_is_a_new_lineage_that_replaces_the_old():
+    before = 'def f(x):\n    if x < 0:\n        raise ValueError("x must not be negative")\n'
+    after = (
+        'def f(x):\n    if x < 0:\n        raise ValueError("x is negative, expected a count")\n'
+    )
+    history = history_of({"a.py": before}, {"a.py": after})
+    old, new = history.lineages
+    assert old.last[0] == 0 and new.occurrences[0][0] == 1
+    assert old.replaced_by == (1, 1)
+
+
+def test_the_same_text_elsewhere_under_another_guard_is_not_a_continuation():
+    raise_ = '        raise ValueError("tokenizer path is missing")\n'
+    before = {"sglang/a/x.py": "def f(p):\n    if p:\n" + raise_}
+    after = {"sglang/b/y.py": "def g(q):\n    if q:\n" + raise_}
+    assert len(history_of(before, after).lineages) == 2
+
+
+def test_generic_text_moved_to_an_unrelated_file_is_not_followed():
+    before = {"sglang/a/x.py": 'def forward(e):\n    raise NotImplementedError(f"{e}")\n'}
+    after = {"sglang/b/y.py": 'def forward(e):\n    raise NotImplementedError(f"{e}")\n'}
+    assert len(history_of(before, after).lineages) == 2
+
+
+def test_a_site_missing_for_one_release_is_revived_with_a_gap():
+    code = {"a.py": 'def f():\n    raise ValueError("gone for a release")\n'}
+    history = history_of(code, {"a.py": "x = 1\n"}, code)
+    (lineage,) = history.lineages
+    assert [r for r, _ in lineage.occurrences] == [0, 2]
+    assert [a.how for a in history.audit] == ["revived"]
+
+
+def test_greedy_takes_the_best_pair_first():
+    old = sites_of({"a.py": 'def f():\n    raise ValueError("alpha beta gamma delta")\n'})
+    new = sites_of(
+        {
+            "a.py": 'def f():\n    raise ValueError("alpha beta gamma")\n'
+            '    raise ValueError("alpha beta gamma delta!")\n'
+        }
+    )
+    (p,) = pair(old, new)
+    assert new[p.new].template == "alpha beta gamma delta!" and not p.exact
+
+
+def test_new_site_kinds_are_compared_generically():
+    a = Site("a.py", 1, "log", "warning", "cache is cold", "f")
+    b = Site("a.py", 2, "log", "warning", "cache is cold!", "f")
+    s = score(a, b)
+    assert s is not None and s.total >= THRESHOLD
+    blank = Site("a.py", 1, "bare", "ValueError", "", "f")
+    assert score(blank, blank) is not None
+
+
+@pytest.mark.parametrize(
+    ("old", "expected"),
+    [
+        (Site("a.py", 3, "raise", "ValueError", "x must be positive", "f"), 0),
+        (Site("a.py", 3, "raise", "ValueError", "x must be positive", "g"), None),
+    ],
+)
+def test_replacement_needs_the_same_function(old, expected):
+    new = [Site("a.py", 4, "raise", "TypeError", "x must be a positive int", "f")]
+    assert replacement(old, new, [0]) == expected
+
+
+# 0.5.15.post1 -> 0.5.16: the legacy-GPU check left ModelRunner.load_model for a helper in
+# model_runner_components/load_model_utils.py, word for word.
+def test_message_moved_verbatim_into_a_helper_elsewhere():
+    before = """
+    class ModelRunner:
+        def load_model(self, cap):
+            if cap[1] < 5:
+                raise RuntimeError("SGLang only supports sm75 and above.")
+    """
+    after = """
+    def maybe_downgrade_dtype_for_legacy_gpu(cap):
+        if cap[1] < 5:
+            raise RuntimeError("SGLang only supports sm75 and above.")
+    """
+    history = history_of(
+        {"sglang/srt/model_executor/model_runner.py": before},
+        {"sglang/srt/model_executor/model_runner_components/load_model_utils.py": after},
+    )
+    assert len(history.lineages) == 1
+    assert [a.how for a in history.audit] == ["verbatim"]
