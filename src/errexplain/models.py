@@ -215,6 +215,18 @@ class Match:
 
 
 @record
+class ReleaseGuess:
+    """The releases of a project a paste can come from (first..last of the project's release
+    order), and the evidence that narrowed them; `stated` when the user said it."""
+
+    project: str
+    first: str
+    last: str
+    evidence: tuple[str, ...]
+    stated: bool = False
+
+
+@record
 class Explanation:
     """The answer for one error: its matches (best first), or none with the nearest ones."""
 
@@ -224,6 +236,7 @@ class Explanation:
     ambiguous: bool = False
     generic: str | None = None
     notes: tuple[str, ...] = ()
+    release_guess: ReleaseGuess | None = None
 
     @property
     def explained(self) -> bool:

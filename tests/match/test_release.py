@@ -8,6 +8,7 @@ import pytest
 from errexplain.match.release import (
     Facts,
     guess,
+    holds,
     parse_ranges,
     project_path,
     version_strings,
@@ -60,7 +61,7 @@ def test_a_version_string_decides():
     assert g is not None
     assert (g.first, g.last) == ("0.4.6", "0.4.6")
     assert g.evidence == ("version string sglang 0.4.6: 0.4.6",)
-    assert g.holds("0.4.6", ORDER) and not g.holds("0.5.0", ORDER)
+    assert holds(g, "0.4.6", ORDER) and not holds(g, "0.5.0", ORDER)
 
 
 def test_frame_paths_narrow_to_the_releases_that_have_them():

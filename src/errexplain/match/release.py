@@ -16,6 +16,9 @@ but not applied). Releases are strings in the project's order (oldest first).
 from __future__ import annotations
 
 from errexplain._startup import TYPE_CHECKING, compile_regex, record
+from errexplain.models import ReleaseGuess
+
+__all__ = ["Facts", "ReleaseGuess", "guess", "parse_ranges", "project_path", "version_strings"]
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping, Sequence
@@ -29,21 +32,6 @@ _PATTERNS = {
         r"(?:\s{0,3}(?:==|:|=|\s)\s{0,3}|-|/|:)" + _VERSION + r"(?!\d)"
     ),
 }
-
-
-@record
-class ReleaseGuess:
-    project: str
-    first: str
-    last: str
-    evidence: tuple[str, ...]
-
-    def holds(self, release: str, order: Sequence[str]) -> bool:
-        """Whether `release` lies in [first, last] of `order`."""
-        if release not in order:
-            return False
-        i = order.index(release)
-        return order.index(self.first) <= i <= order.index(self.last)
 
 
 def parse_ranges(text: str, order: Sequence[str]) -> set[int]:
@@ -90,6 +78,14 @@ def project_path(path: str, package: str) -> str | None:
         if parts[i] == package:
             return "/".join(parts[i:])
     return None
+
+
+def holds(g: ReleaseGuess, release: str, order: Sequence[str]) -> bool:
+    """Whether `release` lies in [first, last] of `order`."""
+    if release not in order or g.first not in order or g.last not in order:
+        return False
+    i = order.index(release)
+    return order.index(g.first) <= i <= order.index(g.last)
 
 
 @record
