@@ -25,6 +25,8 @@ KEY_ORDER = (
     "template",
     "source",
     "condition",
+    "statement",
+    "via",
     "doc",
     "versions",
     "removed_in",
@@ -44,7 +46,7 @@ SOURCE_KEYS = frozenset(SOURCE_ORDER)
 FIX_KEYS = frozenset({"before", "after", "language"})
 PROJECT_KEYS = frozenset({"name", "version", "repository", "link", "path_prefix", "description"})
 FILE_KEYS = frozenset({"module", "entries"})
-KINDS = frozenset({"raise", "assert", "builtin"})
+KINDS = frozenset({"raise", "assert", "log", "builtin"})
 
 
 @record
@@ -131,6 +133,8 @@ def _check_entry(raw: dict[str, Any]) -> None:
         compile_template(template)
     except TemplateSyntaxError as exc:
         raise _Invalid("template", str(exc)) from None
+    if not template and not _str(raw, "statement"):
+        raise _Invalid("template", "is empty: only a site with a `statement` has no message")
     ident = _str(raw, "id", required=True) or ""
     if len(ident) != 16 or any(c not in "0123456789abcdef" for c in ident):
         raise _Invalid("id", "must be 16 lowercase hex digits")
@@ -153,6 +157,8 @@ def make_entry(raw: Any, project: Project, catalog_file: str) -> Entry:
         base=_str(raw, "base"),
         kind=str(raw.get("kind", "raise")),
         condition=_str(raw, "condition"),
+        statement=_str(raw, "statement"),
+        via=_str(raw, "via"),
         doc=_str(raw, "doc"),
         versions=_strs(raw, "versions"),
         derived=derived,
@@ -168,7 +174,8 @@ def make_entry(raw: Any, project: Project, catalog_file: str) -> Entry:
     )
     if not entry.exception:
         raise _Invalid("exception", "is required")
-    if entry.curated and not entry.examples:
+    if entry.curated and not entry.examples and entry.template:
+        # (a site without a message is matched by its traceback frames, not by examples)
         raise _Invalid("examples", "a curated entry needs at least one example message")
     return entry
 
