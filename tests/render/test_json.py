@@ -34,6 +34,8 @@ MATCH_KEYS = {
     "meaning",
     "trigger",
     "condition",
+    "statement",
+    "via",
     "situations",
     "solutions",
     "example_fix",

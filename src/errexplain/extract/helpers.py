@@ -30,16 +30,14 @@ _NESTED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
 
 @record
 class Helper:
-    """A function that raises ``exception`` with a message built (``shape``) from ``param``.
-
-    ``index`` is the parameter's position at a call site (``self``/``cls`` not counted for a
-    method called through them), None when it can only be passed by keyword.
+    """A function that raises ``exception`` with a message built (``shape``) from one of its
+    ``params``, in declaration order: (name, position at a call site (``self``/``cls`` not
+    counted for a method called through them) or None when it is keyword-only).
     """
 
     qualname: str
     exception: str
-    param: str
-    index: int | None
+    params: tuple[tuple[str, int | None], ...]
     shape: ast.expr
 
 
@@ -106,7 +104,10 @@ def _positional(func: _FuncDef, method: bool) -> list[str]:
 
 def _helper(func: _FuncDef, qualname: str, method: bool) -> Helper | None:
     positional = _positional(func, method)
-    params = {*positional, *(p.arg for p in func.args.kwonlyargs)}
+    params = [
+        *((p, i) for i, p in enumerate(positional)),
+        *((p.arg, None) for p in func.args.kwonlyargs),
+    ]
     for node in _own_raises(func):
         if not isinstance(node.exc, ast.Call):
             continue
@@ -114,10 +115,9 @@ def _helper(func: _FuncDef, qualname: str, method: bool) -> Helper | None:
         arg = pick_argument(node.exc, node.lineno, lambda name, line: None)
         if exception is None or arg is None:
             continue
-        for param in params:
-            if _built_from(arg, param):
-                index = positional.index(param) if param in positional else None
-                return Helper(qualname, exception, param, index, arg)
+        used = tuple((p, i) for p, i in params if _built_from(arg, p))
+        if used:
+            return Helper(qualname, exception, used, arg)
     return None
 
 
@@ -165,23 +165,25 @@ class Helpers:
         helper = self.lookup(call.func, class_name)
         if helper is None:
             return None
-        arg = _argument(call, helper)
-        if arg is None:
-            return None
-        message = from_expr(arg, line, lookup)
-        if not message.constant:
-            return None  # the caller passes on text it does not write (one level only)
-        template = _fill(helper.shape, helper.param, message.template)
-        return HelperCall(helper, Message(template, bool(compile_template(template).literal_len)))
-
-
-def _argument(call: ast.Call, helper: Helper) -> ast.expr | None:
-    for kw in call.keywords:
-        if kw.arg == helper.param:
-            return kw.value
-    if helper.index is None or any(isinstance(a, ast.Starred) for a in call.args):
+        for param, index in helper.params:
+            arg = _argument(call, param, index)
+            if arg is None:
+                continue
+            message = from_expr(arg, line, lookup)
+            if message.constant:  # else the caller passes on text it does not write
+                template = _fill(helper.shape, param, message.template)
+                literal = bool(compile_template(template).literal_len)
+                return HelperCall(helper, Message(template, literal))
         return None
-    return call.args[helper.index] if helper.index < len(call.args) else None
+
+
+def _argument(call: ast.Call, param: str, index: int | None) -> ast.expr | None:
+    for kw in call.keywords:
+        if kw.arg == param:
+            return kw.value
+    if index is None or any(isinstance(a, ast.Starred) for a in call.args):
+        return None
+    return call.args[index] if index < len(call.args) else None
 
 
 def _fill(shape: ast.expr, param: str, template: str) -> str:

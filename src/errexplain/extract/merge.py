@@ -164,14 +164,22 @@ def _match_similar(old: Sequence[Entry], sites: Sequence[Site], m: Matching) -> 
         scored = [
             (abs(_line(old[i]) - site.line), i)
             for i in cands
-            if old[i].get("kind", "raise") == site.kind
-            and bool(old[i].get("template")) == bool(site.template)
-            and fuzz.ratio(entry_text(old[i]), site_text(site)) >= SIMILAR_TEMPLATE
+            if old[i].get("kind", "raise") == site.kind and _similar(old[i], site)
         ]
         if scored:
             best = min(scored)[1]
             cands.remove(best)
             m.pairs[s] = best
+
+
+def _similar(old: Entry, site: Site) -> bool:
+    """A similar template; for a site without a message, a similar statement (an entry
+    extracted before statements were recorded matches any statement)."""
+    if bool(old.get("template")) != bool(site.template):
+        return False
+    if not site.template and not old.get("statement"):
+        return True
+    return fuzz.ratio(entry_text(old), site_text(site)) >= SIMILAR_TEMPLATE
 
 
 def match(old: Sequence[Entry], sites: Sequence[Site], ids: Sequence[str]) -> Matching:

@@ -248,7 +248,14 @@ class SiteVisitor:
         found = self._helpers.site_for(call, cls, node.lineno, lookup)
         if found is not None:
             helper = found.helper
-            self._add(node, "raise", helper.exception, found.message, self._condition(), via=helper.qualname)
+            self._add(
+                node,
+                "raise",
+                helper.exception,
+                found.message,
+                self._condition(),
+                via=helper.qualname,
+            )
 
     def visit_Return(self, node: ast.Return) -> None:
         value = node.value
