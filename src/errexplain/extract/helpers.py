@@ -91,7 +91,9 @@ def _built_from(node: ast.expr, param: str) -> bool:
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
         sides = (node.left, node.right)
         return any(_built_from(s, param) for s in sides) and all(
-            _built_from(s, param) or (isinstance(s, ast.Constant) and isinstance(s.value, str))
+            _built_from(s, param)
+            or isinstance(s, ast.JoinedStr)
+            or (isinstance(s, ast.Constant) and isinstance(s.value, str))
             for s in sides
         )
     return False
