@@ -187,7 +187,7 @@ def forward(message):
 
 class Config:
     def _fail(self, msg):
-        raise TypeError(f"config check failed: {msg}")
+        raise TypeError(f"[config] {msg}")
 
     def _error(self, msg):
         return KeyError(msg)
@@ -214,6 +214,10 @@ class Config:
         msg = f"x={x}"
         msg += " is odd"
         self._fail(msg=msg)
+        self._reject("too big")
+
+    def _reject(self, what):
+        raise ValueError(f"rejected by the configuration validator: {what}")
 
 class Other:
     def check(self, x):
@@ -224,12 +228,12 @@ class Other:
 def test_messages_handed_to_raising_helpers():
     got = [(s.line, s.exception, s.template, s.via) for s in by_function(HELPERS)["Config.check"]]
     assert got == [
-        (32, "TypeError", "config check failed: x must be >>= 0, got <x>", "Config._fail"),
+        (32, "TypeError", "[config] x must be >>= 0, got <x>", "Config._fail"),
         (34, "ValueError", "x is large: <x>", "raise_error_or_warn"),
         (36, "RuntimeError", "five is bad: <x>", "make_error"),
         (38, "KeyError", "'six is bad: <x>'", "Config._error"),  # str(KeyError) is its repr
         (44, "OSError", "[<code>] nine failed", "Config._static"),
-        (47, "TypeError", "config check failed: x=<x> is odd", "Config._fail"),
+        (47, "TypeError", "[config] x=<x> is odd", "Config._fail"),
     ]
     assert all(s.condition for s in by_function(HELPERS)["Config.check"][:-1])
 
@@ -241,6 +245,11 @@ def test_helpers_are_followed_one_level_within_their_module_and_class():
     lines = {s.line for s in got["Config.check"]}
     assert 40 not in lines  # the argument has no literal text
     assert 42 not in lines  # not_raising does not raise its parameter
+    # the helper's own text identifies the message: its raise site explains every call
+    assert 48 not in lines
+    assert [s.template for s in got["Config._reject"]] == [
+        "rejected by the configuration validator: <what>"
+    ]
 
 
 # --- messages assembled over several statements ----------------------------------------------
@@ -279,6 +288,7 @@ def test_extracted_catalog_loads_with_statement_via_and_log(tmp_path: Path):
     ]
     fail = next(e for e in doc["entries"] if e.get("via") == "Config._fail")
     assert fail["meaning"].startswith("Raised by helper `Config._fail`, called by `Config.check`")
+    assert fail["template"] == "[config] x must be >>= 0, got <x>"
     log_doc = yaml.safe_load((out / "logs.yaml").read_text())
     assert log_doc["entries"][0]["meaning"].startswith("Logged at error level by `Worker.run`")
     entries = load_catalog([out]).entries
@@ -292,10 +302,10 @@ def test_extracted_catalog_loads_with_statement_via_and_log(tmp_path: Path):
     assert (again.entries_added, again.entries_updated, again.entries_removed) == (0, 0, 0)
 
 
-def test_helper_with_several_parameters_in_its_message_takes_the_one_passed():
+def test_every_parameter_of_the_helper_message_is_filled_from_its_argument():
     code = """
     def wait(url, timeout=5):
-        raise RuntimeError(f"server {url} failed to start in {timeout}s")
+        raise RuntimeError(f"{url} down ({timeout}s)")
 
     def f(base):
         wait(base + "/health")
@@ -305,6 +315,6 @@ def test_helper_with_several_parameters_in_its_message_takes_the_one_passed():
     """
     got = {s.function: s.template for s in sites(code) if s.via}
     assert got == {
-        "f": "server <base>/health failed to start in <timeout>s",
-        "g": "server <url> failed to start in soon, or nevers",
+        "f": "<base>/health down (<timeout>s)",
+        "g": "<base> down (soon, or nevers)",
     }

@@ -22,6 +22,7 @@ from errexplain.extract.messages import (
     pick_argument,
     source_of,
 )
+from errexplain.match.normalize import identifiable
 from errexplain.match.template import compile_template, escape, placeholder
 
 _FuncDef = ast.FunctionDef | ast.AsyncFunctionDef
@@ -161,22 +162,31 @@ class Helpers:
     def site_for(
         self, call: ast.Call, class_name: str | None, line: int, lookup: Lookup
     ) -> HelperCall | None:
-        """What a call statement raises through a helper, if its argument has literal text."""
+        """What a call statement raises through a helper: every parameter the helper's message
+        uses replaced by the template of its argument; None when no argument has literal text
+        (the caller passes on text it does not write) or when the helper's own text identifies
+        the message (its raise site is recorded and explains every call)."""
         if not self.by_name:
             return None
         helper = self.lookup(call.func, class_name)
-        if helper is None:
+        if helper is None or _identifiable(helper):
             return None
+        filled: dict[str, str] = {}
+        text = False
         for param, index in helper.params:
             arg = _argument(call, param, index)
-            if arg is None:
-                continue
-            message = from_expr(arg, line, lookup)
-            if message.constant:  # else the caller passes on text it does not write
-                template = _fill(helper.shape, param, message.template)
-                literal = bool(compile_template(template).literal_len)
-                return HelperCall(helper, Message(template, literal))
-        return None
+            if arg is not None:
+                message = from_expr(arg, line, lookup)
+                filled[param] = message.template
+                text = text or message.constant
+        if not text:
+            return None
+        template = _fill(helper.shape, filled)
+        return HelperCall(helper, Message(template, bool(compile_template(template).literal_len)))
+
+
+def _identifiable(helper: Helper) -> bool:
+    return identifiable(_fill(helper.shape, {}))
 
 
 def _argument(call: ast.Call, param: str, index: int | None) -> ast.expr | None:
@@ -188,22 +198,28 @@ def _argument(call: ast.Call, param: str, index: int | None) -> ast.expr | None:
     return call.args[index] if index < len(call.args) else None
 
 
-def _fill(shape: ast.expr, param: str, template: str) -> str:
-    """The helper's message expression with the parameter replaced by the caller's template."""
-    if isinstance(shape, ast.Name) and shape.id == param:
-        return template
+def _fill(shape: ast.expr, filled: dict[str, str]) -> str:
+    """The helper's message expression with parameters replaced by the caller's templates
+    (the others stay placeholders named as in the helper)."""
+    if isinstance(shape, ast.Name) and shape.id in filled:
+        return filled[shape.id]
     if isinstance(shape, ast.Constant):
         return escape(str(shape.value))
     if isinstance(shape, ast.BinOp):
-        return _fill(shape.left, param, template) + _fill(shape.right, param, template)
+        return _fill(shape.left, filled) + _fill(shape.right, filled)
     if isinstance(shape, ast.JoinedStr):
         out = []
         for v in shape.values:
-            if isinstance(v, ast.FormattedValue) and _is_plain(v, param):
-                out.append(template)
+            name = (
+                v.value.id
+                if isinstance(v, ast.FormattedValue) and isinstance(v.value, ast.Name)
+                else None
+            )
+            if isinstance(v, ast.FormattedValue) and name in filled and _is_plain(v, name):
+                out.append(filled[name])
             elif isinstance(v, ast.FormattedValue):
                 out.append(formatted_value(v))
             else:
-                out.append(_fill(v, param, template))
+                out.append(_fill(v, filled))
         return "".join(out)
     return placeholder(source_of(shape))
