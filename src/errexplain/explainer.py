@@ -11,6 +11,7 @@ import builtins
 
 from errexplain._startup import TYPE_CHECKING
 from errexplain.match.rank import FUZZY_CUTOFF, Hit, Ranking, rank
+from errexplain.match.sites import ambiguous, locate, wants_sites
 from errexplain.models import Explanation, Frame, Match, RaisedError
 from errexplain.parse import parse_traceback
 
@@ -94,11 +95,30 @@ def _generic(error: RaisedError, view: CatalogView) -> str | None:
     return text if cls == error.short_type else f"(nearest known class {cls}) {text}"
 
 
+def _with_sites(ranking: Ranking, error: RaisedError, view: CatalogView, cutoff: float) -> Ranking:
+    """An error without a message (or with an assert statement as its message) is located by
+    its frames (errexplain.match.sites); those hits join the message's own."""
+    located = locate(view, error)
+    good = [h for h in located if h.score >= cutoff]
+    if not good:
+        if ranking.hits or not located:
+            return ranking
+        return Ranking((), tuple(located[:3]), False)
+    best = {h.pos: h for h in ranking.hits}
+    for h in good:
+        if h.pos not in best or h.raw > best[h.pos].raw:
+            best[h.pos] = h
+    hits = sorted(best.values(), key=lambda h: -round(h.raw, 6))[:5]
+    return Ranking(tuple(hits), (), ambiguous(hits) if hits[0] in good else ranking.ambiguous)
+
+
 def explain_error(
     error: RaisedError, view: CatalogView, *, cutoff: float = FUZZY_CUTOFF
 ) -> Explanation:
     """Explain one parsed error."""
     ranking = rank(view, error.message, error.type, error.frames, cutoff=cutoff)
+    if wants_sites(error.message) and error.frames:
+        ranking = _with_sites(ranking, error, view, cutoff)
     matches = tuple(_to_match(view, h) for h in ranking.hits)
     nearest = tuple(_to_match(view, h) for h in ranking.nearest)
     notes = []

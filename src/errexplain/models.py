@@ -119,6 +119,10 @@ class Entry:
     base: str | None = None
     kind: str = "raise"
     condition: str | None = None
+    statement: str | None = None
+    """The statement's source text, for a site whose exception carries no message."""
+    via: str | None = None
+    """The helper (qualified name) that raises the exception for this call site."""
     doc: str | None = None
     versions: tuple[str, ...] = ()
     derived: bool = False
@@ -164,6 +168,7 @@ class Candidate:
     literal_len: int
     """Characters of literal text in the template: how much of a message it pins down."""
     condition: str | None
+    statement: str | None = None
 
     @classmethod
     def of(cls, pos: int, e: Entry, literal_len: int) -> Candidate:
@@ -181,6 +186,7 @@ class Candidate:
             e.curated,
             literal_len,
             e.condition,
+            e.statement,
         )
 
 
@@ -267,6 +273,10 @@ if TYPE_CHECKING:
         def related(self, pos: int) -> tuple[Related, ...]: ...
 
         def position(self, entry_id: str) -> int | None: ...
+
+        def sites(self, file_name: str, function: str) -> list[Candidate]:
+            """The entries raised in a file of this name (any directory) by a function whose
+            name (last part of its qualified name) is `function`, in position order."""
 
         def known_base(self, exc_type: str) -> str | None:
             """The builtin base the catalog records for a custom exception class."""

@@ -74,6 +74,41 @@ CRAFTED = (
         kind="builtin",
     ),
     Entry(
+        id="1" * 16,
+        project="p",
+        exception="NotImplementedError",
+        template="",
+        source=_src("p/a.py", 30, "A.run"),
+        statement="raise NotImplementedError",
+        derived=True,
+    ),
+    Entry(
+        id="2" * 16,
+        project="p",
+        exception="AssertionError",
+        template="",
+        source=_src("p/sub/a.py", 3, "run"),
+        kind="assert",
+        condition="x is not None",
+        statement="assert x is not None",
+    ),
+    Entry(
+        id="3" * 16,
+        project="p",
+        exception="TypeError",
+        template="config check failed: <x>",
+        source=_src("p/a.py", 40, "A.check"),
+        via="A._fail",
+    ),
+    Entry(
+        id="4" * 16,
+        project="p",
+        exception="error",
+        template="failed to load the thing: <x>",
+        source=_src("p/a.py", 50, "A.run"),
+        kind="log",
+    ),
+    Entry(
         id="e" * 16,
         project="p",
         exception="OtherError",
@@ -128,7 +163,13 @@ def _assert_same_view(index, memory, entries) -> None:
                 assert _ids_of(index, (c.pos for c in index.bucket(w, seen))) == _ids_of(
                     memory, (c.pos for c in memory.bucket(w, seen))
                 )
+        # the frame-located sites of the entry's file name and function
+        if e.source.path and e.source.function:
+            got = index.sites(e.source.path, e.source.function)
+            want = memory.sites(e.source.path, e.source.function)
+            assert sorted(c.id for c in got) == sorted(c.id for c in want)
     assert index.position("0" * 16) is None
+    assert index.sites("nosuchfile.py", "f") == memory.sites("nosuchfile.py", "f") == []
     assert index.known_base("NoSuchError") is memory.known_base("NoSuchError") is None
     assert index.bucket("nosuchword", {"nosuchword"}) == memory.bucket("nosuchword", set()) == []
 
@@ -182,6 +223,14 @@ def test_crafted_details():
     # the template that cannot identify a message is in no bucket
     c = index.position("c" * 16)
     assert all(c not in ps for ps in index.word_stats().postings.values())
+    # sites without a message: in no bucket, found by file name and function (any directory)
+    blank = index.position("1" * 16)
+    assert all(blank not in ps for ps in index.word_stats().postings.values())
+    found = sorted(c.id for c in index.sites("/elsewhere/a.py", "run"))
+    assert found == ["1" * 16, "2" * 16]
+    assert index.sites("a.py", "check") == []  # a message-carrying raise is not located
+    assert index.candidate(blank).statement == "raise NotImplementedError"
+    assert index.entry(index.position("3" * 16)).via == "A._fail"
 
 
 def test_key_and_empty_index():

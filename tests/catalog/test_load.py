@@ -146,3 +146,50 @@ def test_dangling_lineage_is_reported(tmp_path):
     )
     problems = check(load_catalog([root]))
     assert [p.message for p in problems] == ["lineage: unknown id 0000000000000000"]
+def test_empty_template_needs_a_statement(tmp_path):
+    root = _break(
+        tmp_path, "  template: deferred feature length does not match image grids", "  template: ''"
+    )
+    with pytest.raises(CatalogError, match=r"template: is empty: only a site with a `statement`"):
+        load_catalog([root])
+
+
+def test_message_less_log_and_via_entries_load(tmp_path):
+    root = _copy(tmp_path)
+    (root / "demo" / "pkg" / "kinds.yaml").write_text(
+        """module: demo/pkg/kinds.py
+entries:
+- id: 00000000000000a1
+  exception: NotImplementedError
+  kind: raise
+  template: ''
+  source: {path: demo/pkg/kinds.py, line: 3, function: Base.forward}
+  statement: raise NotImplementedError
+  derived: false
+  meaning: A subclass must implement forward; curated without an example.
+- id: 00000000000000a2
+  exception: error
+  kind: log
+  template: 'failed to load the model from <path>'
+  source: {path: demo/pkg/kinds.py, line: 9, function: load}
+  derived: true
+- id: 00000000000000a3
+  exception: TypeError
+  template: 'config check failed: value <x> is out of range'
+  source: {path: demo/pkg/kinds.py, line: 12, function: Config.check}
+  via: Config._fail
+  derived: true
+"""
+    )
+    catalog = load_catalog([root])
+    by_id = catalog.by_id()
+    blank = by_id["00000000000000a1"]
+    assert (blank.template, blank.statement, blank.curated) == (
+        "",
+        "raise NotImplementedError",
+        True,
+    )
+    assert by_id["00000000000000a2"].kind == "log"
+    assert by_id["00000000000000a3"].via == "Config._fail"
+    assert check(catalog) == []
+    assert not any(p.entry_id.startswith("00000000000000a") for p in lint(catalog)["too generic"])

@@ -110,10 +110,16 @@ def test_non_constant_messages_are_recorded_with_a_warning(catalog):
         assert f"mypkg/messages.py:{line}: message is not a constant" in report.warnings
 
 
-def test_raises_without_a_message_are_skipped(catalog):
-    out, _ = catalog
-    assert _by_function(out, "no_message") == []
-    assert _by_function(out, "empty_call") == []
+def test_raises_without_a_message_are_recorded_with_their_statement(catalog):
+    out, report = catalog
+    for function, statement in (
+        ("no_message", "raise ValueError"),
+        ("empty_call", "raise ValueError()"),
+    ):
+        entry = _one(out, function)
+        assert (entry["kind"], entry["exception"], entry["template"]) == ("raise", "ValueError", "")
+        assert entry["statement"] == statement
+    assert not any("no_message" in w or ":115:" in w for w in report.warnings)
 
 
 def test_asserts(catalog):
@@ -122,9 +128,12 @@ def test_asserts(catalog):
     assert [(e["kind"], e["exception"], e["condition"], e["template"]) for e in entries] == [
         ("assert", "AssertionError", "x > 0", "x must be positive, got <x>"),
         ("assert", "AssertionError", "x != y", "x and y differ"),
+        ("assert", "AssertionError", "y", ""),
     ]
+    assert entries[2]["statement"] == "assert y"
+    assert "statement" not in entries[0]
     assert entries[0]["meaning"] == "Assertion in `asserts` failed: `x > 0`."
-    assert report.sites_by_kind["assert"] == 3
+    assert report.sites_by_kind["assert"] == 4
 
 
 def test_exception_names_and_custom_bases(catalog):

@@ -46,6 +46,8 @@ MATCH_KEYS = {
     "meaning",
     "trigger",
     "condition",
+    "statement",
+    "via",
     "situations",
     "solutions",
     "example_fix",

@@ -2,8 +2,8 @@
 
 A normal run reads only what one message needs, so it stays fast at 100k templates::
 
-    b"ERRXIDX3" | 7 x uint64 little-endian: the lengths of
-    meta | offs | slots | rows | ids | fuzzy | store
+    b"ERRXIDX5" | 8 x uint64 little-endian: the lengths of
+    meta | offs | slots | rows | ids | fuzzy | sites | store
 
 * ``meta`` (marshal, small): format, key, projects, the number of rows and of hash slots, and
   the builtin bases of custom exception classes.
@@ -18,6 +18,9 @@ A normal run reads only what one message needs, so it stays fast at 100k templat
 * ``ids`` (marshal, lazy): id -> row, for ``show``/``related``.
 * ``fuzzy`` (marshal, lazy): the :class:`~errexplain.models.WordStats` of all templates,
   loaded only when no exact match is found.
+* ``sites`` (marshal, lazy): ``"file name\0function"`` -> rows, for the entries matched by
+  traceback frames instead of by message (:func:`errexplain.match.sites.locatable`), loaded only
+  for an error without a message or with an assert statement as its message.
 * ``store``: one marshal record per entry (the prose), read by offset for the entries shown.
 
 The format is private to :mod:`errexplain.catalog`: everything else sees an :class:`Index`
@@ -34,15 +37,16 @@ import zlib
 
 from errexplain._startup import TYPE_CHECKING, astuple
 from errexplain.match.normalize import filing_words, word_stats
+from errexplain.match.sites import site_key, site_table
 from errexplain.models import Candidate, Entry, ExampleFix, Project, Related, Source, WordStats
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
     from typing import Any
 
-MAGIC = b"ERRXIDX5"
-FORMAT = 5
-_NBLOBS = 7
+MAGIC = b"ERRXIDX6"
+FORMAT = 6
+_NBLOBS = 8
 _HEAD_SIZE = len(MAGIC) + 8 * _NBLOBS
 
 
@@ -57,6 +61,7 @@ def _prose(entry: Entry, brief: dict[str, tuple[str, str]]) -> tuple[Any, ...]:
     return (
         entry.condition,
         entry.doc,
+        entry.via,
         entry.versions,
         entry.removed_in,
         entry.derived,
@@ -130,7 +135,8 @@ def build_bytes(entries: Sequence[Entry], projects: Iterable[Project], key: str)
     ids = marshal.dumps({entries[i].id: pos for pos, i in enumerate(order)})
     stats = word_stats([entries[i].template for i in order])
     fuzzy = marshal.dumps((stats.postings, stats.idf, stats.weight_sums))
-    blobs = (meta, offs, slots, bytes(rows), ids, fuzzy, bytes(store))
+    sites = marshal.dumps(site_table([entries[i] for i in order]))
+    blobs = (meta, offs, slots, bytes(rows), ids, fuzzy, sites, bytes(store))
     head = MAGIC + b"".join(len(b).to_bytes(8, "little") for b in blobs)
     return b"".join((head, *blobs))
 
@@ -166,6 +172,7 @@ class Index:
             self._at_rows,
             self._at_ids,
             self._at_fuzzy,
+            self._at_sites,
             self._at_store,
             self._end,
         ) = offsets
@@ -177,6 +184,7 @@ class Index:
         self._prose: dict[int, tuple[Any, ...]] = {}
         self._stats: WordStats | None = None
         self._ids: dict[str, int] | None = None
+        self._sites: dict[str, tuple[int, ...]] | None = None
         self._projects = {p[0]: Project(*p) for p in meta["projects"]}
 
     @classmethod
@@ -263,7 +271,7 @@ class Index:
     def word_stats(self) -> WordStats:
         if self._stats is None:
             post, idf, wsum = marshal.loads(
-                self._reader.read(self._at_fuzzy, self._at_store - self._at_fuzzy)
+                self._reader.read(self._at_fuzzy, self._at_sites - self._at_fuzzy)
             )
             self._stats = WordStats(post, idf, wsum)
         return self._stats
@@ -274,6 +282,13 @@ class Index:
                 self._reader.read(self._at_ids, self._at_fuzzy - self._at_ids)
             )
         return self._ids.get(entry_id)
+
+    def sites(self, file_name: str, function: str) -> list[Candidate]:
+        if self._sites is None:
+            self._sites = marshal.loads(
+                self._reader.read(self._at_sites, self._at_store - self._at_sites)
+            )
+        return [self.candidate(pos) for pos in self._sites.get(site_key(file_name, function), ())]
 
     def known_base(self, exc_type: str) -> str | None:
         base = self.meta["bases"].get(exc_type)
@@ -302,6 +317,7 @@ class Index:
         (
             condition,
             doc,
+            via,
             versions,
             removed_in,
             derived,
@@ -337,6 +353,8 @@ class Index:
             base=c.base,
             kind=c.kind,
             condition=condition,
+            statement=c.statement,
+            via=via,
             doc=doc,
             versions=versions,
             derived=derived,

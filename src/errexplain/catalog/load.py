@@ -25,6 +25,8 @@ KEY_ORDER = (
     "template",
     "source",
     "condition",
+    "statement",
+    "via",
     "doc",
     "versions",
     "releases",
@@ -52,7 +54,7 @@ RELEASE_KEYS = frozenset({"first", "last"})
 RELEASES_FILE = "releases.yaml"
 """A project's release list (history catalogs): not a module file, never loaded as entries."""
 NOT_MODULE_FILES = frozenset({"project.yaml", RELEASES_FILE})
-KINDS = frozenset({"raise", "assert", "builtin"})
+KINDS = frozenset({"raise", "assert", "log", "builtin"})
 
 
 @record
@@ -174,6 +176,8 @@ def _check_entry(raw: dict[str, Any]) -> None:
         compile_template(template)
     except TemplateSyntaxError as exc:
         raise _Invalid("template", str(exc)) from None
+    if not template and not _str(raw, "statement"):
+        raise _Invalid("template", "is empty: only a site with a `statement` has no message")
     ident = _str(raw, "id", required=True) or ""
     if len(ident) != 16 or any(c not in "0123456789abcdef" for c in ident):
         raise _Invalid("id", "must be 16 lowercase hex digits")
@@ -197,6 +201,8 @@ def make_entry(raw: Any, project: Project, catalog_file: str) -> Entry:
         base=_str(raw, "base"),
         kind=str(raw.get("kind", "raise")),
         condition=_str(raw, "condition"),
+        statement=_str(raw, "statement"),
+        via=_str(raw, "via"),
         doc=_str(raw, "doc"),
         versions=_strs(raw, "versions"),
         derived=derived,
@@ -216,7 +222,8 @@ def make_entry(raw: Any, project: Project, catalog_file: str) -> Entry:
     )
     if not entry.exception:
         raise _Invalid("exception", "is required")
-    if entry.curated and not entry.examples:
+    if entry.curated and not entry.examples and entry.template:
+        # (a site without a message is matched by its traceback frames, not by examples)
         raise _Invalid("examples", "a curated entry needs at least one example message")
     return entry
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from errexplain._startup import TYPE_CHECKING
 from errexplain.match.normalize import filing_words, word_stats
+from errexplain.match.sites import site_key, site_table
 from errexplain.match.template import compile_template
 from errexplain.models import Candidate, Entry, Related, WordStats
 
@@ -29,6 +30,7 @@ class MemoryCatalog:
             e.exception: e.base for e in self._entries if e.base and e.base != e.exception
         }
         self._stats: WordStats | None = None
+        self._sites: dict[str, tuple[int, ...]] | None = None
 
     def __len__(self) -> int:
         return len(self._entries)
@@ -65,6 +67,11 @@ class MemoryCatalog:
 
     def position(self, entry_id: str) -> int | None:
         return self._ids.get(entry_id)
+
+    def sites(self, file_name: str, function: str) -> list[Candidate]:
+        if self._sites is None:
+            self._sites = site_table(self._entries)
+        return [self._candidates[p] for p in self._sites.get(site_key(file_name, function), ())]
 
     def known_base(self, exc_type: str) -> str | None:
         return self._bases.get(exc_type)

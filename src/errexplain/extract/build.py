@@ -13,6 +13,7 @@ from errexplain.extract.merge import (
     SITE_KEYS,
     Entry,
     changed_keys,
+    entry_text,
     is_curated,
     match,
     new_ids,
@@ -63,7 +64,7 @@ def _label(entry: Entry) -> str:
     source = entry.get("source") or {}
     return (
         f"{source.get('path', '?')}:{source.get('line', '?')} "
-        f"{entry.get('exception')}: {entry.get('template')}"
+        f"{entry.get('exception')}: {entry_text(entry)}"
     )
 
 

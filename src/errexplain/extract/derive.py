@@ -28,6 +28,10 @@ def meaning(facts: Site) -> str:
     )
     if facts.kind == "assert":
         text = f"Assertion {where.replace('by ', 'in ', 1)} failed: `{cond}`."
+    elif facts.kind == "log":
+        text = f"Logged at {facts.exception} level {where}{when}."
+    elif facts.via:
+        text = f"Raised by helper `{facts.via}`, called {where}{when}."
     elif facts.helper:
         text = f"Built {where}, whose callers raise it" + (f",{when}." if when else ".")
     else:
@@ -56,8 +60,9 @@ class RelatedIndex:
         for i, e in enumerate(self.entries):
             self.by_func[(e.path, e.function)].append(i)
             self.by_template[e.template].append(i)
-            for tok in self.tokens[i]:
-                self.postings[tok].append(i)
+            if e.kind != "log":  # logged errors never change a raise site's related ids
+                for tok in self.tokens[i]:
+                    self.postings[tok].append(i)
         self.df = Counter({tok: len(ids) for tok, ids in self.postings.items()})
 
     def _candidates(self, i: int) -> list[int]:
@@ -90,20 +95,27 @@ class RelatedIndex:
         )
         return [j for _, _, j in ranked]
 
+    def _offered(self, j: int, me: Site) -> bool:
+        """Entries without a message are never offered as related (nothing to read), nor
+        logged errors to a raise/assert site."""
+        other = self.entries[j]
+        return bool(other.template) and (other.kind != "log" or me.kind == "log")
+
     def related(self, i: int) -> list[str]:
         me = self.entries[i]
         same_func = sorted(
-            (j for j in self.by_func[(me.path, me.function)] if j != i),
+            (j for j in self.by_func[(me.path, me.function)] if j != i and self._offered(j, me)),
             key=lambda j: (abs(self.entries[j].line - me.line), self.entries[j].line),
         )
-        same_text = [j for j in self.by_template[me.template] if j != i]
+        same_text = [j for j in self.by_template[me.template] if j != i and self._offered(j, me)]
         picked: dict[str, None] = {}
         for group in (same_func, same_text):
             for j in group:
                 picked.setdefault(self.ids[j], None)
         if len(picked) < MAX_RELATED:
             for j in self._fuzzy(i):
-                picked.setdefault(self.ids[j], None)
+                if self._offered(j, me):
+                    picked.setdefault(self.ids[j], None)
         return [x for x in picked if x != self.ids[i]][:MAX_RELATED]
 
 

@@ -20,7 +20,17 @@ from errexplain.extract.records import Site
 from errexplain.models import make_id
 
 Entry = dict[str, Any]
-SITE_KEYS = ("exception", "base", "kind", "template", "source", "condition", "doc")
+SITE_KEYS = (
+    "exception",
+    "base",
+    "kind",
+    "template",
+    "source",
+    "condition",
+    "statement",
+    "via",
+    "doc",
+)
 SIMILAR_TEMPLATE = 75
 
 
@@ -40,6 +50,10 @@ def site_fields(site: Site) -> Entry:
     fields["source"] = {"path": site.path, "line": site.line, "function": site.function}
     if site.condition:
         fields["condition"] = site.condition
+    if site.statement:
+        fields["statement"] = site.statement
+    if site.via:
+        fields["via"] = site.via
     if site.doc:
         fields["doc"] = site.doc
     return fields
@@ -79,6 +93,16 @@ def _function(entry: Entry) -> str | None:
     return source.get("function")
 
 
+def site_text(site: Site) -> str:
+    """What identifies a site's message: its template, or for a site without a message its
+    statement (it takes the template's place in the id)."""
+    return site.template or site.statement or ""
+
+
+def entry_text(entry: Entry) -> str:
+    return str(entry.get("template") or entry.get("statement") or "")
+
+
 def new_ids(sites: Sequence[Site], project: str) -> list[str]:
     """Ids of the sites; the n-th same-template site of a function hashes ``function#n``."""
     seen: dict[tuple[str, str, str], int] = defaultdict(int)
@@ -86,10 +110,11 @@ def new_ids(sites: Sequence[Site], project: str) -> list[str]:
     order = sorted(range(len(sites)), key=lambda i: (sites[i].path, sites[i].line, sites[i].kind))
     for i in order:
         site = sites[i]
-        key = (site.path, site.function, site.template)
+        text = site_text(site)
+        key = (site.path, site.function, text)
         seen[key] += 1
         func = site.function if seen[key] == 1 else f"{site.function}#{seen[key]}"
-        ids[i] = make_id(project, site.path, func, site.template)
+        ids[i] = make_id(project, site.path, func, text)
     return ids
 
 
@@ -115,11 +140,11 @@ def _match_by_key(old: Sequence[Entry], sites: Sequence[Site], m: Matching) -> N
     by_key: dict[tuple[Any, ...], list[int]] = defaultdict(list)
     for i, e in enumerate(old):
         if i not in taken:
-            by_key[(entry_path(e), _function(e), e.get("template"))].append(i)
+            by_key[(entry_path(e), _function(e), entry_text(e))].append(i)
     for s, site in enumerate(sites):
         if s in m.pairs:
             continue
-        cands = by_key.get((site.path, site.function, site.template))
+        cands = by_key.get((site.path, site.function, site_text(site)))
         if cands:
             best = min(cands, key=lambda i: (abs(_line(old[i]) - site.line), i))
             cands.remove(best)
@@ -139,13 +164,22 @@ def _match_similar(old: Sequence[Entry], sites: Sequence[Site], m: Matching) -> 
         scored = [
             (abs(_line(old[i]) - site.line), i)
             for i in cands
-            if old[i].get("kind", "raise") == site.kind
-            and fuzz.ratio(str(old[i].get("template", "")), site.template) >= SIMILAR_TEMPLATE
+            if old[i].get("kind", "raise") == site.kind and _similar(old[i], site)
         ]
         if scored:
             best = min(scored)[1]
             cands.remove(best)
             m.pairs[s] = best
+
+
+def _similar(old: Entry, site: Site) -> bool:
+    """A similar template; for a site without a message, a similar statement (an entry
+    extracted before statements were recorded matches any statement)."""
+    if bool(old.get("template")) != bool(site.template):
+        return False
+    if not site.template and not old.get("statement"):
+        return True
+    return fuzz.ratio(entry_text(old), site_text(site)) >= SIMILAR_TEMPLATE
 
 
 def match(old: Sequence[Entry], sites: Sequence[Site], ids: Sequence[str]) -> Matching:

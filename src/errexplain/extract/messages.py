@@ -295,3 +295,24 @@ def from_call(call: ast.Call, line: int, lookup: Lookup) -> Message | None:
     """The template of an exception constructor call, or None when it has no argument."""
     arg = pick_argument(call, line, lookup)
     return None if arg is None else from_expr(arg, line, lookup)
+
+
+def from_log_call(call: ast.Call, line: int, lookup: Lookup) -> Message | None:
+    """The template of a logging call's message: its first argument, %-formatted with the
+    other positional arguments as ``logging`` does (a single dict argument is the mapping)."""
+    if not call.args or isinstance(call.args[0], ast.Starred):
+        return None
+    first, rest = call.args[0], call.args[1:]
+    if rest and not any(isinstance(a, ast.Starred) for a in rest):
+        fmt = _Builder(lookup).literal(first, line, 0)
+        if fmt is not None:
+            right: ast.expr = rest[0]
+            if len(rest) > 1 or not isinstance(right, ast.Dict):
+                right = ast.Tuple(elts=list(rest), ctx=ast.Load())
+            return _finish(_percent(fmt, right))
+    return from_expr(first, line, lookup)
+
+
+def formatted_value(node: ast.FormattedValue) -> str:
+    """The placeholder of one f-string field, conversion and format spec kept."""
+    return _Builder(lambda name, line: None).fstring_part(node)

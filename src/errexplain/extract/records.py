@@ -13,6 +13,9 @@ class Site:
     the tree is known. ``constant`` is false when the message has no literal text at all;
     ``single`` is true when the message is the only argument of the exception call;
     ``handling`` names the exception of the innermost enclosing ``except`` clause.
+    ``statement`` is the statement's source text of a site whose exception has no message
+    (``template`` is then empty); ``via`` names the helper (qualified) that a call site hands
+    its message to. For ``kind == "log"``, ``exception`` is the logging level.
     """
 
     path: str
@@ -28,6 +31,8 @@ class Site:
     base: str | None = None
     single: bool = True
     handling: str | None = None
+    statement: str | None = None
+    via: str | None = None
 
 
 @record

@@ -76,14 +76,43 @@ def _repr_quoted(template: str) -> str:
     return quote + template + quote
 
 
-def _finish(site: Site, exception: str, table: ClassTable) -> Site:
+def _finish(site: Site, exception: str, table: ClassTable, via: str | None = None) -> Site:
     base = table.base(exception, site.path) if exception in table else None
     template = site.template
-    if site.single and site.constant and "KeyError" in (exception, base):
+    if template and site.single and site.constant and "KeyError" in (exception, base):
         template = _repr_quoted(template)
     return replace(
-        site, exception=exception, template=template, base=None if base == exception else base
+        site,
+        exception=exception,
+        template=template,
+        base=None if base == exception else base,
+        via=via or site.via,
     )
+
+
+def _raise_site(
+    site: Site, helpers: dict[str, Site], table: ClassTable, notes: list[str]
+) -> Site | None:
+    """A raise/assert site with its exception resolved (through a helper that builds it), or
+    None when the message is recorded in the helper or the raised name is no exception."""
+    where = f"{site.path}:{site.line}"
+    exception = site.exception
+    helper = helpers.get(exception) if exception not in table else None
+    via = None
+    if helper is not None:
+        # The message is written either in the helper (recorded there) or here.
+        if helper.constant or not site.constant or not site.template:
+            notes.append(
+                f"{where}: message is built in helper {exception}(); "
+                f"recorded at {helper.path}:{helper.line}"
+            )
+            return None
+        exception, via = helper.exception, helper.function
+    elif not site.template and not table.is_exception(exception):
+        return None  # `raise Something` of a name that is no exception class
+    if not site.constant:
+        notes.append(f"{where}: message is not a constant")
+    return _finish(site, exception, table, via)
 
 
 def resolve(results: Iterable[FileResult]) -> Resolved:
@@ -95,24 +124,14 @@ def resolve(results: Iterable[FileResult]) -> Resolved:
     out: list[Site] = []
     notes: list[str] = []
     for site in sites:
-        where = f"{site.path}:{site.line}"
-        if site.helper:
+        if site.kind == "log":
+            out.append(site)
+        elif site.helper:
             if site.constant and table.is_exception(site.exception):
                 out.append(_finish(site, site.exception, table))
-            continue
-        exception = site.exception
-        helper = helpers.get(exception) if exception not in table else None
-        if helper is not None:
-            # The message is written either in the helper (recorded there) or here.
-            if helper.constant or not site.constant:
-                notes.append(
-                    f"{where}: message is built in helper {exception}(); "
-                    f"recorded at {helper.path}:{helper.line}"
-                )
-                continue
-            exception = helper.exception
-        if not site.constant:
-            notes.append(f"{where}: message is not a constant")
-        out.append(_finish(site, exception, table))
+        else:
+            done = _raise_site(site, helpers, table, notes)
+            if done is not None:
+                out.append(done)
     out.sort(key=lambda s: (s.path, s.line, s.kind, s.template))
     return Resolved(tuple(out), tuple(notes))

@@ -8,7 +8,9 @@ import warnings
 from collections.abc import Callable, Iterator
 from typing import Any, ClassVar
 
-from errexplain.extract.messages import Message, from_call, from_expr, source_of
+from errexplain.extract.helpers import Helpers
+from errexplain.extract.logs import log_level, worth_recording
+from errexplain.extract.messages import Message, from_call, from_expr, from_log_call, source_of
 from errexplain.extract.records import ClassInfo, FileResult, Site
 from errexplain.extract.scope import Scope
 
@@ -46,6 +48,15 @@ def _doc_line(func: _FuncDef | None) -> str | None:
     return cut(first) if first else None
 
 
+def _class_name(exc: ast.expr) -> str | None:
+    """``raise ValueError`` / ``raise errors.Busy``: a capitalised name raised without a call."""
+    name = exc.id if isinstance(exc, ast.Name) else None
+    if isinstance(exc, ast.Attribute):
+        name = exc.attr
+    return name if name and name[:1].isupper() else None
+
+
+NO_MESSAGE = Message("", True)
 _BODIES = ("body", "orelse", "finalbody")
 
 
@@ -67,8 +78,12 @@ class SiteVisitor:
     Only statements are visited (raise, assert and return are statements), never expressions.
     """
 
-    def __init__(self, path: str, tree: ast.Module) -> None:
+    def __init__(self, path: str, tree: ast.Module, data: bytes = b"") -> None:
         self.path = path
+        self._data = data
+        self._lines: list[bytes] | None = None
+        self._helpers = Helpers(tree)
+        self._classes: list[str] = []
         self.sites: list[Site] = []
         self.classes: list[ClassInfo] = []
         self._names: list[str] = []
@@ -115,7 +130,9 @@ class SiteVisitor:
     def visit_ClassDef(self, node: ast.ClassDef) -> None:
         bases = tuple(_callee_name(b) for b in node.bases)
         self.classes.append(ClassInfo(node.name, self.path, bases))
+        self._classes.append(".".join([*self._names, node.name]))
         self._visit_body(node, None)
+        self._classes.pop()
 
     def visit_If(self, node: ast.If) -> None:
         guards = self._guards[-1]
@@ -154,6 +171,7 @@ class SiteVisitor:
         condition: str | None,
         call: ast.Call | None = None,
         helper: bool = False,
+        via: str | None = None,
     ) -> None:
         self.sites.append(
             Site(
@@ -169,8 +187,22 @@ class SiteVisitor:
                 helper=helper,
                 single=call is None or len(call.args) + len(call.keywords) == 1,
                 handling=self._handling[-1][-1] if self._handling[-1] else None,
+                statement=None if message.template else self._statement(node),
+                via=via,
             )
         )
+
+    def _statement(self, node: ast.stmt) -> str:
+        """The statement's source text, whitespace collapsed and cut."""
+        if self._lines is None:
+            self._lines = self._data.splitlines()
+        lines = self._lines[node.lineno - 1 : node.end_lineno or node.lineno]
+        if not lines:
+            return cut(source_of(node))
+        end = node.end_col_offset if node.end_col_offset is not None else len(lines[-1])
+        lines[-1] = lines[-1][:end]
+        lines[0] = lines[0][node.col_offset :]
+        return cut(b"\n".join(lines).decode("utf-8", "replace"))
 
     def _exception_call(self, exc: ast.expr, line: int) -> ast.Call | None:
         if isinstance(exc, ast.Call):
@@ -182,18 +214,48 @@ class SiteVisitor:
         return None
 
     def visit_Raise(self, node: ast.Raise) -> None:
-        call = None if node.exc is None else self._exception_call(node.exc, node.lineno)
+        if node.exc is None:
+            return  # a re-raise
+        call = self._exception_call(node.exc, node.lineno)
         if call is None:
+            name = _class_name(node.exc)
+            if name is not None and self._scopes[-1].lookup(name, node.lineno) is None:
+                self._add(node, "raise", name, NO_MESSAGE, self._condition())
             return
         message = from_call(call, node.lineno, self._scopes[-1].lookup)
-        if message is not None:
-            self._add(node, "raise", _callee_name(call.func), message, self._condition(), call)
+        exception = _callee_name(call.func)
+        self._add(node, "raise", exception, message or NO_MESSAGE, self._condition(), call)
 
     def visit_Assert(self, node: ast.Assert) -> None:
-        if node.msg is None:
-            return
-        message = from_expr(node.msg, node.lineno, self._scopes[-1].lookup)
+        message = NO_MESSAGE
+        if node.msg is not None:
+            message = from_expr(node.msg, node.lineno, self._scopes[-1].lookup)
         self._add(node, "assert", "AssertionError", message, cut(source_of(node.test)))
+
+    def visit_Expr(self, node: ast.Expr) -> None:
+        """A call statement: a logged error, or a message handed to a raising helper."""
+        call = node.value
+        if not isinstance(call, ast.Call):
+            return
+        lookup = self._scopes[-1].lookup
+        level = log_level(call)
+        if level is not None:
+            message = from_log_call(call, node.lineno, lookup)
+            if message is not None and worth_recording(level, message.template):
+                self._add(node, "log", level, message, self._condition())
+            return
+        cls = self._classes[-1] if self._classes else None
+        found = self._helpers.site_for(call, cls, node.lineno, lookup)
+        if found is not None:
+            helper = found.helper
+            self._add(
+                node,
+                "raise",
+                helper.exception,
+                found.message,
+                self._condition(),
+                via=helper.qualname,
+            )
 
     def visit_Return(self, node: ast.Return) -> None:
         value = node.value
@@ -215,6 +277,7 @@ class SiteVisitor:
         ast.Raise: visit_Raise,
         ast.Assert: visit_Assert,
         ast.Return: visit_Return,
+        ast.Expr: visit_Expr,
     }
 
 
@@ -243,7 +306,7 @@ def _visit(path: str, data: bytes) -> FileResult:
         return FileResult(path, error=cut(f"{type(exc).__name__}: {exc}"))
     except RecursionError:
         return FileResult(path, error="RecursionError: the file is nested too deeply to parse")
-    visitor = SiteVisitor(path, tree)
+    visitor = SiteVisitor(path, tree, data)
     try:
         visitor.visit(tree)
     except RecursionError:

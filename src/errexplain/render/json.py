@@ -62,6 +62,8 @@ def entry_dict(e: Entry) -> dict[str, Any]:
         "meaning": e.meaning,
         "trigger": e.trigger,
         "condition": e.condition,
+        "statement": e.statement,
+        "via": e.via,
         "situations": list(e.situations),
         "solutions": list(e.solutions),
         "example_fix": {"before": fix.before, "after": fix.after, "language": fix.language}

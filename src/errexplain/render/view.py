@@ -87,7 +87,8 @@ def _paras(text: str, indent: int = 2, prefix: str = "") -> list[Line]:
 def template_spans(exception: str, template: str) -> tuple[Span, ...]:
     """`Type: text {placeholder} text`, placeholders as `{expr}` with their own role."""
     compiled = compile_template(template)
-    spans = [Span(f"{exception}: " if exception else "", "type"), Span(compiled.literals[0])]
+    head = f"{exception}: " if exception and template else exception
+    spans = [Span(head, "type"), Span(compiled.literals[0])]
     for name, lit in zip(compiled.names, compiled.literals[1:], strict=True):
         spans += [Span("{" + name + "}", "placeholder"), Span(lit)]
     return tuple(s for s in spans if s.text)
@@ -149,6 +150,8 @@ def _source(entry: Entry) -> list[Part]:
     out: list[Part] = [Heading("Source"), _line(source_text(entry), wrap=False)]
     if entry.source.url:
         out.append(Link(entry.source.url))
+    if entry.via:
+        out.append(_line(f"(the message is handed to the helper {entry.via}, which raises it)"))
     if entry.removed_in:
         out.append(_line(f"(removed in {entry.removed_in})"))
     return out
@@ -170,7 +173,9 @@ def entry_sections(entry: Entry) -> list[Part]:
 
 def _error_spans(err: RaisedError, match: Match | None) -> tuple[Span, ...]:
     """The error line, the values bound to placeholders marked, and how often it was seen."""
-    spans = [Span(f"{err.type or 'Error'}: ", "type"), *_message_spans(err.message, match)]
+    # Python prints `NotImplementedError` alone when there is no message
+    head = f"{err.type or 'Error'}" + (": " if err.message or not err.type else "")
+    spans = [Span(head, "type"), *_message_spans(err.message, match)]
     if err.count > 1:
         ranks = f" ({', '.join(err.ranks)})" if err.ranks else ""
         spans.append(Span(f"  [seen {err.count} times{ranks}]", "dim"))
@@ -261,6 +266,8 @@ def match_parts(m: Match, n: int, total: int) -> list[Part]:
     )
     message = Line((Span("Message:  "), *template_spans(e.exception, e.template)), 0, False)
     out: list[Part] = [head, _line("why: " + "; ".join(m.reasons)), message]
+    if e.statement:
+        out.append(Line((Span("Statement: "), Span(e.statement, "placeholder")), 0, False))
     if m.values:
         spans = [Span("Values:   ")]
         for i, (k, v) in enumerate(m.values):

@@ -1,0 +1,48 @@
+"""Logged errors: ``logger.error(...)``, ``logging.critical(...)``, ``self.logger.exception(...)``.
+
+Users paste these lines as they paste tracebacks. A call is a logged error when it calls
+``error``, ``critical`` or ``exception`` on ``logging`` or on an object named like a logger
+(``logger``, ``self._logger``, ``log``), or ``warning`` when its literal text reports a failure.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+
+from errexplain.match.normalize import template_words
+from errexplain.match.template import compile_template
+
+LEVELS = frozenset({"error", "critical", "exception", "warning"})
+FAILURE = re.compile(
+    r"\b(?:fail\w*|error\w*|cannot|can't|unable|invalid|not supported|unsupported|"
+    r"exceed\w*|timeout|timed out|abort\w*)\b",
+    re.IGNORECASE,
+)
+"""Words by which a warning reports a failure (the others are not recorded)."""
+
+
+def _is_logger(obj: ast.expr) -> bool:
+    if isinstance(obj, ast.Name):
+        name = obj.id
+    elif isinstance(obj, ast.Attribute):
+        name = obj.attr
+    else:
+        return False
+    low = name.lower().lstrip("_")
+    return low in ("log", "logging") or "logger" in low
+
+
+def log_level(call: ast.Call) -> str | None:
+    """The level of a logging call (``"error"`` ...), or None when it is not one."""
+    func = call.func
+    if not isinstance(func, ast.Attribute) or func.attr not in LEVELS:
+        return None
+    return func.attr if _is_logger(func.value) else None
+
+
+def worth_recording(level: str, template: str) -> bool:
+    """Only messages with literal words; a warning only when its text reports a failure."""
+    if not template_words(template):
+        return False
+    return level != "warning" or bool(FAILURE.search(compile_template(template).literal_text))

@@ -1,0 +1,178 @@
+"""Finding catalog sites by traceback frames, for errors whose message cannot be matched.
+
+``raise NotImplementedError`` and a bare ``assert x is not None`` print no message at all, and
+some tools print an AssertionError whose message is the assert statement itself
+(``AssertionError: assert x.shape[0] == len(y)``). Such errors are located by the innermost
+frames of their traceback instead: the file (any release: a path suffix, or only the file name
+when the file moved), the function (last part of a class-qualified name) and the source line the
+traceback shows under the frame, compared with the statement (or assert test) the catalog
+recorded, whitespace and quoting normalised. The line number is only a small bonus: lines drift
+between releases.
+
+Pure: the catalog view is passed in. Only entries :func:`locatable` are looked up.
+"""
+
+from __future__ import annotations
+
+from errexplain._startup import TYPE_CHECKING
+from errexplain.match.rank import TYPE_MISMATCH, Hit
+from errexplain.match.template import normalize_ws
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from errexplain.models import Candidate, CatalogView, Entry, Frame, RaisedError
+
+LOCATE_FRAMES = 3
+"""How many of the innermost frames are looked at."""
+STATEMENT_SCORE = 0.95
+"""The frame shows the recorded statement (or the message is the recorded assert test), in the
+recorded function and file."""
+FUNCTION_SCORE = 0.80
+"""Same function and file, but the traceback shows no source line to compare."""
+OTHER_LINE_SCORE = 0.60
+"""Same function and file, but the frame shows (or the message names) another statement."""
+MOVED, DEEPER, SAME_LINE = 0.05, 0.05, 0.02
+"""Cost of a file found by name only (moved), of each frame above the innermost; bonus for the
+recorded line number."""
+MIN_CODE = 8
+"""A frame's source line shorter than this (``assert (``) is too little to compare as a prefix
+of a multi-line statement."""
+
+
+def locatable(kind: str, template: str) -> bool:
+    """Entries found by frames: sites without a message, and assert sites (whose test can be
+    the message)."""
+    return not template or kind == "assert"
+
+
+def site_key(path: str, function: str) -> str:
+    """The lookup key of a site: its file name and the last part of its function's name."""
+    name = path.replace("\\", "/").rsplit("/", 1)[-1]
+    return name + "\0" + function.rsplit(".", 1)[-1]
+
+
+def site_table(entries: Sequence[Entry]) -> dict[str, tuple[int, ...]]:
+    """:func:`site_key` -> positions (in the given order) of the locatable entries."""
+    table: dict[str, list[int]] = {}
+    for pos, e in enumerate(entries):
+        src = e.source
+        if src.path and src.function and locatable(e.kind, e.template):
+            table.setdefault(site_key(src.path, src.function), []).append(pos)
+    return {k: tuple(v) for k, v in table.items()}
+
+
+def assert_test(message: str) -> str | None:
+    """The test of a message that is an assert statement (``assert x == y`` -> ``x == y``)."""
+    msg = normalize_ws(message)
+    if msg.startswith("assert ") and len(msg) > len("assert "):
+        return msg[len("assert ") :]
+    return None
+
+
+def wants_sites(message: str) -> bool:
+    """Whether an error is located by its frames: no message, or an assert statement."""
+    return not message.strip() or assert_test(message) is not None
+
+
+def code_key(text: str) -> str:
+    """Source text compared without spacing, quote style, a trailing comment or comma."""
+    text = text.split("  #", 1)[0]
+    return "".join(text.split()).replace('"', "'").rstrip(",;")
+
+
+def _code_matches(frame_code: str, recorded: str) -> bool:
+    """The frame's line is the recorded statement (or, for a statement over several lines, its
+    first line; a recorded text cut at 200 characters is compared up to the cut)."""
+    code, full = code_key(frame_code), code_key(recorded.removesuffix("…"))
+    if code == full:
+        return True
+    if recorded.endswith("…") and code.startswith(full):
+        return True
+    return len(code) >= MIN_CODE and full.startswith(code)
+
+
+def _recorded(cand: Candidate) -> str | None:
+    if cand.statement:
+        return str(cand.statement)
+    if cand.kind == "assert" and cand.condition:
+        return f"assert {cand.condition}"
+    return None
+
+
+def _in_file(frame: Frame, path: str) -> bool:
+    fpath = frame.path.replace("\\", "/")
+    return fpath == path or fpath.endswith("/" + path)
+
+
+def _evidence(cand: Candidate, frame: Frame, test: str | None) -> tuple[float, bool, list[str]]:
+    """(score, the statement itself is identified, reasons) of a site in the frame's file and
+    function."""
+    recorded = _recorded(cand)
+    func = str(cand.function).rsplit(".", 1)[-1]
+    reasons = [f"a traceback frame is in {func} of {cand.path}"]
+    score, exact = FUNCTION_SCORE, False
+    if test is not None:
+        if cand.condition and code_key(test) == code_key(str(cand.condition)):
+            score, exact = STATEMENT_SCORE, True
+            reasons.append("the message is this assert statement")
+        else:
+            score = OTHER_LINE_SCORE
+            reasons.append("but the message names another assert statement")
+    elif frame.code and recorded:
+        if _code_matches(frame.code, recorded):
+            score, exact = STATEMENT_SCORE, True
+            reasons.append(f"the frame's source line is this statement: {recorded}")
+        else:
+            score = OTHER_LINE_SCORE
+            reasons.append(f"but the frame shows another line than {recorded}")
+    else:
+        reasons.append("no source line to compare: any such statement in the function fits")
+    return score, exact, reasons
+
+
+def _score(cand: Candidate, frame: Frame, depth: int, error: RaisedError, test: str | None) -> Hit:
+    score, exact, reasons = _evidence(cand, frame, test)
+    if not _in_file(frame, str(cand.path)):
+        score -= MOVED
+        reasons.append(f"the file is found by name only (moved from {cand.path}?)")
+    if frame.line is not None and frame.line == cand.line:
+        score += SAME_LINE
+        reasons.append(f"at the recorded line {cand.line}")
+    if depth:
+        score -= DEEPER * depth
+        reasons.append(f"{depth} frame(s) above the innermost one")
+    short = error.short_type
+    if short and short not in (cand.exception, cand.base):
+        score *= TYPE_MISMATCH
+        reasons.append(f"but the catalog raises {cand.exception}, not {error.type}")
+    return Hit(cand, score, "exact" if exact else "fuzzy", (), tuple(reasons))
+
+
+def locate(view: CatalogView, error: RaisedError, *, limit: int = 5) -> list[Hit]:
+    """Catalog sites for an error without a message (or with an assert statement as its
+    message), found by its innermost frames; best first, unfiltered by any cutoff."""
+    if not wants_sites(error.message):
+        return []
+    test = assert_test(error.message)
+    best: dict[int, Hit] = {}
+    for depth, frame in enumerate(reversed(error.frames[-LOCATE_FRAMES:])):
+        if not frame.function:
+            continue
+        for cand in view.sites(frame.path, frame.function):
+            if (cand.kind != "assert") if test is not None else bool(cand.template):
+                continue
+            hit = _score(cand, frame, depth, error, test)
+            if cand.pos not in best or hit.raw > best[cand.pos].raw:
+                best[cand.pos] = hit
+    ordered = sorted(best.values(), key=lambda h: (-round(h.raw, 6), h.cand.line or 0, h.id))
+    return ordered[:limit]
+
+
+def ambiguous(hits: Sequence[Hit]) -> bool:
+    """The two best sites score the same and record the same statement: nothing tells them
+    apart (two ``raise NotImplementedError`` in one function, no source line shown)."""
+    if len(hits) < 2:
+        return False
+    a, b = hits[0], hits[1]
+    return abs(a.raw - b.raw) < 1e-9 and _recorded(a.cand) == _recorded(b.cand)

@@ -1,0 +1,320 @@
+"""Sites beyond message-carrying raise/assert (#9): no message, logged errors, helpers,
+messages assembled over several statements."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import yaml
+
+from errexplain.catalog.load import load_catalog
+from errexplain.extract import extract
+from errexplain.extract.records import Site
+from errexplain.extract.resolve import resolve
+from errexplain.extract.visitor import visit_source
+
+
+def sites(code: str, path: str = "pkg/mod.py") -> list[Site]:
+    result = visit_source(path, textwrap.dedent(code).encode())
+    assert result.error is None
+    return list(resolve([result]).sites)
+
+
+def by_function(code: str) -> dict[str, list[Site]]:
+    out: dict[str, list[Site]] = {}
+    for s in sites(code):
+        out.setdefault(s.function, []).append(s)
+    return out
+
+
+# --- no message ------------------------------------------------------------------------------
+NO_MESSAGE = """
+class Base:
+    def forward(self, x):
+        raise NotImplementedError
+
+    def backward(self, x):
+        if x:
+            raise NotImplementedError()
+        raise errors.UnsupportedError
+
+def check(req):
+    assert req.prefix_indices is not None  # a comment
+    assert (
+        req.x
+        == 3
+    )
+
+def empty_text():
+    raise ValueError("")
+
+def reraise(e):
+    try:
+        pass
+    except Exception as err:
+        raise err
+    raise
+
+def not_a_class(x):
+    error_cls = ValueError
+    raise error_cls
+
+def not_an_exception():
+    raise Response
+"""
+
+
+def test_message_less_sites_record_their_statement():
+    got = by_function(NO_MESSAGE)
+    (forward,) = got["Base.forward"]
+    assert (forward.kind, forward.exception, forward.template) == (
+        "raise",
+        "NotImplementedError",
+        "",
+    )
+    assert forward.statement == "raise NotImplementedError"
+    call, attr = got["Base.backward"]
+    assert (call.statement, call.condition) == ("raise NotImplementedError()", "x")
+    assert (attr.exception, attr.statement) == (
+        "UnsupportedError",
+        "raise errors.UnsupportedError",
+    )
+    one, two = got["check"]
+    assert (one.kind, one.exception, one.template) == ("assert", "AssertionError", "")
+    assert (one.statement, one.condition) == (
+        "assert req.prefix_indices is not None",
+        "req.prefix_indices is not None",
+    )
+    assert (two.statement, two.condition) == ("assert ( req.x == 3 )", "req.x == 3")
+    assert got["empty_text"][0].statement == 'raise ValueError("")'
+
+
+def test_reraises_variables_and_non_exceptions_are_not_sites():
+    got = by_function(NO_MESSAGE)
+    assert "reraise" not in got
+    assert "not_a_class" not in got
+    assert "not_an_exception" not in got
+
+
+def test_message_carrying_sites_have_no_statement():
+    (site,) = sites("def f(x):\n    raise ValueError(f'bad {x}')\n")
+    assert site.statement is None and site.via is None
+
+
+def test_long_statements_are_cut():
+    name = "x" * 300
+    (site,) = sites(f"def f():\n    assert {name}\n")
+    assert site.statement is not None and len(site.statement) == 200
+    assert site.statement.endswith("…")
+
+
+# --- logged errors ---------------------------------------------------------------------------
+LOGS = """
+import logging
+logger = logging.getLogger(__name__)
+log = logger
+
+class Worker:
+    def run(self, x, dev):
+        logger.error("failed to load %s from %r", x, self)
+        logging.critical("disk full on %(dev)s", {"dev": dev})
+        self._logger.exception(f"worker crashed on {x}")
+        log.error("bad value: " + str(x))
+        logger.error("loaded {} of {}".format(x, dev))
+        logger.warning("request timed out after %d s", x)
+        logger.warning("Cannot use %s here", x)
+        logger.warning("retrying in %d s", x)
+        logger.error(x)
+        logger.error(str(x))
+        logger.info("failed but only at info level")
+        printer.error("not a logger: failed")
+        logger.error("%s", x)
+"""
+
+
+def test_logged_errors():
+    got = [(s.line, s.exception, s.template) for s in sites(LOGS) if s.kind == "log"]
+    assert got == [
+        (8, "error", "failed to load <x> from <self!r>"),
+        (9, "critical", "disk full on <dev>"),
+        (10, "exception", "worker crashed on <x>"),
+        (11, "error", "bad value: <str(x)>"),
+        (12, "error", "loaded <x> of <dev>"),
+        (13, "warning", "request timed out after <x> s"),
+        (14, "warning", "Cannot use <x> here"),
+    ]
+
+
+def test_warnings_without_a_failure_word_and_messages_without_words_are_not_recorded():
+    lines = {s.line for s in sites(LOGS)}
+    assert not lines & {15, 16, 17, 18, 19, 20}
+
+
+def test_log_sites_skip_helper_resolution():
+    code = """
+    import logging
+    logger = logging.getLogger()
+
+    def error(msg):
+        return ValueError(f"wrapped: {msg}")
+
+    def f():
+        logger.error("something failed")
+    """
+    got = [s for s in sites(code) if s.kind == "log"]
+    assert [(s.exception, s.template, s.via) for s in got] == [("error", "something failed", None)]
+
+
+# --- helpers ---------------------------------------------------------------------------------
+HELPERS = """
+import logging
+logger = logging.getLogger()
+
+def raise_error_or_warn(obj, flag, counter, message):
+    if flag:
+        raise ValueError(message)
+    logger.warning(message)
+
+def make_error(message):
+    return RuntimeError(message)
+
+def not_raising(message):
+    print(message)
+
+def forward(message):
+    raise_error_or_warn(None, True, 0, message)
+
+class Config:
+    def _fail(self, msg):
+        raise TypeError(f"[config] {msg}")
+
+    def _error(self, msg):
+        return KeyError(msg)
+
+    @staticmethod
+    def _static(reason, code=0):
+        raise OSError(f"[{code}] " + reason)
+
+    def check(self, x):
+        if x < 0:
+            self._fail(f"x must be >= 0, got {x}")
+        if x > 10:
+            raise_error_or_warn(self, x > 100, 1, f"x is large: {x}")
+        if x == 5:
+            raise make_error(f"five is bad: {x}")
+        if x == 6:
+            raise self._error(f"six is bad: {x}")
+        if x == 7:
+            self._fail(x)
+        if x == 8:
+            not_raising(f"eight is not raised: {x}")
+        if x == 9:
+            self._static(reason="nine failed")
+        msg = f"x={x}"
+        msg += " is odd"
+        self._fail(msg=msg)
+        self._reject("too big")
+
+    def _reject(self, what):
+        raise ValueError(f"rejected by the configuration validator: {what}")
+
+class Other:
+    def check(self, x):
+        self._fail(f"other class: {x}")
+"""
+
+
+def test_messages_handed_to_raising_helpers():
+    got = [(s.line, s.exception, s.template, s.via) for s in by_function(HELPERS)["Config.check"]]
+    assert got == [
+        (32, "TypeError", "[config] x must be >>= 0, got <x>", "Config._fail"),
+        (34, "ValueError", "x is large: <x>", "raise_error_or_warn"),
+        (36, "RuntimeError", "five is bad: <x>", "make_error"),
+        (38, "KeyError", "'six is bad: <x>'", "Config._error"),  # str(KeyError) is its repr
+        (44, "OSError", "[<code>] nine failed", "Config._static"),
+        (47, "TypeError", "[config] x=<x> is odd", "Config._fail"),
+    ]
+    assert all(s.condition for s in by_function(HELPERS)["Config.check"][:-1])
+
+
+def test_helpers_are_followed_one_level_within_their_module_and_class():
+    got = by_function(HELPERS)
+    assert "forward" not in got  # passes its own parameter on: no literal text
+    assert "Other.check" not in got  # self._fail of another class
+    lines = {s.line for s in got["Config.check"]}
+    assert 40 not in lines  # the argument has no literal text
+    assert 42 not in lines  # not_raising does not raise its parameter
+    # the helper's own text identifies the message: its raise site explains every call
+    assert 48 not in lines
+    assert [s.template for s in got["Config._reject"]] == [
+        "rejected by the configuration validator: <what>"
+    ]
+
+
+# --- messages assembled over several statements ----------------------------------------------
+def test_message_assembled_over_several_statements():
+    code = """
+    def f(x, y):
+        msg = f"bad x {x}"
+        msg += f", and y {y}"
+        msg += "."
+        raise ValueError(msg)
+    """
+    (site,) = sites(code)
+    assert site.template == "bad x <x>, and y <y>."
+
+
+# --- through the catalog ---------------------------------------------------------------------
+def test_extracted_catalog_loads_with_statement_via_and_log(tmp_path: Path):
+    src = tmp_path / "src" / "pkg"
+    src.mkdir(parents=True)
+    (src / "mod.py").write_text(textwrap.dedent(NO_MESSAGE) + textwrap.dedent(HELPERS))
+    (src / "logs.py").write_text(textwrap.dedent(LOGS))
+    out = tmp_path / "errors" / "pkg"
+    report = extract(src, "pkg", "1.0", out=out)
+    assert report.sites_by_kind["log"] == 7
+    doc = yaml.safe_load((out / "mod.yaml").read_text())
+    forward = next(e for e in doc["entries"] if e["source"]["function"] == "Base.forward")
+    assert list(forward)[:8] == [
+        "id",
+        "exception",
+        "kind",
+        "template",
+        "source",
+        "statement",
+        "versions",
+        "derived",
+    ]
+    fail = next(e for e in doc["entries"] if e.get("via") == "Config._fail")
+    assert fail["meaning"].startswith("Raised by helper `Config._fail`, called by `Config.check`")
+    assert fail["template"] == "[config] x must be >>= 0, got <x>"
+    log_doc = yaml.safe_load((out / "logs.yaml").read_text())
+    assert log_doc["entries"][0]["meaning"].startswith("Logged at error level by `Worker.run`")
+    entries = load_catalog([out]).entries
+    assert {e.kind for e in entries} == {"raise", "assert", "log"}
+    ids = {e.id for e in entries}
+    # message-less sites never appear as related entries of others
+    blank = {e.id for e in entries if not e.template}
+    assert blank and not any(set(e.related) & blank for e in entries)
+    assert len(ids) == len(entries)
+    again = extract(src, "pkg", "1.0", out=out)
+    assert (again.entries_added, again.entries_updated, again.entries_removed) == (0, 0, 0)
+
+
+def test_every_parameter_of_the_helper_message_is_filled_from_its_argument():
+    code = """
+    def wait(url, timeout=5):
+        raise RuntimeError(f"{url} down ({timeout}s)")
+
+    def f(base):
+        wait(base + "/health")
+
+    def g(base):
+        wait(base, timeout="soon, or never")
+    """
+    got = {s.function: s.template for s in sites(code) if s.via}
+    assert got == {
+        "f": "<base>/health down (<timeout>s)",
+        "g": "<base> down (soon, or nevers)",
+    }
