@@ -9,14 +9,15 @@ from __future__ import annotations
 
 import builtins
 
-from errexplain._startup import TYPE_CHECKING
+from errexplain._startup import TYPE_CHECKING, replace
 from errexplain.match.rank import FUZZY_CUTOFF, Hit, Ranking, rank
+from errexplain.match.release import Facts, guess, pin, site_lines, window
 from errexplain.match.sites import ambiguous, locate, wants_sites
-from errexplain.models import Explanation, Frame, Match, RaisedError
+from errexplain.models import Current, Entry, Explanation, Frame, Match, RaisedError, ReleaseGuess
 from errexplain.parse import parse_traceback
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Mapping, Sequence
 
     from errexplain.models import CatalogView
 
@@ -112,15 +113,106 @@ def _with_sites(ranking: Ranking, error: RaisedError, view: CatalogView, cutoff:
     return Ranking(tuple(hits), (), ambiguous(hits) if hits[0] in good else ranking.ambiguous)
 
 
+def _first_guess(
+    text: str, error: RaisedError, view: CatalogView, stated: Mapping[str, str]
+) -> tuple[Facts | None, ReleaseGuess | None]:
+    """The project whose history the catalog holds, and what the paste says of its release
+    before matching: stated by the user, version strings, frame paths."""
+    for project in view.history_projects():
+        facts = view.release_facts(project)
+        if facts is None:
+            continue
+        if project in stated:
+            r = stated[project]
+            if r not in facts.order:
+                return facts, None
+            return facts, ReleaseGuess(project, r, r, (f"stated: {project}={r}",), True)
+        return facts, guess(text, error.frames, facts)
+    return None, None
+
+
+def _final_guess(
+    text: str, error: RaisedError, facts: Facts, first: ReleaseGuess | None, top: Match | None
+) -> ReleaseGuess | None:
+    """The guess again, with the matched wording's releases and the frames that sit where it
+    was raised in some releases."""
+    if first is not None and first.stated:
+        return first
+    if top is None or top.entry.project != facts.project:
+        return first
+    e = top.entry
+    wording = e.releases if top.kind == "exact" else None
+    lines = site_lines((e.at,) if e.at else (), error.frames, facts)
+    return guess(text, error.frames, facts, wording=wording, lines=lines) or first
+
+
+def _follow_release(view: CatalogView, m: Match, g: ReleaseGuess | None, facts: Facts) -> Match:
+    """Pin a match's source to the paste's release (when it raises this wording), point at the
+    latest wording of the check, and lend an older wording the prose of the current one."""
+    e = m.entry
+    if e.project != facts.project:
+        return m
+    if g is not None and e.at and e.releases:
+        pinned = pin(e.at, e.releases, g, facts)
+        if pinned is not None:
+            release, span = pinned
+            project = view.project(e.project)
+            url = project.url(span.path, span.line, release) if project else None
+            src = replace(
+                e.source,
+                version=release,
+                path=span.path,
+                line=span.line,
+                function=span.function,
+                url=url or e.source.url,
+            )
+            e = replace(e, source=src)
+    current, borrowed = None, False
+    head = _head(view, e)
+    if head is not None and head.id != e.id:
+        if not head.removed_in:
+            current = Current(head.id, head.template, head.source.path, head.source.line)
+        if head.curated and not e.curated:
+            e = replace(
+                e,
+                meaning=head.meaning,
+                trigger=head.trigger,
+                situations=head.situations,
+                solutions=head.solutions,
+                example_fix=head.example_fix,
+            )
+            borrowed = True
+    return replace(m, entry=e, current=current, borrowed=borrowed)
+
+
+def _head(view: CatalogView, e: Entry) -> Entry | None:
+    if not e.lineage:
+        return None
+    pos = view.position(e.lineage)
+    return view.entry(pos) if pos is not None else None
+
+
 def explain_error(
-    error: RaisedError, view: CatalogView, *, cutoff: float = FUZZY_CUTOFF
+    error: RaisedError,
+    view: CatalogView,
+    *,
+    cutoff: float = FUZZY_CUTOFF,
+    text: str = "",
+    release: Mapping[str, str] | None = None,
 ) -> Explanation:
-    """Explain one parsed error."""
-    ranking = rank(view, error.message, error.type, error.frames, cutoff=cutoff)
+    """Explain one parsed error. `text` is the whole paste (version strings in it tell the
+    release); `release` maps a project to the release the user states it runs."""
+    facts, first = _first_guess(text, error, view, release or {})
+    win = window(facts, first) if facts is not None else None
+    ranking = rank(view, error.message, error.type, error.frames, cutoff=cutoff, window=win)
     if wants_sites(error.message) and error.frames:
         ranking = _with_sites(ranking, error, view, cutoff)
     matches = tuple(_to_match(view, h) for h in ranking.hits)
     nearest = tuple(_to_match(view, h) for h in ranking.nearest)
+    g = None
+    if facts is not None:
+        g = _final_guess(text, error, facts, first, matches[0] if matches else None)
+        matches = tuple(_follow_release(view, m, g, facts) for m in matches)
     notes = []
     other = _look_alike(error, matches)
     if other is not None:
@@ -136,12 +228,21 @@ def explain_error(
         notes.append(AMBIGUOUS_NOTE)
     if error.truncated:
         notes.append(TRUNCATED_NOTE)
+    if matches and matches[0].borrowed:
+        notes.append(
+            "the explanation was written for the current wording of this check; the release "
+            "this paste comes from words it differently"
+        )
     generic = _generic(error, view) if not matches or matches[0].entry.derived else None
-    return Explanation(error, matches, nearest, ranking.ambiguous, generic, tuple(notes))
+    return Explanation(error, matches, nearest, ranking.ambiguous, generic, tuple(notes), g)
 
 
 def explain_text(
-    text: str, view: CatalogView, *, cutoff: float = FUZZY_CUTOFF
+    text: str,
+    view: CatalogView,
+    *,
+    cutoff: float = FUZZY_CUTOFF,
+    release: Mapping[str, str] | None = None,
 ) -> tuple[Explanation, ...]:
     """Explain every distinct error found in pasted text. A paste with no exception in it at
     all (a message copied alone, quoted in prose, a log line without a level) is searched line
@@ -149,7 +250,7 @@ def explain_text(
     errors = parse_traceback(text)
     if not errors:
         return bare_messages(text, view)
-    return tuple(explain_error(e, view, cutoff=cutoff) for e in errors)
+    return tuple(explain_error(e, view, cutoff=cutoff, text=text, release=release) for e in errors)
 
 
 BARE_MIN_CHARS = 20
@@ -263,10 +364,16 @@ def pasted_errors(text: str) -> tuple[RaisedError, ...]:
 
 
 def explain_message(
-    message: str, exc_type: str, view: CatalogView, *, cutoff: float = FUZZY_CUTOFF
+    message: str,
+    exc_type: str,
+    view: CatalogView,
+    *,
+    cutoff: float = FUZZY_CUTOFF,
+    release: Mapping[str, str] | None = None,
 ) -> Explanation:
     """Explain a bare message (no traceback)."""
-    return explain_error(RaisedError(exc_type, message, form="line"), view, cutoff=cutoff)
+    error = RaisedError(exc_type, message, form="line")
+    return explain_error(error, view, cutoff=cutoff, text=message, release=release)
 
 
 MEANINGS: dict[str, str] = {

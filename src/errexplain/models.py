@@ -15,6 +15,8 @@ from errexplain._startup import TYPE_CHECKING, record
 if TYPE_CHECKING:
     from typing import Literal, Protocol
 
+    from errexplain.match.release import Facts
+
     MatchKind = Literal["exact", "fuzzy", "probable"]
 else:
     MatchKind = str
@@ -169,6 +171,9 @@ class Candidate:
     """Characters of literal text in the template: how much of a message it pins down."""
     condition: str | None
     statement: str | None = None
+    releases: tuple[str, str] | None = None
+    """(first, last) release raising this wording, for history catalogs."""
+    lineage: str | None = None
 
     @classmethod
     def of(cls, pos: int, e: Entry, literal_len: int) -> Candidate:
@@ -187,6 +192,8 @@ class Candidate:
             literal_len,
             e.condition,
             e.statement,
+            e.releases,
+            e.lineage,
         )
 
 
@@ -209,8 +216,21 @@ class Related:
 
 
 @record
+class Current:
+    """The wording of an entry's check in the project's latest release (history catalogs)."""
+
+    id: str
+    template: str
+    path: str | None
+    line: int | None
+
+
+@record
 class Match:
-    """A catalog entry that explains an error, with how sure we are and why."""
+    """A catalog entry that explains an error, with how sure we are and why. `current` is the
+    latest release's wording of the same check when the entry is an older wording (None when
+    the check was removed, or the entry is itself current); `borrowed` says the prose was
+    written for that current wording."""
 
     entry: Entry
     score: float
@@ -218,6 +238,8 @@ class Match:
     values: tuple[tuple[str, str], ...] = ()
     reasons: tuple[str, ...] = ()
     related: tuple[Related, ...] = ()
+    current: Current | None = None
+    borrowed: bool = False
 
 
 @record
@@ -280,6 +302,15 @@ if TYPE_CHECKING:
 
         def known_base(self, exc_type: str) -> str | None:
             """The builtin base the catalog records for a custom exception class."""
+
+        def history_projects(self) -> tuple[str, ...]:
+            """The projects whose release history the catalog holds."""
+
+        def project(self, name: str) -> Project | None: ...
+
+        def release_facts(self, project: str) -> Facts | None:
+            """The project's release order and the releases of each source path, for a
+            catalog that holds the project's history."""
 
 
 @record

@@ -146,6 +146,8 @@ def test_dangling_lineage_is_reported(tmp_path):
     )
     problems = check(load_catalog([root]))
     assert [p.message for p in problems] == ["lineage: unknown id 0000000000000000"]
+
+
 def test_empty_template_needs_a_statement(tmp_path):
     root = _break(
         tmp_path, "  template: deferred feature length does not match image grids", "  template: ''"

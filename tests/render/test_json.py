@@ -19,7 +19,15 @@ from errexplain.models import (
 from errexplain.render.json import dumps, entry_dict, render_explanations, row_dict
 from errexplain.render.plain import render_explanations as render_plain
 
-EXPLANATION_KEYS = {"exception", "matches", "nearest", "ambiguous", "generic", "notes"}
+EXPLANATION_KEYS = {
+    "exception",
+    "matches",
+    "nearest",
+    "ambiguous",
+    "generic",
+    "notes",
+    "release_guess",
+}
 EXCEPTION_KEYS = {
     "type",
     "message",
@@ -52,6 +60,9 @@ MATCH_KEYS = {
     "solutions",
     "example_fix",
     "related",
+    "releases",
+    "current",
+    "prose_from_current",
 }
 SOURCE_KEYS = {"project", "version", "path", "line", "function", "url"}
 

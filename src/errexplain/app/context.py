@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from errexplain._startup import TYPE_CHECKING, record
-from errexplain.errors import ExitCode
+from errexplain.errors import ExitCode, InputError
 from errexplain.match.rank import FUZZY_CUTOFF
 
 if TYPE_CHECKING:
@@ -24,6 +24,8 @@ class Options:
     cutoff: float = FUZZY_CUTOFF
     verbose: bool = False
     color: bool | None = None
+    release: tuple[tuple[str, str], ...] = ()
+    """(project, release) pairs the user states (--release sglang=0.4.6)."""
 
 
 @record
@@ -106,3 +108,26 @@ def emit_rows(
         out = ([title] if title else []) + (lines(parts) or ["(nothing found)"])
         ctx.write("\n".join(out))
     return ExitCode.EXPLAINED if rows else ExitCode.NO_MATCH
+
+
+def stated_releases(ctx: Context, view: CatalogView) -> dict[str, str]:
+    """The --release pairs, checked against the catalog's release history."""
+    out: dict[str, str] = {}
+    for project, release in ctx.opts.release:
+        facts = view.release_facts(project)
+        if facts is None:
+            known = ", ".join(view.history_projects()) or "none"
+            raise InputError(
+                f"--release {project}={release}: the catalog holds no release history of "
+                f"{project!r}",
+                hint=f"projects with a history: {known}",
+            )
+        if release not in facts.order:
+            raise InputError(
+                f"--release {project}={release}: {release} is not a {project} release this "
+                f"catalog knows",
+                hint=f"known: {facts.order[0]} to {facts.order[-1]}, release candidates and dev "
+                "builds excepted",
+            )
+        out[project] = release
+    return out

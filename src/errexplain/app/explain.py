@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from errexplain._startup import TYPE_CHECKING
-from errexplain.app.context import emit_explanations, open_catalog
+from errexplain.app.context import emit_explanations, open_catalog, stated_releases
 from errexplain.errors import InputError
 
 if TYPE_CHECKING:
@@ -33,7 +33,9 @@ def run(ctx: Context, path: str) -> ExitCode:
             f"{inp.name} is empty: nothing to explain",
             hint="errexplain explain FILE, or: some_cmd 2>&1 | errexplain explain -",
         )
-    exps = explain_text(inp.text, open_catalog(ctx), cutoff=ctx.opts.cutoff)
+    view = open_catalog(ctx)
+    release = stated_releases(ctx, view)
+    exps = explain_text(inp.text, view, cutoff=ctx.opts.cutoff, release=release)
     if not exps:
         raise _no_error(inp)
     return emit_explanations(

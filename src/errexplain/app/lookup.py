@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from errexplain._startup import TYPE_CHECKING
-from errexplain.app.context import emit_explanations, open_catalog
+from errexplain.app.context import emit_explanations, open_catalog, stated_releases
 from errexplain.errors import InputError
 
 if TYPE_CHECKING:
@@ -33,10 +33,16 @@ def run(ctx: Context, message: str, exc_type: str) -> ExitCode:
     errors = () if exc_type else pasted_errors(message)
     if errors:
         view = open_catalog(ctx)
-        exps = tuple(explain_error(e, view, cutoff=ctx.opts.cutoff) for e in errors)
+        release = stated_releases(ctx, view)
+        exps = tuple(
+            explain_error(e, view, cutoff=ctx.opts.cutoff, text=message, release=release)
+            for e in errors
+        )
         return emit_explanations(ctx, exps)
     exc_type, message = split_type(message, exc_type)
     if not message.strip():
         raise InputError("the message is empty", hint='errexplain lookup "SomeError: message"')
-    exp = explain_message(message, exc_type, open_catalog(ctx), cutoff=ctx.opts.cutoff)
+    view = open_catalog(ctx)
+    release = stated_releases(ctx, view)
+    exp = explain_message(message, exc_type, view, cutoff=ctx.opts.cutoff, release=release)
     return emit_explanations(ctx, (exp,))

@@ -2,8 +2,8 @@
 
 A normal run reads only what one message needs, so it stays fast at 100k templates::
 
-    b"ERRXIDX5" | 8 x uint64 little-endian: the lengths of
-    meta | offs | slots | rows | ids | fuzzy | sites | store
+    b"ERRXIDX6" | 9 x uint64 little-endian: the lengths of
+    meta | offs | slots | rows | ids | fuzzy | sites | store | releases
 
 * ``meta`` (marshal, small): format, key, projects, the number of rows and of hash slots, and
   the builtin bases of custom exception classes.
@@ -22,6 +22,8 @@ A normal run reads only what one message needs, so it stays fast at 100k templat
   traceback frames instead of by message (:func:`errexplain.match.sites.locatable`), loaded only
   for an error without a message or with an assert statement as its message.
 * ``store``: one marshal record per entry (the prose), read by offset for the entries shown.
+* ``releases`` (marshal, lazy): project -> (release order, {path: release ranges}) for the
+  projects whose history the catalog holds, read only to guess the release of a paste.
 
 The format is private to :mod:`errexplain.catalog`: everything else sees an :class:`Index`
 through :class:`~errexplain.models.CatalogView` (typed candidates and entries).
@@ -37,6 +39,7 @@ import zlib
 
 from errexplain._startup import TYPE_CHECKING, astuple
 from errexplain.match.normalize import filing_words, word_stats
+from errexplain.match.release import Facts
 from errexplain.match.sites import site_key, site_table
 from errexplain.models import Candidate, Entry, ExampleFix, Project, Related, Source, WordStats
 
@@ -46,7 +49,7 @@ if TYPE_CHECKING:
 
 MAGIC = b"ERRXIDX6"
 FORMAT = 6
-_NBLOBS = 8
+_NBLOBS = 9
 _HEAD_SIZE = len(MAGIC) + 8 * _NBLOBS
 
 
@@ -104,10 +107,16 @@ def _bucket_order(entries: Sequence[Entry]) -> tuple[list[int], dict[str, Any]]:
     return order, rare
 
 
-def build_bytes(entries: Sequence[Entry], projects: Iterable[Project], key: str) -> bytes:
+def build_bytes(
+    entries: Sequence[Entry],
+    projects: Iterable[Project],
+    key: str,
+    release_facts: Iterable[Facts] = (),
+) -> bytes:
     """Compile entries into the bytes of an index file."""
     from errexplain.catalog.memory import candidate_of
 
+    release_facts = tuple(release_facts)
     order, rare = _bucket_order(entries)
     brief = {e.id: (e.template, e.exception) for e in entries}
     bases = {e.exception: e.base for e in entries if e.base and e.base != e.exception}
@@ -129,6 +138,7 @@ def build_bytes(entries: Sequence[Entry], projects: Iterable[Project], key: str)
             "nslots": nslots,
             "bases": bases,
             "projects": [astuple(p) for p in projects],
+            "history": sorted({f.project for f in release_facts}),
         }
     )
     offs = b"".join(v.to_bytes(4, "little") for v in (*row_offs, *slot_offs, *store_offs))
@@ -136,7 +146,8 @@ def build_bytes(entries: Sequence[Entry], projects: Iterable[Project], key: str)
     stats = word_stats([entries[i].template for i in order])
     fuzzy = marshal.dumps((stats.postings, stats.idf, stats.weight_sums))
     sites = marshal.dumps(site_table([entries[i] for i in order]))
-    blobs = (meta, offs, slots, bytes(rows), ids, fuzzy, sites, bytes(store))
+    releases = marshal.dumps({f.project: (f.order, dict(f.paths)) for f in release_facts})
+    blobs = (meta, offs, slots, bytes(rows), ids, fuzzy, sites, bytes(store), releases)
     head = MAGIC + b"".join(len(b).to_bytes(8, "little") for b in blobs)
     return b"".join((head, *blobs))
 
@@ -174,6 +185,7 @@ class Index:
             self._at_fuzzy,
             self._at_sites,
             self._at_store,
+            self._at_releases,
             self._end,
         ) = offsets
         self._reader = reader
@@ -185,6 +197,7 @@ class Index:
         self._stats: WordStats | None = None
         self._ids: dict[str, int] | None = None
         self._sites: dict[str, tuple[int, ...]] | None = None
+        self._facts: dict[str, Facts] | None = None
         self._projects = {p[0]: Project(*p) for p in meta["projects"]}
 
     @classmethod
@@ -289,6 +302,20 @@ class Index:
                 self._reader.read(self._at_sites, self._at_store - self._at_sites)
             )
         return [self.candidate(pos) for pos in self._sites.get(site_key(file_name, function), ())]
+
+    def history_projects(self) -> tuple[str, ...]:
+        return tuple(self.meta.get("history", ()))
+
+    def project(self, name: str) -> Project | None:
+        return self._projects.get(name)
+
+    def release_facts(self, project: str) -> Facts | None:
+        if project not in self.meta.get("history", ()):
+            return None
+        if self._facts is None:
+            raw = marshal.loads(self._reader.read(self._at_releases, self._end - self._at_releases))
+            self._facts = {p: Facts(p, tuple(order), paths) for p, (order, paths) in raw.items()}
+        return self._facts.get(project)
 
     def known_base(self, exc_type: str) -> str | None:
         base = self.meta["bases"].get(exc_type)

@@ -14,6 +14,7 @@ from typing import Any
 from errexplain._startup import record
 from errexplain.catalog.yamlio import entry_line, read_yaml
 from errexplain.errors import CatalogError
+from errexplain.match.release import Facts
 from errexplain.match.template import TemplateSyntaxError, compile_template
 from errexplain.models import Entry, ExampleFix, Project, Source, parse_at
 
@@ -64,6 +65,8 @@ class Catalog:
     projects: tuple[Project, ...]
     entries: tuple[Entry, ...]
     overridden: tuple[str, ...] = ()
+    release_facts: tuple[Facts, ...] = ()
+    """Per project with a history (releases.yaml): its release order and path ranges."""
 
     def by_id(self) -> dict[str, Entry]:
         return {e.id: e for e in self.entries}
@@ -320,14 +323,34 @@ def _load_many(paths: list[Path], project: Project) -> list[Entry]:
     return merged
 
 
-def load_dir(root: Path) -> tuple[list[Project], list[Entry]]:
-    projects, entries = [], []
+def load_release_facts(proot: Path, project: str) -> Facts | None:
+    """A project's releases.yaml (release order, releases of each path), if it has one."""
+    path = proot / RELEASES_FILE
+    if not path.is_file():
+        return None
+    raw = read_yaml(path)
+    order = raw.get("releases") if isinstance(raw, dict) else None
+    paths = raw.get("paths") if isinstance(raw, dict) else None
+    if not (isinstance(order, list) and all(isinstance(r, str) for r in order)):
+        raise CatalogError(f"{path}: releases: must be a list of release strings")
+    if not isinstance(paths, dict) or not all(
+        isinstance(k, str) and isinstance(v, str) for k, v in paths.items()
+    ):
+        raise CatalogError(f"{path}: paths: must map source paths to release ranges")
+    return Facts(project, tuple(order), paths)
+
+
+def load_dir(root: Path) -> tuple[list[Project], list[Entry], list[Facts]]:
+    projects, entries, facts = [], [], []
     for proot in project_roots(root):
         project = load_project(proot)
         projects.append(project)
         paths = [p for p in catalog_files(proot) if p.name not in NOT_MODULE_FILES]
         entries.extend(_load_many(paths, project))
-    return projects, entries
+        found = load_release_facts(proot, project.name)
+        if found is not None:
+            facts.append(found)
+    return projects, entries, facts
 
 
 def load_catalog(dirs: Iterable[Path | str]) -> Catalog:
@@ -335,9 +358,11 @@ def load_catalog(dirs: Iterable[Path | str]) -> Catalog:
     projects: dict[str, Project] = {}
     merged: dict[str, Entry] = {}
     overridden: list[str] = []
+    facts: dict[str, Facts] = {}
     for root in dirs:
         seen_here: set[str] = set()
-        dir_projects, entries = load_dir(Path(root))
+        dir_projects, entries, dir_facts = load_dir(Path(root))
+        facts.update((f.project, f) for f in dir_facts)
         projects.update((p.name, p) for p in dir_projects)
         for entry in entries:
             if entry.id in seen_here:
@@ -346,4 +371,9 @@ def load_catalog(dirs: Iterable[Path | str]) -> Catalog:
             if entry.id in merged:
                 overridden.append(entry.id)
             merged[entry.id] = entry
-    return Catalog(tuple(projects.values()), tuple(merged.values()), tuple(overridden))
+    return Catalog(
+        tuple(projects.values()),
+        tuple(merged.values()),
+        tuple(overridden),
+        tuple(facts.values()),
+    )

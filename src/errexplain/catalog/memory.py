@@ -8,18 +8,27 @@ from errexplain._startup import TYPE_CHECKING
 from errexplain.match.normalize import filing_words, word_stats
 from errexplain.match.sites import site_key, site_table
 from errexplain.match.template import compile_template
-from errexplain.models import Candidate, Entry, Related, WordStats
+from errexplain.models import Candidate, Entry, Project, Related, WordStats
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
+
+    from errexplain.match.release import Facts
 
 
 class MemoryCatalog:
     """A :class:`~errexplain.models.CatalogView` of a sequence of entries (positions are their
     order)."""
 
-    def __init__(self, entries: Sequence[Entry]) -> None:
+    def __init__(
+        self,
+        entries: Sequence[Entry],
+        release_facts: Sequence[Facts] = (),
+        projects: Sequence[Project] = (),
+    ) -> None:
         self._entries = tuple(entries)
+        self._facts = {f.project: f for f in release_facts}
+        self._projects = {p.name: p for p in projects}
         self._ids = {e.id: pos for pos, e in enumerate(self._entries)}
         self._candidates = [candidate_of(pos, e) for pos, e in enumerate(self._entries)]
         self._buckets: dict[str, list[tuple[int, str]]] = {}
@@ -72,6 +81,15 @@ class MemoryCatalog:
         if self._sites is None:
             self._sites = site_table(self._entries)
         return [self._candidates[p] for p in self._sites.get(site_key(file_name, function), ())]
+
+    def history_projects(self) -> tuple[str, ...]:
+        return tuple(sorted(self._facts))
+
+    def project(self, name: str) -> Project | None:
+        return self._projects.get(name)
+
+    def release_facts(self, project: str) -> Facts | None:
+        return self._facts.get(project)
 
     def known_base(self, exc_type: str) -> str | None:
         return self._bases.get(exc_type)

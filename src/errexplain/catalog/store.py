@@ -71,7 +71,7 @@ def build(dirs: Iterable[str | Path], key: str) -> bytes:
     from errexplain.catalog.load import load_catalog
 
     catalog = load_catalog(dirs)
-    return build_bytes(catalog.entries, catalog.projects, key)
+    return build_bytes(catalog.entries, catalog.projects, key, catalog.release_facts)
 
 
 def open_index(dirs: tuple[str, ...]) -> Index:

@@ -36,6 +36,29 @@ JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON (schema 1, see
 DebugOpt = Annotated[bool, typer.Option("--debug", help="Show Python tracebacks of errexplain.")]
 
 
+ReleaseOpt = Annotated[
+    list[str],
+    typer.Option(
+        "--release",
+        metavar="PROJECT=RELEASE",
+        help="The release you run (e.g. sglang=0.4.6): the answer and its source link follow "
+        "it (repeatable, one per project).",
+    ),
+]
+
+
+def _releases(values: list[str] | None) -> tuple[tuple[str, str], ...]:
+    out = []
+    for value in values or ():
+        project, sep, release = value.replace("==", "=").partition("=")
+        if not sep or not project.strip() or not release.strip():
+            raise typer.BadParameter(
+                f"{value!r}: expected PROJECT=RELEASE, e.g. sglang=0.4.6", param_hint="--release"
+            )
+        out.append((project.strip(), release.strip().removeprefix("v")))
+    return tuple(out)
+
+
 def _ctx(
     json_: bool = False,
     catalog: list[str] | None = None,
@@ -43,12 +66,20 @@ def _ctx(
     cutoff: float = FUZZY_CUTOFF,
     verbose: bool = False,
     color: bool | None = None,
+    release: list[str] | None = None,
 ) -> Context:
     if fmt not in FORMATS:
         raise typer.BadParameter(
             f"unknown format {fmt!r}: use {', '.join(FORMATS)}", param_hint="--format"
         )
-    opts = Options("json" if json_ else fmt, tuple(catalog or ()), cutoff, verbose, color)
+    opts = Options(
+        "json" if json_ else fmt,
+        tuple(catalog or ()),
+        cutoff,
+        verbose,
+        color,
+        _releases(release),
+    )
     return Context(opts, sys.stdin.buffer, sys.stdout, sys.stderr, sys.stdout.isatty())
 
 
@@ -65,10 +96,11 @@ def explain(
         bool, typer.Option("--verbose", "-v", help="Show every match in full.")
     ] = False,
     no_color: Annotated[bool, typer.Option("--no-color", help="No colour.")] = False,
+    release: ReleaseOpt = [],  # noqa: B006
     debug: DebugOpt = False,
 ) -> None:
     """Explain every distinct error in a log, a traceback file or stdin."""
-    ctx = _ctx(json_, catalog, fmt, cutoff, verbose, False if no_color else None)
+    ctx = _ctx(json_, catalog, fmt, cutoff, verbose, False if no_color else None, release)
     from errexplain.app import explain as explain_cmd
 
     raise typer.Exit(explain_cmd.run(ctx, file))
@@ -80,12 +112,14 @@ def lookup(
     type_: Annotated[str, typer.Option("--type", help="The exception type, if known.")] = "",
     json_: JsonOpt = False,
     catalog: CatalogOpt = [],  # noqa: B006
+    release: ReleaseOpt = [],  # noqa: B006
     debug: DebugOpt = False,
 ) -> None:
     """Explain one message, no traceback needed."""
     from errexplain.app import lookup as lookup_cmd
 
-    raise typer.Exit(lookup_cmd.run(_ctx(json_, catalog), message, type_))
+    ctx = _ctx(json_, catalog, release=release)
+    raise typer.Exit(lookup_cmd.run(ctx, message, type_))
 
 
 @app.command()

@@ -16,7 +16,7 @@ but not applied). Releases are strings in the project's order (oldest first).
 from __future__ import annotations
 
 from errexplain._startup import TYPE_CHECKING, compile_regex, record
-from errexplain.models import ReleaseGuess
+from errexplain.models import AtSpan, ReleaseGuess, parse_at
 
 __all__ = ["Facts", "ReleaseGuess", "guess", "parse_ranges", "project_path", "version_strings"]
 
@@ -86,6 +86,31 @@ def holds(g: ReleaseGuess, release: str, order: Sequence[str]) -> bool:
         return False
     i = order.index(release)
     return order.index(g.first) <= i <= order.index(g.last)
+
+
+@record
+class Window:
+    """What ranking knows of a paste's release for one project: the release order (name ->
+    index), the guessed range [lo, hi] (None: unknown) and the index of the latest release."""
+
+    project: str
+    index: Mapping[str, int]
+    lo: int | None
+    hi: int | None
+    latest: int
+
+    def span(self, releases: tuple[str, str]) -> tuple[int, int] | None:
+        a, b = self.index.get(releases[0]), self.index.get(releases[1])
+        return None if a is None or b is None else (a, b)
+
+
+def window(facts: Facts, g: ReleaseGuess | None) -> Window:
+    index = {r: i for i, r in enumerate(facts.order)}
+    lo = index.get(g.first) if g else None
+    hi = index.get(g.last) if g else None
+    if lo is None or hi is None:
+        lo = hi = None
+    return Window(facts.project, index, lo, hi, len(facts.order) - 1)
 
 
 @record
@@ -161,3 +186,42 @@ def guess(
     if len(cand) == len(order) or not notes:
         return None
     return ReleaseGuess(facts.project, order[min(cand)], order[max(cand)], tuple(notes))
+
+
+def site_lines(
+    ats: Iterable[str], frames: Sequence[Frame], facts: Facts
+) -> list[tuple[str, int, set[int]]]:
+    """(path, line, releases) for every frame of the paste that sits exactly where a matched
+    wording was raised in some releases (its `at` spans): strong evidence of the release."""
+    where: dict[tuple[str, int], None] = {}
+    for frame in frames:
+        rel = project_path(frame.path, facts.project)
+        if rel is not None and frame.line is not None:
+            where[(rel, frame.line)] = None
+    out: list[tuple[str, int, set[int]]] = []
+    if not where:
+        return out
+    for at in ats:
+        for span in parse_at(at):
+            if (span.path, span.line) in where:
+                idx = parse_ranges(f"{span.first}..{span.last}", facts.order)
+                out.append((span.path, span.line, idx))
+    return out
+
+
+def pin(
+    at: str, releases: tuple[str, str], g: ReleaseGuess, facts: Facts
+) -> tuple[str, AtSpan] | None:
+    """The latest release of the guess that raises this wording, and where it sits there."""
+    index = {r: i for i, r in enumerate(facts.order)}
+    got = [index.get(r) for r in (g.first, g.last, releases[0], releases[1])]
+    if any(i is None for i in got):
+        return None
+    lo, hi, a, b = (int(i or 0) for i in got)
+    top, bottom = min(hi, b), max(lo, a)
+    for span in reversed(parse_at(at)):
+        s, e = index.get(span.first), index.get(span.last)
+        if s is None or e is None or s > top or e < bottom:
+            continue
+        return facts.order[min(e, top)], span
+    return None

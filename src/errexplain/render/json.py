@@ -92,6 +92,39 @@ def match_dict(m: Match) -> dict[str, Any]:
         "values": _first_values(m.values),
         "bindings": [list(pair) for pair in m.values],
         "related": [related_dict(r) for r in m.related],
+        "releases": _releases(m),
+        "current": _current(m),
+        "prose_from_current": m.borrowed,
+    }
+
+
+def _releases(m: Match) -> dict[str, str] | None:
+    r = m.entry.releases
+    return {"first": r[0], "last": r[1]} if r else None
+
+
+def _current(m: Match) -> dict[str, Any] | None:
+    """The latest release's wording of the check: the entry itself when it is current, null
+    when the check was removed (history catalogs; null for catalogs without history)."""
+    e = m.entry
+    if m.current is not None:
+        c = m.current
+        return {"id": c.id, "path": c.path, "line": c.line}
+    if e.releases is None or e.removed_in or e.lineage:
+        return None
+    return {"id": e.id, "path": e.source.path, "line": e.source.line}
+
+
+def guess_dict(x: Explanation) -> dict[str, Any] | None:
+    g = x.release_guess
+    if g is None:
+        return None
+    return {
+        "project": g.project,
+        "first": g.first,
+        "last": g.last,
+        "evidence": list(g.evidence),
+        "stated": g.stated,
     }
 
 
@@ -106,6 +139,7 @@ def explanation_dict(x: Explanation) -> dict[str, Any]:
         "ambiguous": x.ambiguous,
         "generic": x.generic,
         "notes": list(x.notes),
+        "release_guess": guess_dict(x),
     }
 
 

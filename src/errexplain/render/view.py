@@ -14,7 +14,7 @@ separates matches.
 from __future__ import annotations
 
 from errexplain._startup import TYPE_CHECKING, record
-from errexplain.match.template import compile_template
+from errexplain.match.template import compile_template, render_plain
 
 if TYPE_CHECKING:
     from errexplain.models import Candidate, Entry, Explanation, Match, RaisedError
@@ -215,6 +215,11 @@ def _header(exp: Explanation) -> list[Part]:
     err = exp.error
     top = exp.matches[0] if exp.matches else None
     out: list[Part] = [Line(_error_spans(err, top), 0, False)]
+    g = exp.release_guess
+    if g is not None:
+        span = g.first if g.first == g.last else f"{g.first} to {g.last}"
+        why = "as stated" if g.stated else "; ".join(g.evidence[:3])
+        out.append(_line(f"release: {g.project} {span} ({why})", "dim", wrap=False))
     if err.form in FORMS:
         out.append(_line(f"({FORMS[err.form]})", "dim", wrap=False))
     if err.root_cause is not None:
@@ -273,7 +278,29 @@ def match_parts(m: Match, n: int, total: int) -> list[Part]:
         for i, (k, v) in enumerate(m.values):
             spans += [Span(("; " if i else "") + f"{k} = "), Span(v, "value")]
         out.append(Line(tuple(spans), 0, False))
+    history = release_history(m)
+    if history:
+        out.append(_line("Releases: " + history))
     return [*out, *entry_sections(e), *_related(m)]
+
+
+def release_history(m: Match) -> str | None:
+    """Which releases raise this wording and what became of it (history catalogs)."""
+    e = m.entry
+    if e.releases is None:
+        return None
+    first, last = e.releases
+    span = first if first == last else f"{first} to {last}"
+    where = f"{e.source.path}:{e.source.line}" if e.source.path else e.project
+    text = f"raised by {e.project} {span} (at {where}, {e.source.version})"
+    if m.current is not None:
+        c = m.current
+        cur = render_plain(c.template)
+        cur = cur if len(cur) <= 120 else cur[:119] + "…"
+        text += f"; later releases word this check '{cur}' (at {c.path}:{c.line})"
+    elif e.removed_in:
+        text += f"; removed after {last}"
+    return text
 
 
 def explanation_view(exp: Explanation, *, verbose: bool = False) -> View:
