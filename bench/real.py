@@ -66,13 +66,28 @@ def pick_error(exps: tuple[Any, ...], case: dict[str, Any]) -> Any | None:
 
 
 def _at_sites(entry: Any) -> list[tuple[str, int]]:
-    """Every (path, line) an entry records: its source and, if history is present, `at`."""
+    """Every (path, line) an entry records: its source and, with history, every `at` span."""
+    from errexplain.models import parse_at
+
     out = []
     if entry.source.path and entry.source.line:
         out.append((entry.source.path, entry.source.line))
-    for span in getattr(entry, "at_sites", lambda: ())():
-        out.append(span)
+    if getattr(entry, "at", None):
+        out += [(span.path, span.line) for span in parse_at(entry.at)]
     return out
+
+
+def _current_sites(m: Any) -> list[tuple[str | None, int | None]]:
+    """Where the matched check sits in the latest release: the match's `current` wording, or
+    the entry's own last `at` span (its source may be pinned to the paste's release)."""
+    from errexplain.models import parse_at
+
+    if m.current is not None:
+        return [(m.current.path, m.current.line)]
+    if getattr(m.entry, "at", None) and not m.entry.removed_in:
+        last = parse_at(m.entry.at)[-1]
+        return [(last.path, last.line)]
+    return []
 
 
 def _site_ok(path: str | None, line: int | None, want_path: str, want_line: int | None) -> bool:
@@ -99,7 +114,11 @@ def _judge_sglang(top: Any, case: dict[str, Any], by_id: dict[str, Any]) -> tupl
     want = [(case["expected_path"], case.get("expected_line"))]
     want += [(a["path"], a.get("line")) for a in case.get("expected_alternatives") or []]
     head = _head(top.entry, by_id)
-    sites = [(head.source.path, head.source.line), (top.entry.source.path, top.entry.source.line)]
+    sites = [
+        (head.source.path, head.source.line),
+        (top.entry.source.path, top.entry.source.line),
+        *_current_sites(top),
+    ]
     if any(_site_ok(p, ln, wp, wl) for p, ln in sites for wp, wl in want):
         return True, "", False
     if _release_site_ok(top.entry, case):

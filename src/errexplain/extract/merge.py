@@ -104,10 +104,15 @@ def entry_text(entry: Entry) -> str:
 
 
 def new_ids(sites: Sequence[Site], project: str) -> list[str]:
-    """Ids of the sites; the n-th same-template site of a function hashes ``function#n``."""
+    """Ids of the sites; the n-th same-template site of a function hashes ``function#n``.
+    Raised sites are numbered before logged ones: a `logger.error(msg)` just above
+    `raise X(msg)` must not take the id the raise had before logged sites were extracted."""
     seen: dict[tuple[str, str, str], int] = defaultdict(int)
     ids = [""] * len(sites)
-    order = sorted(range(len(sites)), key=lambda i: (sites[i].path, sites[i].line, sites[i].kind))
+    order = sorted(
+        range(len(sites)),
+        key=lambda i: (sites[i].path, sites[i].kind == "log", sites[i].line, sites[i].kind),
+    )
     for i in order:
         site = sites[i]
         text = site_text(site)

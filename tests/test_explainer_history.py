@@ -1,0 +1,644 @@
+"""Release-aware explaining (issue 10) on a tiny history catalog built in memory: the paste's
+release (stated, version strings, frame paths, frames at a recorded line) picks between the
+wordings of one check, pins the source to that release, lends an older wording the prose of
+its lineage's head, and shows up in the text and JSON answers. Every test runs on the
+in-memory catalog and on the binary index built from the same entries."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from errexplain.catalog.index import Index, build_bytes
+from errexplain.catalog.memory import MemoryCatalog
+from errexplain.explainer import AMBIGUOUS_NOTE, explain_message, explain_text
+from errexplain.match.rank import (
+    OLDER_PRIOR,
+    RELEASE_FIT,
+    RELEASE_MISFIT,
+    _release_adjust,
+    rank,
+)
+from errexplain.match.release import Facts, Window, version_strings, window
+from errexplain.models import Candidate, Current, Entry, Project, ReleaseGuess, Source
+from errexplain.render.json import match_dict, render_explanations
+from errexplain.render.plain import render_explanations as render_plain
+from errexplain.render.view import release_history
+
+ORDER = ("1.0", "1.1", "1.2", "2.0")
+
+CUR = "c000000000000001"  # the check's current wording (head), curated: 1.2..2.0 new.py
+OLD = "c000000000000002"  # its older wording, derived, lineage -> CUR: 1.0..1.1 old.py
+GONE = "c000000000000003"  # a removed check: 1.0..1.1 old.py, removed_in 1.2
+LAUNCH = "c000000000000004"  # one template at two sites: 1.0..1.2 launch.py (removed_in 2.0)
+ENGINE = "c000000000000005"  # ... and 1.1..2.0 engine.py
+
+CACHE_MSG = "cache size 9000 exceeds the limit of 8192 tokens"
+CACHE = f"ValueError: {CACHE_MSG}"
+GONE_MSG = "RuntimeError: scheduler lost worker 3 during warmup"
+WORKER_MSG = "RuntimeError: worker 3 failed to start"
+HEAD_MEANING = "The KV cache was asked for more tokens than its limit."
+HEAD_SOLUTIONS = ("Lower --max-total-tokens.", "Raise --mem-fraction-static.")
+CUR_TEMPLATE = "cache size <n> exceeds the limit of <limit> tokens"
+
+
+def history(
+    project: str = "sglang", order: tuple[str, ...] = ORDER
+) -> tuple[list[Entry], Facts, Project]:
+    """The catalog: entries, release facts and project record. `order` names the four
+    releases (oldest first); paths live under the package directory `project`."""
+    r0, r1, r2, r3 = order
+    p = project
+    proj = Project(
+        p,
+        r3,
+        f"https://example.org/{p}",
+        f"https://example.org/{p}/blob/v{{version}}/{{prefix}}{{path}}#L{{line}}",
+        "python/",
+    )
+
+    def src(path: str, line: int, func: str, version: str) -> Source:
+        return Source(p, version, f"{p}/{path}", line, func, proj.url(f"{p}/{path}", line, version))
+
+    entries = [
+        Entry(
+            CUR,
+            p,
+            "ValueError",
+            CUR_TEMPLATE,
+            src("new.py", 42, "Cache.grow", r3),
+            releases=(r2, r3),
+            at=f"{r2} {p}/new.py:40 Cache.grow; {r3} :42",
+            meaning=HEAD_MEANING,
+            trigger="n > limit",
+            solutions=HEAD_SOLUTIONS,
+            examples=(CACHE_MSG,),
+        ),
+        # the same literal text (a renamed variable): a message matches both wordings alike
+        Entry(
+            OLD,
+            p,
+            "ValueError",
+            "cache size <size> exceeds the limit of <limit> tokens",
+            src("old.py", 12, "grow_cache", r1),
+            releases=(r0, r1),
+            at=f"{r0} {p}/old.py:10 grow_cache; {r1} :12",
+            lineage=CUR,
+            derived=True,
+            meaning="Assertion-free check in `grow_cache`: size > limit.",
+        ),
+        Entry(
+            GONE,
+            p,
+            "RuntimeError",
+            "scheduler lost worker <rank> during warmup",
+            src("old.py", 30, "Scheduler.warmup", r1),
+            releases=(r0, r1),
+            at=f"{r0}..{r1} {p}/old.py:30 Scheduler.warmup",
+            removed_in=r2,
+            derived=True,
+            meaning="Raised in `Scheduler.warmup`.",
+        ),
+        Entry(
+            LAUNCH,
+            p,
+            "RuntimeError",
+            "worker <rank> failed to start",
+            src("launch.py", 50, "launch_worker", r2),
+            releases=(r0, r2),
+            at=f"{r0}..{r2} {p}/launch.py:50 launch_worker",
+            removed_in=r3,
+            derived=True,
+            meaning="Raised in `launch_worker`.",
+        ),
+        Entry(
+            ENGINE,
+            p,
+            "RuntimeError",
+            "worker <rank> failed to start",
+            src("engine.py", 75, "Engine.start", r3),
+            releases=(r1, r3),
+            at=f"{r1} {p}/engine.py:70 Engine.start; {r2}..{r3} :75",
+            derived=True,
+            meaning="Raised in `Engine.start`.",
+        ),
+    ]
+    facts = Facts(
+        p,
+        tuple(order),
+        {
+            f"{p}/old.py": f"{r0}..{r1}",
+            f"{p}/new.py": f"{r2}..{r3}",
+            f"{p}/launch.py": f"{r0}..{r2}",
+            f"{p}/engine.py": f"{r1}..{r3}",
+            f"{p}/main.py": f"{r0}..{r3}",
+        },
+    )
+    return entries, facts, proj
+
+
+def memory(project: str = "sglang", order: tuple[str, ...] = ORDER) -> MemoryCatalog:
+    entries, facts, proj = history(project, order)
+    return MemoryCatalog(entries, release_facts=[facts], projects=[proj])
+
+
+def index(project: str = "sglang", order: tuple[str, ...] = ORDER) -> Index:
+    entries, facts, proj = history(project, order)
+    return Index.from_bytes(build_bytes(entries, [proj], "k", [facts]))
+
+
+VIEWS = {"memory": memory, "index": index}
+
+
+@pytest.fixture(params=sorted(VIEWS), scope="module")
+def view(request):
+    return VIEWS[request.param]()
+
+
+def traceback(path: str, line: int, message: str = CACHE, func: str = "f") -> str:
+    return (
+        "Traceback (most recent call last):\n"
+        '  File "/srv/app/run.py", line 3, in <module>\n'
+        "    main()\n"
+        f'  File "/usr/lib/python3/site-packages/{path}", line {line}, in {func}\n'
+        "    raise err\n"
+        f"{message}\n"
+    )
+
+
+def one(text: str, view, **kw):
+    [x] = explain_text(text, view, **kw)
+    return x
+
+
+def ids(x) -> list[str]:
+    return [m.entry.id for m in x.matches]
+
+
+def flat(text: str) -> str:
+    """Plain output with its wrapping undone."""
+    return " ".join(text.split())
+
+
+# ------------------------------------------------------------------- nothing known of the release
+
+
+def test_without_a_release_the_current_wording_wins_the_tie(view):
+    x = explain_message(CACHE_MSG, "ValueError", view)
+    assert ids(x) == [CUR, OLD]
+    cur, old = x.matches
+    assert cur.kind == old.kind == "exact"
+    assert old.score == pytest.approx(cur.score - OLDER_PRIOR)
+    assert "an older wording (sglang 1.0 to 1.1)" in old.reasons
+    assert not any("older wording" in r for r in cur.reasons)
+    assert not x.ambiguous
+    # the head is the current wording itself: nothing to point at, nothing borrowed
+    assert cur.current is None and not cur.borrowed
+    assert cur.entry.source.version == "2.0" and cur.entry.source.line == 42
+    assert x.notes == ()
+    # after matching, the wording alone narrows the release
+    assert x.release_guess == ReleaseGuess(
+        "sglang", "1.2", "2.0", ("this wording is raised by: 1.2 to 2.0",)
+    )
+
+
+def test_the_tie_is_real_and_only_the_older_prior_breaks_it(view):
+    """Without a window the two wordings score exactly alike; the window with nothing known
+    lowers the older one by OLDER_PRIOR and says why."""
+    facts = view.release_facts("sglang")
+    plain = {h.id: h for h in rank(view, CACHE_MSG, "ValueError").hits}
+    assert plain[CUR].raw == plain[OLD].raw
+    ranked = rank(view, CACHE_MSG, "ValueError", window=window(facts, None))
+    assert [h.id for h in ranked.hits] == [CUR, OLD]
+    assert ranked.hits[1].raw == pytest.approx(ranked.hits[0].raw - OLDER_PRIOR)
+
+
+def _cand(releases: tuple[str, str] | None, project: str = "sglang") -> Candidate:
+    return Candidate(
+        pos=0,
+        id=OLD,
+        exception="ValueError",
+        base=None,
+        template="t",
+        path=None,
+        function=None,
+        line=None,
+        project=project,
+        kind="raise",
+        curated=False,
+        literal_len=1,
+        condition=None,
+        releases=releases,
+    )
+
+
+INDEX = {r: i for i, r in enumerate(ORDER)}
+
+
+@pytest.mark.parametrize(
+    ("releases", "lo_hi", "delta", "reason"),
+    [
+        (("1.0", "1.1"), (None, None), -OLDER_PRIOR, "an older wording (sglang 1.0 to 1.1)"),
+        (("1.2", "2.0"), (None, None), 0.0, None),
+        (
+            ("1.0", "1.1"),
+            (0, 0),
+            RELEASE_FIT,
+            "raised by sglang 1.0 to 1.1, as this paste's release",
+        ),
+        (
+            ("1.0", "1.1"),
+            (1, 3),
+            RELEASE_FIT,
+            "raised by sglang 1.0 to 1.1, as this paste's release",
+        ),
+        (
+            ("1.2", "2.0"),
+            (0, 1),
+            -RELEASE_MISFIT,
+            "raised by sglang 1.2 to 2.0, not by this paste's release",
+        ),
+        (("1.0", "9.9"), (0, 0), 0.0, None),  # a release the facts do not know
+        (None, (0, 0), 0.0, None),  # no history on this entry
+    ],
+)
+def test_release_adjust(releases, lo_hi, delta, reason):
+    reasons: list[str] = []
+    win = Window("sglang", INDEX, *lo_hi, len(ORDER) - 1)
+    assert _release_adjust(_cand(releases), win, reasons) == pytest.approx(delta)
+    assert reasons == ([reason] if reason else [])
+
+
+def test_release_adjust_ignores_other_projects_and_no_window():
+    reasons: list[str] = []
+    win = Window("sglang", INDEX, 0, 0, 3)
+    assert _release_adjust(_cand(("1.2", "2.0"), project="torch"), win, reasons) == 0.0
+    assert _release_adjust(_cand(("1.2", "2.0")), None, reasons) == 0.0
+    assert reasons == []
+
+
+# ---------------------------------------------------------------------------- a stated release
+
+
+def test_a_stated_release_picks_the_older_wording_and_pins_it(view):
+    x = one(CACHE, view, release={"sglang": "1.0"})
+    assert ids(x) == [OLD, CUR]
+    old, cur = x.matches
+    assert "raised by sglang 1.0 to 1.1, as this paste's release" in old.reasons
+    assert "raised by sglang 1.2 to 2.0, not by this paste's release" in cur.reasons
+    assert old.score - cur.score == pytest.approx(RELEASE_FIT + RELEASE_MISFIT)
+    src = old.entry.source
+    assert (src.version, src.path, src.line, src.function) == (
+        "1.0",
+        "sglang/old.py",
+        10,
+        "grow_cache",
+    )
+    assert src.url == "https://example.org/sglang/blob/v1.0/python/sglang/old.py#L10"
+    assert x.release_guess == ReleaseGuess("sglang", "1.0", "1.0", ("stated: sglang=1.0",), True)
+
+
+def test_an_older_wording_borrows_the_heads_prose_and_names_the_head(view):
+    x = one(CACHE, view, release={"sglang": "1.0"})
+    old = x.matches[0]
+    assert old.borrowed
+    assert old.entry.meaning == HEAD_MEANING
+    assert old.entry.solutions == HEAD_SOLUTIONS
+    assert old.entry.trigger == "n > limit"
+    assert old.current == Current(CUR, CUR_TEMPLATE, "sglang/new.py", 42)
+    assert any("written for the current wording of this check" in n for n in x.notes)
+    # the head itself, listed second, is neither borrowed nor pointing anywhere
+    assert not x.matches[1].borrowed and x.matches[1].current is None
+
+
+@pytest.mark.parametrize(
+    ("release", "top", "version", "path", "line"),
+    [
+        ("1.0", OLD, "1.0", "sglang/old.py", 10),
+        ("1.1", OLD, "1.1", "sglang/old.py", 12),
+        ("1.2", CUR, "1.2", "sglang/new.py", 40),
+        ("2.0", CUR, "2.0", "sglang/new.py", 42),
+    ],
+)
+def test_the_source_follows_the_stated_release(view, release, top, version, path, line):
+    x = one(CACHE, view, release={"sglang": release})
+    m = x.matches[0]
+    assert m.entry.id == top
+    src = m.entry.source
+    assert (src.version, src.path, src.line) == (version, path, line)
+    assert src.url == f"https://example.org/sglang/blob/v{version}/python/{path}#L{line}"
+    assert m.borrowed == (top == OLD)
+    assert bool(x.notes) == (top == OLD)
+
+
+def test_a_release_unknown_to_the_catalog_is_ignored(view):
+    """The commands refuse it (app.context.stated_releases); the explainer falls back to
+    guessing."""
+    x = one(CACHE, view, release={"sglang": "9.9"})
+    assert ids(x)[0] == CUR
+    assert x.release_guess is not None and not x.release_guess.stated
+
+
+# --------------------------------------------------------------------- the release from the paste
+
+
+def test_a_frame_at_an_old_path_narrows_the_guess(view):
+    x = one(traceback("sglang/old.py", 99), view)
+    g = x.release_guess
+    assert g is not None and not g.stated
+    assert (g.first, g.last) == ("1.0", "1.1")
+    assert "frame path sglang/old.py exists in: 1.0 to 1.1" in g.evidence
+    old = x.matches[0]
+    assert old.entry.id == OLD
+    assert "a traceback frame is in sglang/old.py" in old.reasons
+    # line 99 is no recorded line: pinned to the latest release of the guess
+    assert (old.entry.source.version, old.entry.source.line) == ("1.1", 12)
+    assert old.borrowed and old.current is not None and old.current.id == CUR
+
+
+def test_a_frame_in_a_file_of_every_release_says_nothing(view):
+    x = one(traceback("sglang/main.py", 5), view)
+    assert ids(x)[0] == CUR
+    assert x.release_guess is not None
+    assert not any("frame path" in e for e in x.release_guess.evidence)
+
+
+@pytest.mark.parametrize(
+    ("path", "line", "top", "release"),
+    [
+        ("sglang/old.py", 10, OLD, "1.0"),
+        ("sglang/old.py", 12, OLD, "1.1"),
+        ("sglang/new.py", 40, CUR, "1.2"),
+        ("sglang/new.py", 42, CUR, "2.0"),
+    ],
+)
+def test_a_frame_at_a_recorded_line_narrows_to_its_span(view, path, line, top, release):
+    x = one(traceback(path, line), view)
+    m = x.matches[0]
+    assert m.entry.id == top
+    g = x.release_guess
+    assert g is not None and (g.first, g.last) == (release, release)
+    assert g.evidence[0] == f"a frame at {path}:{line}, where this site sits in: {release}"
+    assert (m.entry.source.version, m.entry.source.path, m.entry.source.line) == (
+        release,
+        path,
+        line,
+    )
+
+
+VERSIONED = ("0.1.0", "0.1.1", "0.2.0", "1.0.0")
+
+
+@pytest.fixture(params=sorted(VIEWS), scope="module")
+def versioned(request):
+    """The same catalog with three-part releases: version strings are read only in that shape
+    (`sglang==1.0` is not read), and only for sglang."""
+    return VIEWS[request.param]("sglang", VERSIONED)
+
+
+def test_a_version_string_decides(versioned):
+    assert version_strings("pip install sglang==0.1.0", "sglang") == ["0.1.0"]
+    x = one(f"pip install sglang==0.1.0\n{CACHE}\n", versioned)
+    g = x.release_guess
+    assert g == ReleaseGuess("sglang", "0.1.0", "0.1.0", ("version string sglang 0.1.0: 0.1.0",))
+    m = x.matches[0]
+    assert m.entry.id == OLD and m.borrowed
+    assert (m.entry.source.version, m.entry.source.line) == ("0.1.0", 10)
+
+
+def test_a_version_string_outweighs_a_conflicting_frame(versioned):
+    text = "sglang==0.1.1\n" + traceback("sglang/new.py", 77)
+    x = one(text, versioned)
+    g = x.release_guess
+    assert g is not None and (g.first, g.last) == ("0.1.1", "0.1.1")
+    assert g.evidence[0] == "version string sglang 0.1.1: 0.1.1"
+    assert any(
+        "sglang/new.py" in e and "conflicts with the rest, not used" in e for e in g.evidence
+    )
+    assert x.matches[0].entry.id == OLD
+    assert x.matches[0].entry.source.line == 12
+
+
+# --------------------------------------------------------------------------- a removed check
+
+
+def test_a_removed_wording_has_no_current_one(view):
+    x = explain_message(GONE_MSG.split(": ", 1)[1], "RuntimeError", view)
+    m = x.matches[0]
+    assert m.entry.id == GONE
+    assert m.current is None and not m.borrowed
+    assert "an older wording (sglang 1.0 to 1.1)" in m.reasons
+    assert release_history(m) == (
+        "raised by sglang 1.0 to 1.1 (at sglang/old.py:30, 1.1); removed after 1.1"
+    )
+    out = flat(render_plain([x]))
+    assert (
+        "Releases: raised by sglang 1.0 to 1.1 (at sglang/old.py:30, 1.1); removed after 1.1" in out
+    )
+    assert "(removed in 1.2)" in out
+    d = match_dict(m)
+    assert d["current"] is None
+    assert d["releases"] == {"first": "1.0", "last": "1.1"}
+    assert d["prose_from_current"] is False
+
+
+# ------------------------------------------------------------- one template, two sites in time
+
+
+@pytest.mark.parametrize(
+    ("release", "top", "other_reason"),
+    [
+        (None, ENGINE, "an older wording (sglang 1.0 to 1.2)"),
+        ("1.0", LAUNCH, "raised by sglang 1.1 to 2.0, not by this paste's release"),
+        ("2.0", ENGINE, "raised by sglang 1.0 to 1.2, not by this paste's release"),
+    ],
+)
+def test_the_release_tells_two_sites_of_one_template_apart(view, release, top, other_reason):
+    x = one(WORKER_MSG, view, release={"sglang": release} if release else None)
+    assert ids(x)[0] == top
+    assert not x.ambiguous and AMBIGUOUS_NOTE not in x.notes
+    assert other_reason in x.matches[1].reasons
+    assert x.matches[0].score > x.matches[1].score
+
+
+def test_a_release_both_sites_raise_in_leaves_them_ambiguous(view):
+    x = one(WORKER_MSG, view, release={"sglang": "1.1"})
+    assert x.ambiguous and AMBIGUOUS_NOTE in x.notes
+    assert set(ids(x)) == {LAUNCH, ENGINE}
+    assert x.matches[0].score == x.matches[1].score
+    where = {m.entry.id: (m.entry.source.version, m.entry.source.line) for m in x.matches}
+    assert where == {LAUNCH: ("1.1", 50), ENGINE: ("1.1", 70)}
+
+
+def test_a_frame_tells_two_sites_of_one_template_apart(view):
+    x = one(traceback("sglang/launch.py", 50, WORKER_MSG, "launch_worker"), view)
+    assert ids(x)[0] == LAUNCH and not x.ambiguous
+    assert x.release_guess is not None
+    assert (x.release_guess.first, x.release_guess.last) == ("1.0", "1.2")
+    assert x.matches[0].entry.source.version == "1.2"
+
+
+# ------------------------------------------------------------------------------- text and JSON
+
+
+def test_the_text_answer_shows_the_release_and_the_history(view):
+    x = one(CACHE, view, release={"sglang": "1.0"})
+    out = render_plain([x])
+    assert "\n  release: sglang 1.0 (as stated)\n" in out
+    assert release_history(x.matches[0]) == (
+        "raised by sglang 1.0 to 1.1 (at sglang/old.py:10, 1.0); later releases word this "
+        "check 'cache size {n} exceeds the limit of {limit} tokens' (at sglang/new.py:42)"
+    )
+    flat_out = flat(out)
+    assert "Releases: " + release_history(x.matches[0]) in flat_out
+    assert "sglang 1.0: sglang/old.py:10 in grow_cache" in flat_out
+    assert "https://example.org/sglang/blob/v1.0/python/sglang/old.py#L10" in out
+    assert HEAD_MEANING in flat_out and "1. Lower --max-total-tokens." in flat_out
+    assert "written for the current wording of this check" in flat_out
+
+
+def test_the_text_answer_shows_the_guess_evidence(view):
+    out = render_plain([one(traceback("sglang/old.py", 99), view)])
+    assert "\n  release: sglang 1.0 to 1.1 (frame path sglang/old.py exists in: 1.0 to 1.1" in out
+
+
+def test_the_json_answer_carries_releases_current_and_the_guess(view):
+    doc = json.loads(render_explanations([one(CACHE, view, release={"sglang": "1.0"})]))
+    [err] = doc["errors"]
+    assert err["release_guess"] == {
+        "project": "sglang",
+        "first": "1.0",
+        "last": "1.0",
+        "evidence": ["stated: sglang=1.0"],
+        "stated": True,
+    }
+    old, cur = err["matches"]
+    assert old["id"] == OLD
+    assert old["releases"] == {"first": "1.0", "last": "1.1"}
+    assert old["current"] == {"id": CUR, "path": "sglang/new.py", "line": 42}
+    assert old["prose_from_current"] is True
+    assert old["meaning"] == HEAD_MEANING
+    assert old["source"]["version"] == "1.0" and old["source"]["line"] == 10
+    # the current wording names itself
+    assert cur["id"] == CUR
+    assert cur["releases"] == {"first": "1.2", "last": "2.0"}
+    assert cur["current"] == {"id": CUR, "path": "sglang/new.py", "line": 42}
+    assert cur["prose_from_current"] is False
+
+
+def test_the_json_guess_from_the_paste_is_not_stated(view):
+    doc = json.loads(render_explanations([one(traceback("sglang/old.py", 10), view)]))
+    g = doc["errors"][0]["release_guess"]
+    assert g["stated"] is False and (g["first"], g["last"]) == ("1.0", "1.0")
+    assert g["evidence"] == ["a frame at sglang/old.py:10, where this site sits in: 1.0"]
+
+
+def test_no_history_no_release_fields():
+    entries, _, proj = history()
+    plain = MemoryCatalog(entries, projects=[proj])
+    [x] = explain_text(CACHE, plain, release={"sglang": "1.0"})
+    assert x.release_guess is None
+    assert all(not m.borrowed and m.current is None for m in x.matches)
+    doc = json.loads(render_explanations([x]))
+    assert doc["errors"][0]["release_guess"] is None
+    assert "\n  release: " not in render_plain([x])
+
+
+# ------------------------------------------------------------------ memory and index agree
+
+
+PASTES = [
+    (CACHE, None),
+    (CACHE, {"sglang": "1.0"}),
+    (CACHE, {"sglang": "1.2"}),
+    (traceback("sglang/old.py", 99), None),
+    (traceback("sglang/old.py", 10), None),
+    (traceback("sglang/new.py", 40), None),
+    (GONE_MSG, None),
+    (WORKER_MSG, None),
+    (WORKER_MSG, {"sglang": "1.1"}),
+    (traceback("sglang/launch.py", 50, WORKER_MSG, "launch_worker"), None),
+]
+
+
+@pytest.mark.parametrize(("text", "release"), PASTES)
+def test_memory_catalog_and_index_answer_the_same(text, release):
+    a = explain_text(text, memory(), release=release)
+    b = explain_text(text, index(), release=release)
+    assert a == b
+    assert render_explanations(a) == render_explanations(b)
+    assert render_plain(a) == render_plain(b)
+
+
+def test_the_index_keeps_the_history():
+    idx, mem = index(), memory()
+    assert idx.history_projects() == mem.history_projects() == ("sglang",)
+    assert idx.release_facts("sglang") == mem.release_facts("sglang")
+    assert idx.release_facts("torch") is None
+    pos = idx.position(OLD)
+    assert pos is not None
+    e = idx.entry(pos)
+    assert (e.releases, e.at, e.lineage) == (
+        ("1.0", "1.1"),
+        "1.0 sglang/old.py:10 grow_cache; 1.1 :12",
+        CUR,
+    )
+    gone = idx.entry(idx.position(GONE))  # type: ignore[arg-type]
+    assert gone.removed_in == "1.2"
+
+
+# --------------------------------------------------------------------------------- known bugs
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="rank._release_adjust writes 'an older wording (sglang ...)' whatever the project",
+)
+def test_the_older_wording_reason_names_its_own_project():
+    x = explain_message(CACHE_MSG, "ValueError", memory("demo"))
+    assert ids(x) == [CUR, OLD]
+    assert "an older wording (demo 1.0 to 1.1)" in x.matches[1].reasons
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="explainer._first_guess consults only the first history project (sorted): a "
+    "release stated for another one is ignored",
+)
+def test_a_stated_release_counts_when_the_catalog_has_two_histories():
+    entries, facts, proj = history()
+    other = Facts("alpha", ("0.1", "0.2"), {})  # sorts before sglang
+    view = MemoryCatalog(entries, release_facts=[other, facts], projects=[proj])
+    x = one(CACHE, view, release={"sglang": "1.0"})
+    assert x.release_guess is not None and x.release_guess.stated
+    assert ids(x)[0] == OLD
+    assert x.matches[0].entry.source.line == 10
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="explainer._follow_release lends the head's curated prose but keeps derived=True: "
+    "the text calls it 'derived from the source code, not curated' and the generic class "
+    "fallback is added as if only a derived entry matched",
+)
+def test_borrowed_curated_prose_is_not_called_derived(view):
+    x = one(CACHE, view, release={"sglang": "1.0"})
+    assert x.matches[0].borrowed
+    out = render_plain([x])
+    assert "(derived from the source code, not curated)" not in out
+    assert x.generic is None
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="explainer._follow_release keeps the entry's old url (`url or e.source.url`) when "
+    "the catalog has no project record to format a new one: the link points at another "
+    "release, file and line than the pinned source",
+)
+def test_a_pinned_source_never_keeps_a_link_to_another_site():
+    entries, facts, _ = history()
+    view = MemoryCatalog(entries, release_facts=[facts])  # no project records
+    src = one(CACHE, view, release={"sglang": "1.0"}).matches[0].entry.source
+    assert (src.version, src.path, src.line) == ("1.0", "sglang/old.py", 10)
+    assert src.url is None or src.url.endswith("/v1.0/python/sglang/old.py#L10")
