@@ -591,21 +591,12 @@ def test_the_index_keeps_the_history():
 # --------------------------------------------------------------------------------- known bugs
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="rank._release_adjust writes 'an older wording (sglang ...)' whatever the project",
-)
 def test_the_older_wording_reason_names_its_own_project():
     x = explain_message(CACHE_MSG, "ValueError", memory("demo"))
     assert ids(x) == [CUR, OLD]
     assert "an older wording (demo 1.0 to 1.1)" in x.matches[1].reasons
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="explainer._first_guess consults only the first history project (sorted): a "
-    "release stated for another one is ignored",
-)
 def test_a_stated_release_counts_when_the_catalog_has_two_histories():
     entries, facts, proj = history()
     other = Facts("alpha", ("0.1", "0.2"), {})  # sorts before sglang
@@ -616,12 +607,6 @@ def test_a_stated_release_counts_when_the_catalog_has_two_histories():
     assert x.matches[0].entry.source.line == 10
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="explainer._follow_release lends the head's curated prose but keeps derived=True: "
-    "the text calls it 'derived from the source code, not curated' and the generic class "
-    "fallback is added as if only a derived entry matched",
-)
 def test_borrowed_curated_prose_is_not_called_derived(view):
     x = one(CACHE, view, release={"sglang": "1.0"})
     assert x.matches[0].borrowed
@@ -630,12 +615,6 @@ def test_borrowed_curated_prose_is_not_called_derived(view):
     assert x.generic is None
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="explainer._follow_release keeps the entry's old url (`url or e.source.url`) when "
-    "the catalog has no project record to format a new one: the link points at another "
-    "release, file and line than the pinned source",
-)
 def test_a_pinned_source_never_keeps_a_link_to_another_site():
     entries, facts, _ = history()
     view = MemoryCatalog(entries, release_facts=[facts])  # no project records

@@ -117,7 +117,9 @@ def _first_guess(
     text: str, error: RaisedError, view: CatalogView, stated: Mapping[str, str]
 ) -> tuple[Facts | None, ReleaseGuess | None]:
     """The project whose history the catalog holds, and what the paste says of its release
-    before matching: stated by the user, version strings, frame paths."""
+    before matching: stated by the user, version strings, frame paths. With several such
+    projects: the one the user names, else the first the paste tells anything about."""
+    found: list[tuple[Facts, ReleaseGuess | None]] = []
     for project in view.history_projects():
         facts = view.release_facts(project)
         if facts is None:
@@ -127,8 +129,9 @@ def _first_guess(
             if r not in facts.order:
                 return facts, None
             return facts, ReleaseGuess(project, r, r, (f"stated: {project}={r}",), True)
-        return facts, guess(text, error.frames, facts)
-    return None, None
+        found.append((facts, guess(text, error.frames, facts)))
+    told = [f for f in found if f[1] is not None] or found
+    return told[0] if told else (None, None)
 
 
 def _final_guess(
@@ -157,14 +160,13 @@ def _follow_release(view: CatalogView, m: Match, g: ReleaseGuess | None, facts: 
         if pinned is not None:
             release, span = pinned
             project = view.project(e.project)
-            url = project.url(span.path, span.line, release) if project else None
             src = replace(
                 e.source,
                 version=release,
                 path=span.path,
                 line=span.line,
                 function=span.function,
-                url=url or e.source.url,
+                url=project.url(span.path, span.line, release) if project else None,
             )
             e = replace(e, source=src)
     current, borrowed = None, False
@@ -180,9 +182,33 @@ def _follow_release(view: CatalogView, m: Match, g: ReleaseGuess | None, facts: 
                 situations=head.situations,
                 solutions=head.solutions,
                 example_fix=head.example_fix,
+                derived=False,
             )
             borrowed = True
     return replace(m, entry=e, current=current, borrowed=borrowed)
+
+
+def _same_text_now(matches: tuple[Match, ...]) -> tuple[Match, ...]:
+    """A removed wording whose exact text a current entry among the matches raises: that is
+    where the check lives now (a move the lineage did not follow), not a removal."""
+    from errexplain.match.template import compile_template
+
+    def key(e: Entry) -> tuple[str, tuple[str, ...]]:  # placeholders may be renamed
+        return e.exception, compile_template(e.template).literals
+
+    live = {
+        key(m.entry): m.entry
+        for m in matches
+        if m.entry.releases is not None and not m.entry.removed_in and not m.entry.lineage
+    }
+    out = []
+    for m in matches:
+        e = m.entry
+        now = live.get(key(e))
+        if m.current is None and e.removed_in and now is not None and now.id != e.id:
+            m = replace(m, current=Current(now.id, now.template, now.source.path, now.source.line))
+        out.append(m)
+    return tuple(out)
 
 
 def _head(view: CatalogView, e: Entry) -> Entry | None:
@@ -212,7 +238,7 @@ def explain_error(
     g = None
     if facts is not None:
         g = _final_guess(text, error, facts, first, matches[0] if matches else None)
-        matches = tuple(_follow_release(view, m, g, facts) for m in matches)
+        matches = _same_text_now(tuple(_follow_release(view, m, g, facts) for m in matches))
     notes = []
     other = _look_alike(error, matches)
     if other is not None:
@@ -278,15 +304,22 @@ def _quoted(st: str) -> list[str]:
     return out
 
 
+_SEPARATORS = (": ", "] ", "\uff1a")  # a colon, the end of a [tag], a full-width colon
+
+
 def _suffixes(st: str, limit: int = 4) -> list[str]:
-    """What follows each of the first `: ` separators: `request failed: Error: <message>`."""
+    """What follows each of the first separators: `request failed: Error: <message>`,
+    `[2025-01-02 10:00:00] [tag] <message>`, a full-width colon after Chinese prose."""
     out: list[str] = []
-    at = st.find(": ")
-    while at >= 0 and len(out) < limit:
-        rest = st[at + 2 :].strip()
-        if len(rest) >= BARE_MIN_CHARS:
-            out.append(rest)
-        at = st.find(": ", at + 2)
+    for sep in _SEPARATORS:
+        at = st.find(sep)
+        found = 0
+        while at >= 0 and found < limit:
+            rest = st[at + len(sep) :].strip()
+            if len(rest) >= BARE_MIN_CHARS:
+                out.append(rest)
+                found += 1
+            at = st.find(sep, at + len(sep))
     return out
 
 

@@ -291,11 +291,6 @@ def test_cli_a_project_without_history_is_an_input_error(catalog):
 # --------------------------------------------------------------------------------- known bugs
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="explainer._first_guess reads only the first history project (sorted): with a "
-    "second history catalog ('acme') the accepted --release sglang=1.0 is silently ignored",
-)
 def test_a_stated_release_counts_with_two_history_projects(tmp_path):
     _history(tmp_path, "acme", ("a000000000000001", "a000000000000002"))  # sorts first
     _history(tmp_path, "sglang")

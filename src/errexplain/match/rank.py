@@ -192,7 +192,7 @@ def _release_adjust(cand: Candidate, window: Window | None, reasons: list[str]) 
     first, last = cand.releases
     if window.lo is None:
         if span[1] < window.latest:
-            reasons.append(f"an older wording (sglang {first} to {last})")
+            reasons.append(f"an older wording ({cand.project} {first} to {last})")
             return -OLDER_PRIOR
         return 0.0
     if span[1] < window.lo or span[0] > window.hi:  # type: ignore[operator]

@@ -152,6 +152,18 @@ def _overlap(text: str, chunk: str, limit: int = 200) -> int:
     return 0
 
 
+def _runs_on(rest: str, later: tuple[str, ...]) -> bool:
+    """Whether the rest of a message shares a word (4+ letters) with later literal text."""
+    want = {w.lower() for chunk in later for w in _WORDS.findall(chunk)}
+    return any(w.lower() in want for w in _WORDS.findall(rest[:2000]))
+
+
+_WORDS = compile_regex(r"[A-Za-z_]{4,40}")
+INSIDE_MIN = 30
+"""A message that matches this many literal characters and then runs on inside a placeholder
+(a log line cut in the middle of the value) ends at a boundary as far as scoring goes."""
+
+
 def match_prefix(compiled: Compiled, msg: str) -> tuple[int, bool]:
     """For a message cut off before its end (a truncated log line): how many literal characters
     of the template it matches in order, if the message could be the start of a filling of the
@@ -173,7 +185,11 @@ def match_prefix(compiled: Compiled, msg: str) -> tuple[int, bool]:
             stripped = chunk.rstrip()
             if i < len(lits) - 1 and stripped and msg.endswith(stripped, pos):
                 return matched + len(stripped.strip()), True
-            return matched + _overlap(msg[pos:], chunk), False
+            overlap = _overlap(msg[pos:], chunk)
+            # cut inside the placeholder after a long literal head: a boundary too, unless
+            # the rest of the message holds words of the template's later text (reworded)
+            inside = not overlap and matched >= INSIDE_MIN and not _runs_on(msg[pos:], lits[i:])
+            return matched + overlap, inside
         matched += len(chunk.strip())
         pos = found + len(chunk)
     return (matched, False) if pos < len(msg) else (0, False)
