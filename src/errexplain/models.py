@@ -174,6 +174,9 @@ class Candidate:
     releases: tuple[str, str] | None = None
     """(first, last) release raising this wording, for history catalogs."""
     lineage: str | None = None
+    paths: tuple[str, ...] = ()
+    """Other paths the wording was raised from in earlier releases (history catalogs): frames
+    of a paste from such a release point there."""
 
     @classmethod
     def of(cls, pos: int, e: Entry, literal_len: int) -> Candidate:
@@ -194,7 +197,18 @@ class Candidate:
             e.statement,
             e.releases,
             e.lineage,
+            _older_paths(e),
         )
+
+
+def _older_paths(e: Entry) -> tuple[str, ...]:
+    if not e.at:
+        return ()
+    try:
+        spans = parse_at(e.at)
+    except ValueError:
+        return ()
+    return tuple(dict.fromkeys(s.path for s in spans if s.path != e.source.path))
 
 
 @record

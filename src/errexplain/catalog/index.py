@@ -2,7 +2,7 @@
 
 A normal run reads only what one message needs, so it stays fast at 100k templates::
 
-    b"ERRXIDX6" | 9 x uint64 little-endian: the lengths of
+    b"ERRXIDX7" | 9 x uint64 little-endian: the lengths of
     meta | offs | slots | rows | ids | fuzzy | sites | store | releases
 
 * ``meta`` (marshal, small): format, key, projects, the number of rows and of hash slots, and
@@ -44,11 +44,11 @@ from errexplain.match.sites import site_key, site_table
 from errexplain.models import Candidate, Entry, ExampleFix, Project, Related, Source, WordStats
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Sequence
+    from collections.abc import Iterable, Iterator, Mapping, Sequence
     from typing import Any
 
-MAGIC = b"ERRXIDX6"
-FORMAT = 6
+MAGIC = b"ERRXIDX7"
+FORMAT = 7
 _NBLOBS = 9
 _HEAD_SIZE = len(MAGIC) + 8 * _NBLOBS
 
@@ -139,6 +139,7 @@ def build_bytes(
             "bases": bases,
             "projects": [astuple(p) for p in projects],
             "history": sorted({f.project for f in release_facts}),
+            "heads": _heads(entries, order),
         }
     )
     offs = b"".join(v.to_bytes(4, "little") for v in (*row_offs, *slot_offs, *store_offs))
@@ -146,10 +147,70 @@ def build_bytes(
     stats = word_stats([entries[i].template for i in order])
     fuzzy = marshal.dumps((stats.postings, stats.idf, stats.weight_sums))
     sites = marshal.dumps(site_table([entries[i] for i in order]))
-    releases = marshal.dumps({f.project: (f.order, dict(f.paths)) for f in release_facts})
+    releases = marshal.dumps({f.project: (f.order, _path_buckets(f.paths)) for f in release_facts})
     blobs = (meta, offs, slots, bytes(rows), ids, fuzzy, sites, bytes(store), releases)
     head = MAGIC + b"".join(len(b).to_bytes(8, "little") for b in blobs)
     return b"".join((head, *blobs))
+
+
+def _heads(entries: Sequence[Entry], order: Sequence[int]) -> dict[str, int]:
+    """Row of every entry that another names as its lineage head: an older wording's answer
+    needs its head, and this small map spares loading every id."""
+    wanted = {e.lineage for e in entries if e.lineage}
+    return {entries[i].id: pos for pos, i in enumerate(order) if entries[i].id in wanted}
+
+
+PATH_BUCKETS = 64
+
+
+def _path_buckets(paths: Mapping[str, str]) -> tuple[bytes, ...]:
+    """The path -> release ranges map in PATH_BUCKETS marshalled parts, so that a paste's few
+    frame paths cost a few small loads, not the whole map."""
+    parts: list[dict[str, str]] = [{} for _ in range(PATH_BUCKETS)]
+    for path, ranges in paths.items():
+        parts[_slot(path, PATH_BUCKETS)][path] = ranges
+    return tuple(marshal.dumps(p) for p in parts)
+
+
+class _LazyPaths:
+    """The path map of a project's release facts, its buckets unmarshalled on demand."""
+
+    def __init__(self, buckets: tuple[bytes, ...]) -> None:
+        self._buckets = buckets
+        self._loaded: dict[int, dict[str, str]] = {}
+
+    def _bucket(self, path: str) -> dict[str, str]:
+        k = _slot(path, len(self._buckets))
+        got = self._loaded.get(k)
+        if got is None:
+            got = self._loaded[k] = marshal.loads(self._buckets[k])
+        return got
+
+    def __getitem__(self, path: str) -> str:
+        return self._bucket(path)[path]
+
+    def __contains__(self, path: object) -> bool:
+        return isinstance(path, str) and path in self._bucket(path)
+
+    def get(self, path: str, default: str | None = None) -> str | None:
+        return self._bucket(path).get(path, default)
+
+    def __iter__(self) -> Iterator[str]:
+        for k in range(len(self._buckets)):
+            yield from sorted(marshal.loads(self._buckets[k]))
+
+    def __len__(self) -> int:
+        return sum(len(marshal.loads(b)) for b in self._buckets)
+
+    def items(self) -> Iterator[tuple[str, str]]:
+        for path in self:
+            yield path, self[path]
+
+    def __eq__(self, other: object) -> bool:
+        items = getattr(other, "items", None)
+        return callable(items) and dict(self.items()) == dict(items())
+
+    __hash__ = None  # type: ignore[assignment]
 
 
 def _slot(word: str, nslots: int) -> int:
@@ -290,6 +351,9 @@ class Index:
         return self._stats
 
     def position(self, entry_id: str) -> int | None:
+        head = self.meta.get("heads", {}).get(entry_id)
+        if head is not None:
+            return int(head)
         if self._ids is None:
             self._ids = marshal.loads(
                 self._reader.read(self._at_ids, self._at_fuzzy - self._at_ids)
@@ -314,7 +378,10 @@ class Index:
             return None
         if self._facts is None:
             raw = marshal.loads(self._reader.read(self._at_releases, self._end - self._at_releases))
-            self._facts = {p: Facts(p, tuple(order), paths) for p, (order, paths) in raw.items()}
+            self._facts = {
+                p: Facts(p, tuple(order), _LazyPaths(tuple(buckets)))  # type: ignore[arg-type]
+                for p, (order, buckets) in raw.items()
+            }
         return self._facts.get(project)
 
     def known_base(self, exc_type: str) -> str | None:

@@ -121,14 +121,21 @@ class Ranking:
     ambiguous: bool
 
 
+def _file_of(cand: Candidate, frame: Frame) -> str | None:
+    """The candidate's path (now, or in an earlier release) that a frame is in."""
+    if cand.path and _in_file(frame, cand.path):
+        return cand.path
+    return next((p for p in cand.paths if _in_file(frame, p)), None)
+
+
 def _frame_reason(cand: Candidate, frames: Sequence[Frame]) -> tuple[float, str | None]:
-    path = cand.path
-    if not path or not frames:
+    if not cand.path or not frames:
         return 0.0, None
     func = (cand.function or "").rsplit(".", 1)[-1]
     best: tuple[float, str | None] = (0.0, None)
     for depth, frame in enumerate(reversed(frames)):
-        if not _in_file(frame, path):
+        path = _file_of(cand, frame)
+        if path is None:
             continue
         same_func = frame.function == func
         bonus = (
@@ -148,7 +155,7 @@ def _located(cand: Candidate, frames: Sequence[Frame]) -> bool:
     if not frames or not cand.path:
         return False
     func = (cand.function or "").rsplit(".", 1)[-1]
-    return _in_file(frames[-1], cand.path) and frames[-1].function == func
+    return _file_of(cand, frames[-1]) is not None and frames[-1].function == func
 
 
 def _in_file(frame: Frame, path: str) -> bool:
