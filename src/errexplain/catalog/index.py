@@ -2,7 +2,7 @@
 
 A normal run reads only what one message needs, so it stays fast at 100k templates::
 
-    b"ERRXIDX7" | 9 x uint64 little-endian: the lengths of
+    b"ERRXIDX8" | 9 x uint64 little-endian: the lengths of
     meta | offs | slots | rows | ids | fuzzy | sites | store | releases
 
 * ``meta`` (marshal, small): format, key, projects, the number of rows and of hash slots, and
@@ -47,8 +47,8 @@ if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator, Mapping, Sequence
     from typing import Any
 
-MAGIC = b"ERRXIDX7"
-FORMAT = 7
+MAGIC = b"ERRXIDX8"
+FORMAT = 8
 _NBLOBS = 9
 _HEAD_SIZE = len(MAGIC) + 8 * _NBLOBS
 
