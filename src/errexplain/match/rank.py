@@ -273,20 +273,21 @@ def _exact(
 def _fuzzy_pool(view: CatalogView, msg_words: set[str]) -> list[int]:
     stats = view.word_stats()
     post, idf, wsum = stats.postings, stats.idf, stats.weight_sums
+    import heapq
+
     acc: dict[int, float] = {}
-    msg_weight = 0.0
     for w in sorted(msg_words):  # a fixed order: float sums, and so ties, never vary by run
         plist = post.get(w)
         if not plist or len(plist) > MAX_POSTING:
             continue
         weight = idf[w]
-        msg_weight += weight
         for pos in plist:
             acc[pos] = acc.get(pos, 0.0) + weight
-    # cosine-like: the shared weight against both sides' totals, so that a long template
-    # (a message with its help text) that holds every word of a short message still ranks
-    ranked = sorted(acc, key=lambda p: (-acc[p] / ((wsum[p] or 1.0) * msg_weight) ** 0.5, p))
-    return ranked[:FUZZY_POOL]
+    # cosine-like: the shared weight against both sides' totals (the message's is the same for
+    # all), so that a long template (a message with its help text) that holds every word of a
+    # short message still ranks; the best FUZZY_POOL without sorting them all
+    scored = [(-a / (wsum[p] or 1.0) ** 0.5, p) for p, a in acc.items()]
+    return [p for _, p in heapq.nsmallest(FUZZY_POOL, scored)]
 
 
 def _fuzzy_score(masked_msg: str, masked_tmpl: str) -> tuple[float, str]:
