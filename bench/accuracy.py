@@ -134,7 +134,11 @@ def run_catalog(sample: int, seed: int) -> None:
 
     catalog = load_catalog([bundled_dir()])
     index = Index.from_bytes(build_bytes(catalog.entries, catalog.projects, "bench"))
-    entries = [e for e in catalog.entries if identifiable(e.template) and e.source.path]
+    # logged errors (kind log) are log lines, not exceptions: a traceback ending in
+    # `warning: ...` is not what users paste, so they are not wrapped in one here
+    entries = [
+        e for e in catalog.entries if identifiable(e.template) and e.source.path and e.kind != "log"
+    ]
     rnd = random.Random(seed)
     if sample and sample < len(entries):
         entries = rnd.sample(entries, sample)
