@@ -190,8 +190,10 @@ def _synthetic(catalog, target: int, rnd: random.Random):
         "adapter",
         "graph",
     ]
-    base = list(catalog.entries)
-    out = list(base)
+    # grown from templates with a message: an empty one (a site without a message) would
+    # become a template of the common extra words only
+    base = [e for e in catalog.entries if e.template]
+    out = list(catalog.entries)
     i = 0
     while len(out) < target:
         e = base[i % len(base)]
