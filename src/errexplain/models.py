@@ -13,6 +13,7 @@ from __future__ import annotations
 from errexplain._startup import TYPE_CHECKING, record
 
 if TYPE_CHECKING:
+    from collections.abc import Iterator
     from typing import Literal, Protocol
 
     from errexplain.match.release import Facts
@@ -202,13 +203,18 @@ class Candidate:
 
 
 def _older_paths(e: Entry) -> tuple[str, ...]:
+    """The paths an `at` text names other than the entry's own, read without building spans
+    (the loader has validated the text; this runs for every entry of an index build)."""
     if not e.at:
         return ()
-    try:
-        spans = parse_at(e.at)
-    except ValueError:
-        return ()
-    return tuple(dict.fromkeys(s.path for s in spans if s.path != e.source.path))
+    out: dict[str, None] = {}
+    for part in e.at.split(";"):
+        words = part.split()
+        if len(words) >= 2:
+            path = words[1].rpartition(":")[0]
+            if path and path != e.source.path:
+                out[path] = None
+    return tuple(out)
 
 
 @record
@@ -364,7 +370,22 @@ def format_at(spans: tuple[AtSpan, ...] | list[AtSpan]) -> str:
 
 def parse_at(text: str) -> tuple[AtSpan, ...]:
     """The spans of an ``at`` text (see :func:`format_at`); ValueError names what is wrong."""
-    spans: list[AtSpan] = []
+    return tuple(AtSpan(*fields) for fields in _at_fields(text))
+
+
+def at_range(text: str) -> tuple[str, str]:
+    """(first release, last release) of a valid ``at`` text, checked as :func:`parse_at` checks
+    it but without building the spans (the loader runs this for every history entry)."""
+    first = last = ""
+    for i, fields in enumerate(_at_fields(text)):
+        if i == 0:
+            first = fields[0]
+        last = fields[1]
+    return first, last
+
+
+def _at_fields(text: str) -> Iterator[tuple[str, str, str, int, str]]:
+    prev: tuple[str, str, str, int, str] | None = None
     for i, part in enumerate(text.split(";")):
         words = part.split()
         if len(words) not in (2, 3):
@@ -376,19 +397,16 @@ def parse_at(text: str) -> tuple[AtSpan, ...]:
         path, colon, line = words[1].rpartition(":")
         if not colon or not line.isdigit() or int(line) < 1:
             raise ValueError(f"span {i + 1} {part.strip()!r}: no ':LINE' with a positive line")
-        prev = spans[-1] if spans else None
         if prev is None and (not path or len(words) < 3):
             raise ValueError(f"span 1 {part.strip()!r}: the first span needs a path and a function")
-        spans.append(
-            AtSpan(
-                first,
-                last or first,
-                path or prev.path,  # type: ignore[union-attr]
-                int(line),
-                words[2] if len(words) == 3 else prev.function,  # type: ignore[union-attr]
-            )
+        prev = (
+            first,
+            last or first,
+            path or prev[2],  # type: ignore[index]
+            int(line),
+            words[2] if len(words) == 3 else prev[4],  # type: ignore[index]
         )
-    return tuple(spans)
+        yield prev
 
 
 def make_id(project: str, module: str, function: str, template: str) -> str:

@@ -16,7 +16,7 @@ from errexplain.catalog.yamlio import entry_line, read_yaml
 from errexplain.errors import CatalogError
 from errexplain.match.release import Facts
 from errexplain.match.template import TemplateSyntaxError, compile_template
-from errexplain.models import Entry, ExampleFix, Project, Source, parse_at
+from errexplain.models import Entry, ExampleFix, Project, Source, at_range
 
 KEY_ORDER = (
     "id",
@@ -161,14 +161,13 @@ def _at(raw: dict[str, Any], releases: tuple[str, str] | None) -> str | None:
     if text is None:
         return None
     try:
-        spans = parse_at(text)
+        first, last = at_range(text)
     except ValueError as exc:
         raise _Invalid("at", str(exc)) from None
-    if releases is not None and (spans[0].first, spans[-1].last) != releases:
+    if releases is not None and (first, last) != releases:
         raise _Invalid(
             "at",
-            f"spans {spans[0].first}..{spans[-1].last}, "
-            f"but releases says {releases[0]}..{releases[1]}",
+            f"spans {first}..{last}, but releases says {releases[0]}..{releases[1]}",
         )
     return text
 
