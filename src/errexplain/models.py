@@ -203,18 +203,15 @@ class Candidate:
 
 
 def _older_paths(e: Entry) -> tuple[str, ...]:
-    """The paths an `at` text names other than the entry's own, read without building spans
-    (the loader has validated the text; this runs for every entry of an index build)."""
+    """The paths an `at` text names other than the entry's own, read without building span
+    records (this runs for every entry of an index build)."""
     if not e.at:
         return ()
-    out: dict[str, None] = {}
-    for part in e.at.split(";"):
-        words = part.split()
-        if len(words) >= 2:
-            path = words[1].rpartition(":")[0]
-            if path and path != e.source.path:
-                out[path] = None
-    return tuple(out)
+    try:
+        paths = [fields[2] for fields in _at_fields(e.at)]
+    except ValueError:
+        return ()
+    return tuple(dict.fromkeys(p for p in paths if p != e.source.path))
 
 
 @record

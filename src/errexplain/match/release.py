@@ -15,7 +15,7 @@ but not applied). Releases are strings in the project's order (oldest first).
 
 from __future__ import annotations
 
-from errexplain._startup import TYPE_CHECKING, compile_regex, record
+from errexplain._startup import TYPE_CHECKING, compile_regex, memo, record
 from errexplain.models import AtSpan, ReleaseGuess, parse_at
 
 __all__ = ["Facts", "ReleaseGuess", "guess", "parse_ranges", "project_path", "version_strings"]
@@ -53,16 +53,22 @@ def parse_ranges(text: str, order: Sequence[str]) -> set[int]:
 def version_strings(text: str, project: str) -> list[str]:
     """Release strings named in the text for `project`, normalised (`0.4.6post1` ->
     `0.4.6.post1`), in order of appearance, without repeats."""
+    return list(_version_strings(text, project))
+
+
+@memo(maxsize=8)
+def _version_strings(text: str, project: str) -> tuple[str, ...]:
+    """Scanned once per paste: every error of a paste is guessed twice from the same text."""
     pattern = _PATTERNS.get(project)
     if pattern is None:
-        return []
+        return ()
     found: dict[str, None] = {}
     for m in pattern.finditer(text[:2_000_000]):
         v = m["v"]
         if "post" in v and ".post" not in v:
             v = v.replace("post", ".post")
         found[v] = None
-    return list(found)
+    return tuple(found)
 
 
 def _span(idx: set[int], order: Sequence[str]) -> str:
