@@ -6,7 +6,7 @@ import pytest
 
 from errexplain.catalog.memory import MemoryCatalog, candidate_of
 from errexplain.match.template import compile_template
-from errexplain.models import Candidate, Entry, Related, Source
+from errexplain.models import Candidate, Entry, Source
 
 
 def _entry(
