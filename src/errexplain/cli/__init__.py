@@ -67,22 +67,6 @@ def _piped() -> int:
     return run(ctx, "-")
 
 
-def _with_regex_cache(call: Callable[[], int]) -> int:
-    """Run with the compiled-regex cache loaded before and saved after (errexplain._startup)."""
-    from errexplain._startup import load_regex_cache, save_regex_cache
-    from errexplain.catalog.locate import cache_dir
-
-    try:
-        directory = cache_dir()
-    except Exception:
-        return call()
-    load_regex_cache(directory)
-    try:
-        return call()
-    finally:
-        save_regex_cache(directory)
-
-
 def run_argv(argv: list[str]) -> int:
     """Run errexplain on a command line (argv[0] is the program) inside the error boundary."""
     if len(argv) == 1 and not sys.stdin.isatty():
@@ -98,4 +82,4 @@ def run_argv(argv: list[str]) -> int:
 
 def main() -> None:
     """The `errexplain` command."""
-    sys.exit(int(_with_regex_cache(lambda: run_argv(sys.argv))))
+    sys.exit(int(run_argv(sys.argv)))
