@@ -8,8 +8,6 @@ import collections
 import dataclasses
 import enum
 import functools
-import marshal
-import os
 import pickle
 import re
 import sys
