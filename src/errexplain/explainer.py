@@ -10,6 +10,7 @@ from __future__ import annotations
 import builtins
 
 from errexplain._startup import TYPE_CHECKING, replace
+from errexplain.bounds import ERRORS, MESSAGE_CHARS
 from errexplain.match.rank import FUZZY_CUTOFF, Hit, Ranking, rank
 from errexplain.match.release import Facts, guess, pin, site_lines, window
 from errexplain.match.sites import ambiguous, locate, wants_sites
@@ -227,7 +228,11 @@ def explain_error(
     release: Mapping[str, str] | None = None,
 ) -> Explanation:
     """Explain one parsed error. `text` is the whole paste (version strings in it tell the
-    release); `release` maps a project to the release the user states it runs."""
+    release); `release` maps a project to the release the user states it runs. Only the first
+    MESSAGE_CHARS characters of a message are matched and shown."""
+    cut = len(error.message) - MESSAGE_CHARS
+    if cut > 0:
+        error = replace(error, message=error.message[:MESSAGE_CHARS])
     facts, first = _first_guess(text, error, view, release or {})
     win = window(facts, first) if facts is not None else None
     ranking = rank(view, error.message, error.type, error.frames, cutoff=cutoff, window=win)
@@ -240,6 +245,11 @@ def explain_error(
         g = _final_guess(text, error, facts, first, matches[0] if matches else None)
         matches = _same_text_now(tuple(_follow_release(view, m, g, facts) for m in matches))
     notes = []
+    if cut > 0:
+        notes.append(
+            f"the message is {cut + MESSAGE_CHARS:,} characters long: only its first "
+            f"{MESSAGE_CHARS:,} were matched and are shown"
+        )
     other = _look_alike(error, matches)
     if other is not None:
         project = matches[0].entry.project
@@ -273,10 +283,24 @@ def explain_text(
     """Explain every distinct error found in pasted text. A paste with no exception in it at
     all (a message copied alone, quoted in prose, a log line without a level) is searched line
     by line for messages the catalog knows well (`bare_messages`)."""
+    return explain_text_bounded(text, view, cutoff=cutoff, release=release)[0]
+
+
+def explain_text_bounded(
+    text: str,
+    view: CatalogView,
+    *,
+    cutoff: float = FUZZY_CUTOFF,
+    release: Mapping[str, str] | None = None,
+) -> tuple[tuple[Explanation, ...], int]:
+    """:func:`explain_text` and how many distinct errors were left unexplained: at most ERRORS
+    are explained, the first ERRORS - 1 and the last (the one a crashing log ends with)."""
     errors = parse_traceback(text)
     if not errors:
-        return bare_messages(text, view)
-    return tuple(explain_error(e, view, cutoff=cutoff, text=text, release=release) for e in errors)
+        return bare_messages(text, view), 0
+    kept = errors if len(errors) <= ERRORS else (*errors[: ERRORS - 1], errors[-1])
+    exps = tuple(explain_error(e, view, cutoff=cutoff, text=text, release=release) for e in kept)
+    return exps, len(errors) - len(kept)
 
 
 BARE_MIN_CHARS = 20
