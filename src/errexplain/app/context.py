@@ -104,7 +104,8 @@ def emit_explanations(
     ctx: Context, exps: Sequence[Explanation], extra: dict[str, Any] | None = None
 ) -> ExitCode:
     """Print answers in the chosen format; the exit code says whether any matched. Output
-    past OUTPUT_BYTES (characters) drops explanations from the middle (the last one stays) and says so."""
+    past OUTPUT_BYTES (characters) drops explanations from the middle (the last one stays),
+    and says so."""
     from errexplain.bounds import OUTPUT_BYTES
 
     code = answer_code(exps)
