@@ -302,6 +302,15 @@ def _load_files(job: tuple[list[Path], Project]) -> list[Entry]:
     return out
 
 
+def _quiet_worker() -> None:
+    """A loader worker leaves Ctrl-C to the parent (which stops the pool and exits 130) and
+    dies quietly on SIGTERM, instead of each printing a traceback (issue 14)."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
 def _load_many(paths: list[Path], project: Project) -> list[Entry]:
     workers = min(os.cpu_count() or 1, 4)
     if len(paths) < PARALLEL_MIN_FILES or workers < 2:
@@ -313,7 +322,7 @@ def _load_many(paths: list[Path], project: Project) -> list[Entry]:
         ctx = multiprocessing.get_context("fork")
     except ValueError:  # no fork on this platform: stay in one process
         return _load_files((paths, project))
-    with ctx.Pool(workers) as pool:
+    with ctx.Pool(workers, initializer=_quiet_worker) as pool:
         parts = pool.map(_load_files, chunks)
     order = {p: i for i, p in enumerate(paths)}
     merged = [e for part in parts for e in part]

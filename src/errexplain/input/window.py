@@ -136,7 +136,7 @@ class Windows:
             done = end
         if not self.cut:
             done = self._scan(buf, base, done)
-        if self.cut:  # the budget ran out inside this block: its rest starts the tail
+        if self.kept_size > self.limit:  # the budget ran out in this block: its rest is tail
             self._keep_tail(buf[done:])
             self._overlap = b""
             return
