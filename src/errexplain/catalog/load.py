@@ -72,9 +72,17 @@ class Catalog:
         return {e.id: e for e in self.entries}
 
 
+def _unreadable(exc: OSError) -> None:
+    raise CatalogError(
+        f"{exc.filename}: cannot read ({exc.strerror})",
+        hint="make the catalog folder readable, or remove what cannot be read",
+    )
+
+
 def catalog_files(root: Path) -> Iterator[Path]:
-    """Every YAML file under root, in sorted order (deterministic)."""
-    for dirpath, dirnames, filenames in os.walk(root):
+    """Every YAML file under root, in sorted order (deterministic). An unreadable folder is a
+    bad catalog (CatalogError), not a crash."""
+    for dirpath, dirnames, filenames in os.walk(root, onerror=_unreadable):
         dirnames.sort()
         for name in sorted(filenames):
             if name.endswith((".yaml", ".yml")):
@@ -122,10 +130,11 @@ def _source(raw: dict[str, Any], project: Project, version: str | None) -> Sourc
     line = src.get("line")
     if line is not None and (not isinstance(line, int) or isinstance(line, bool) or line < 1):
         raise _Invalid("source.line", "must be a positive integer")
-    path = src.get("path")
-    return Source(
-        project.name, version, path, line, src.get("function"), project.url(path, line, version)
-    )
+    try:
+        path, function = _str(src, "path"), _str(src, "function")
+    except _Invalid as exc:
+        raise _Invalid(f"source.{exc.key}", exc.problem) from None
+    return Source(project.name, version, path, line, function, project.url(path, line, version))
 
 
 def _fix(raw: dict[str, Any]) -> ExampleFix | None:
@@ -238,15 +247,44 @@ def load_project(root: Path) -> Project:
     try:
         raw = _keys(raw, PROJECT_KEYS, "")
         name = _str(raw, "name", required=True) or ""
+        link = _link(_str(raw, "link"))
     except _Invalid as exc:
-        raise CatalogError(f"{path}: {exc}") from None
+        raise CatalogError(f"{path}: {exc}", hint="see docs/catalog.md") from None
     return Project(
         name,
         _str(raw, "version"),
         _str(raw, "repository"),
-        _str(raw, "link"),
+        link,
         _str(raw, "path_prefix") or "",
     )
+
+
+LINK_FIELDS = frozenset({"version", "prefix", "path", "line"})
+
+
+def _link(link: str | None) -> str | None:
+    """A project's link template: only the fields LINK_FIELDS, each plain ({path}, not
+    {path!r} or {line:>99999}: issue 14, a width spec printed 200 MB)."""
+    if link is None:
+        return None
+    from string import Formatter
+
+    try:
+        fields = list(Formatter().parse(link))
+    except ValueError as exc:
+        raise _Invalid("link", f"is not a valid template ({exc})") from None
+    for _, name, spec, conversion in fields:
+        if name is None:
+            continue
+        if name not in LINK_FIELDS:
+            shown = name if len(name) <= 40 else name[:40] + "..."
+            raise _Invalid(
+                "link",
+                f"unknown field {{{shown}}}: use {{version}}, {{prefix}}, {{path}} and {{line}}",
+            )
+        if spec or conversion:
+            raise _Invalid("link", f"the field {{{name}}} takes no format spec or conversion")
+    return link
 
 
 def load_module_file(path: Path, project: Project) -> list[Entry]:
@@ -266,8 +304,10 @@ def load_module_file(path: Path, project: Project) -> list[Entry]:
             out.append(make_entry(item, project, str(path)))
         except _Invalid as exc:
             ident = item.get("id") if isinstance(item, dict) else None
-            label = f"entry {ident}" if ident else f"entry #{i + 1}"
-            line = entry_line(path, i)
+            # never format a raw node: it may be an alias tree that expands without bound
+            shown = isinstance(ident, str) and 0 < len(ident) <= 40
+            label = f"entry {ident}" if shown else f"entry #{i + 1}"
+            line = entry_line(path, i, len(items))
             where = f"{path}:{line}" if line else str(path)
             raise CatalogError(
                 f"{where}: {label}: {exc.key}: {exc.problem}",

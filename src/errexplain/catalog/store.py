@@ -39,6 +39,18 @@ def _fingerprint(top: str) -> tuple[int, int]:
     """(combined hash, count) of the path, size and mtime of every YAML file under top. The
     combination is a sum, so the walk needs no sorting; this runs on every start from a source
     checkout, where the stat calls are most of its cost."""
+    try:
+        return _walk_fingerprint(top)
+    except OSError as exc:  # an unreadable folder or a symlink loop: a bad catalog
+        from errexplain.errors import CatalogError
+
+        raise CatalogError(
+            f"{exc.filename or top}: cannot read ({exc.strerror})",
+            hint="make the catalog folder readable, or remove what cannot be read",
+        ) from None
+
+
+def _walk_fingerprint(top: str) -> tuple[int, int]:
     acc = count = 0
     stack = [top]
     while stack:
