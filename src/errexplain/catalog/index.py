@@ -2,7 +2,7 @@
 
 A normal run reads only what one message needs, so it stays fast at 100k templates::
 
-    b"ERRXIDX9" | 9 x uint64 little-endian: the lengths of
+    b"ERRXID10" | 9 x uint64 little-endian: the lengths of
     meta | offs | slots | rows | ids | fuzzy | sites | store | releases
     | 9 x uint32: the CRC-32 of each blob | uint32: the CRC-32 of the header before it
     then the blobs.
@@ -50,7 +50,16 @@ from errexplain._startup import TYPE_CHECKING, astuple
 from errexplain.match.normalize import filing_words, word_stats
 from errexplain.match.release import Facts
 from errexplain.match.sites import site_key, site_table
-from errexplain.models import Candidate, Entry, ExampleFix, Project, Related, Source, WordStats
+from errexplain.models import (
+    Candidate,
+    Entry,
+    ExampleFix,
+    Project,
+    Related,
+    Source,
+    Verified,
+    WordStats,
+)
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -58,8 +67,8 @@ if TYPE_CHECKING:
 
     _T = TypeVar("_T")
 
-MAGIC = b"ERRXIDX9"
-FORMAT = 9
+MAGIC = b"ERRXID10"
+FORMAT = 10
 _NBLOBS = 9
 _HEAD_SIZE = len(MAGIC) + 12 * _NBLOBS + 4
 
@@ -91,6 +100,7 @@ def _prose(entry: Entry, brief: dict[str, tuple[str, str]]) -> tuple[Any, ...]:
         entry.at,
         entry.lineage,
         entry.replaced_by,
+        astuple(entry.verified) if entry.verified else None,
         related,
     )
 
@@ -517,6 +527,7 @@ class Index:
             at,
             lineage,
             replaced_by,
+            verified,
             _,
         ) = self._record(c.pos)
         project = self._projects.get(c.project) or Project(c.project)
@@ -555,6 +566,7 @@ class Index:
             at=at,
             lineage=lineage,
             replaced_by=replaced_by,
+            verified=Verified(*verified) if verified else None,
         )
 
 
