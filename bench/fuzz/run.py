@@ -2,8 +2,8 @@
 
 With atheris installed (``pip install atheris``), coverage-guided by libFuzzer over the
 instrumented package, starting from the seeds of :mod:`targets`; otherwise Hypothesis with
-``--runs`` examples. Every input is timed (CPU time): one slower than ``10 ms per KB`` (with a 50 ms floor
-for instrumentation and a loaded machine) counts as slow. Prints one line of figures
+``--runs`` examples. Every input is timed (CPU time): one slower than ``10 ms per KB`` (with
+a 50 ms floor for instrumentation) counts as slow. Prints one line of figures
 (inputs, crashes, slow inputs, the worst ms per KB) and exits non-zero on a crash or a slow
 input. Run it niced: ``nice -n 19 python bench/fuzz/run.py parser --seconds 600``.
 """
@@ -85,10 +85,9 @@ def _atheris(name: str, runs: int, seconds: int) -> int:
 
 
 def _hypothesis(name: str, runs: int) -> int:
+    import targets
     from hypothesis import HealthCheck, given, settings
     from hypothesis import strategies as st
-
-    import targets
 
     stats = Stats()
     one = _timed(targets.TARGETS[name], stats)
@@ -102,7 +101,7 @@ def _hypothesis(name: str, runs: int) -> int:
     crashes = 0
     try:
         run()
-    except Exception as exc:  # noqa: BLE001 - a crash is the finding
+    except Exception as exc:  # a crash is the finding
         crashes = 1
         print(f"crash: {type(exc).__name__}: {exc}")
     print(stats.line(name, "hypothesis", crashes))
