@@ -1,8 +1,8 @@
 """The hostile-input figures of issue 14 (run by hand): python bench/hostile.py [--quick]
 
 Generates each input under a temporary directory (deleted at the end), runs the installed
-`errexplain` on it under /usr/bin/time and prints wall and CPU time, peak RSS, the exit code and whether
-the final traceback was explained:
+`errexplain` on it under /usr/bin/time and prints wall and CPU time, peak RSS, the exit code
+and whether the final traceback was explained:
   * the worst `explain` of a 1 MB adversarial one-line message (several shapes) and the worst
     `lookup` of a 120 KB one (the most a command-line argument holds);
   * a 200 MB single line that starts `ValueError: `, then a traceback;
