@@ -2,8 +2,10 @@
 
 With atheris installed (``pip install atheris``), coverage-guided by libFuzzer over the
 instrumented package, starting from the seeds of :mod:`targets`; otherwise Hypothesis with
-``--runs`` examples. Every input is timed (CPU time): one slower than ``10 ms per KB`` (with
-a 50 ms floor for instrumentation) counts as slow. Prints one line of figures
+``--runs`` examples. ``--plain [--corpus DIR]``: random mutations (bit flips, inserts,
+deletions, splices, repeats, traceback/YAML tokens) of the seeds and an atheris corpus, without
+instrumentation, which runs many more inputs per second. Every input is timed (CPU time): one
+slower than ``10 ms per KB`` (with a 50 ms floor for instrumentation) counts as slow. Prints one line of figures
 (inputs, crashes, slow inputs, the worst ms per KB) and exits non-zero on a crash or a slow
 input. Run it niced: ``nice -n 19 python bench/fuzz/run.py parser --seconds 600``.
 """
@@ -12,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import random
 import sys
 import tempfile
 import time
@@ -108,14 +111,83 @@ def _hypothesis(name: str, runs: int) -> int:
     return 1 if crashes or stats.slow else 0
 
 
+def _mutate(rng: random.Random, data: bytes, pool: list[bytes]) -> bytes:
+    buf = bytearray(data)
+    for _ in range(rng.randint(1, 8)):
+        op = rng.randrange(6)
+        at = rng.randrange(len(buf) + 1)
+        if op == 0 and buf:
+            buf[min(at, len(buf) - 1)] ^= 1 << rng.randrange(8)
+        elif op == 1:
+            buf[at:at] = bytes(rng.randrange(256) for _ in range(rng.randint(1, 8)))
+        elif op == 2 and buf:
+            del buf[at : at + rng.randint(1, 64)]
+        elif op == 3:
+            other = rng.choice(pool)
+            a = rng.randrange(len(other) + 1)
+            buf[at:at] = other[a : a + rng.randint(1, 256)]
+        elif op == 4:
+            piece = bytes(buf[at : at + rng.randint(1, 16)]) or b"/"
+            buf[at:at] = piece * rng.randint(2, 200)
+        else:
+            buf[at:at] = rng.choice(TOKENS)
+    return bytes(buf[:8192])
+
+
+TOKENS = [
+    b"Traceback (most recent call last):\n",
+    b'  File "x.py", line 1, in f\n',
+    b"ValueError: ",
+    b"\nDuring handling of the above exception, another exception occurred:\n\n",
+    b"  + Exception Group Traceback (most recent call last):\n",
+    b"<",
+    b">",
+    b"&a [*a, *a]",
+    b"- id: ",
+    b"\x1b[31m",
+    b'{"error": {"message": "',
+    b"[rank0]: ",
+]
+
+
+def _plain(name: str, runs: int, seconds: int, corpus: str | None) -> int:
+    """Mutations without coverage feedback (no instrumentation: many times faster), from the
+    seeds and an atheris corpus directory if given."""
+    import targets
+
+    stats = Stats()
+    one = _timed(targets.TARGETS[name], stats)
+    pool = list(targets.seeds(name))
+    if corpus:
+        pool += [p.read_bytes() for p in sorted(Path(corpus).iterdir()) if p.is_file()]
+    rng = random.Random(14)
+    deadline = time.monotonic() + seconds
+    crashes = 0
+    while stats.runs < runs and time.monotonic() < deadline:
+        data = _mutate(rng, rng.choice(pool), pool)
+        try:
+            one(data)
+        except Exception as exc:  # a crash is the finding: keep it and go on
+            crashes += 1
+            crash = Path(tempfile.gettempdir()) / f"fuzz-{name}-crash-{crashes}"
+            crash.write_bytes(data)
+            print(f"crash: {type(exc).__name__}: {exc} (input in {crash})", flush=True)
+    print(stats.line(name, "plain", crashes))
+    return 1 if crashes or stats.slow else 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("target", choices=["parser", "template", "catalog", "index"])
     parser.add_argument("--runs", type=int, default=1_000_000)
     parser.add_argument("--seconds", type=int, default=3600)
     parser.add_argument("--hypothesis", action="store_true", help="even if atheris is there")
+    parser.add_argument("--plain", action="store_true", help="mutations without coverage")
+    parser.add_argument("--corpus", help="an atheris corpus directory to start --plain from")
     opts = parser.parse_args()
     os.environ.setdefault("ERREXPLAIN_CACHE_DIR", tempfile.mkdtemp(prefix="fuzz-cache-"))
+    if opts.plain:
+        return _plain(opts.target, opts.runs, opts.seconds, opts.corpus)
     try:
         if not opts.hypothesis:
             return _atheris(opts.target, opts.runs, opts.seconds)
