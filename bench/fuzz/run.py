@@ -3,11 +3,13 @@
 With atheris installed (``pip install atheris``), coverage-guided by libFuzzer over the
 instrumented package, starting from the seeds of :mod:`targets`; otherwise Hypothesis with
 ``--runs`` examples. ``--plain [--corpus DIR]``: random mutations (bit flips, inserts,
-deletions, splices, repeats, traceback/YAML tokens) of the seeds and an atheris corpus, without
-instrumentation, which runs many more inputs per second. Every input is timed (CPU time): one
-slower than ``10 ms per KB`` (with a 50 ms floor for instrumentation) counts as slow. Prints one line of figures
-(inputs, crashes, slow inputs, the worst ms per KB) and exits non-zero on a crash or a slow
-input. Run it niced: ``nice -n 19 python bench/fuzz/run.py parser --seconds 600``.
+deletions, splices, repeats, traceback/YAML tokens) of the seeds and an atheris corpus,
+without instrumentation, which runs many more inputs per second.
+
+Every input is timed (CPU time): one slower than ``10 ms per KB`` (with a 50 ms floor)
+counts as slow. Prints one line of figures (inputs, crashes, slow inputs, the worst ms per
+KB) and exits non-zero on a crash or a slow input. Run it niced:
+``nice -n 19 python bench/fuzz/run.py parser --seconds 600``.
 """
 
 from __future__ import annotations

@@ -138,3 +138,9 @@ def test_the_store_reports_unreadable_folders_as_a_bad_catalog(tmp_path):
     os.symlink("loop.yaml", root / "demo" / "loop.yaml")
     with pytest.raises(CatalogError, match="cannot read"):
         catalog_key([str(root)])
+
+
+def test_keys_of_other_types_are_reported_not_crashed_on(tmp_path):
+    """Found by bench/fuzz (catalog): `true:` next to text keys made sorting them crash."""
+    entries = ENTRY.format(id="0123456789abcdef", n=1) + "  true: 1\n  zzz: 2\n  1: 3\n"
+    _fails(_catalog(tmp_path, entries), "unknown key")

@@ -119,10 +119,11 @@ def _strs(raw: dict[str, Any], key: str) -> tuple[str, ...]:
 def _keys(raw: Any, allowed: frozenset[str], where: str) -> dict[str, Any]:
     if not isinstance(raw, dict):
         raise _Invalid(where or "entry", "must be a mapping")
-    unknown = sorted(set(raw) - allowed)
+    # keys may be of any YAML scalar type (`true:`, `1:`): sort and show them as text, bounded
+    unknown = sorted(repr(k)[:60] if not isinstance(k, str) else k[:60] for k in set(raw) - allowed)
     if unknown:
         prefix = f"{where}." if where else ""
-        raise _Invalid(prefix + str(unknown[0]), "unknown key")
+        raise _Invalid(prefix + unknown[0], "unknown key")
     return raw
 
 
