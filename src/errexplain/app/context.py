@@ -8,7 +8,7 @@ from errexplain.errors import ExitCode, InputError
 from errexplain.match.rank import FUZZY_CUTOFF
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Callable, Sequence
     from typing import Any, BinaryIO, TextIO
 
     from errexplain.models import Candidate, CatalogView, Explanation
@@ -26,6 +26,10 @@ class Options:
     color: bool | None = None
     release: tuple[tuple[str, str], ...] = ()
     """(project, release) pairs the user states (--release sglang=0.4.6)."""
+    brief: bool = False
+    """One line per distinct error (--brief)."""
+    pager: str | None = None
+    """The pager command for answers longer than the screen (None: never page)."""
 
 
 @record
@@ -45,11 +49,36 @@ class Context:
             return "rich" if self.is_tty else "text"
         return self.opts.fmt
 
+    def width(self) -> int:
+        """The terminal's width (its $COLUMNS), 100 when not drawing for a terminal."""
+        if not self.is_tty:
+            return 100
+        import shutil
+
+        return max(40, shutil.get_terminal_size((100, 24)).columns)
+
     def write(self, text: str) -> None:
         self.stdout.write(text if text.endswith("\n") else text + "\n")
 
     def warn(self, message: str) -> None:
         self.stderr.write(f"errexplain: warning: {message}\n")
+
+
+def output_settings(
+    isatty: bool, no_color: bool, no_pager: bool
+) -> tuple[bool, bool | None, str | None]:
+    """(draw for a terminal, colour, pager) from stdout being a terminal, --no-color,
+    --no-pager and the environment: FORCE_COLOR draws for a terminal even when piped, NO_COLOR
+    and TERM=dumb are left to Rich (colour None); the pager is $ERREXPLAIN_PAGER, else $PAGER,
+    else `less`, never when stdout is not a terminal ("" or "cat" turn it off)."""
+    import os
+
+    env = os.environ
+    tty = isatty or bool(env.get("FORCE_COLOR"))
+    pager = env.get("ERREXPLAIN_PAGER", env.get("PAGER", "less"))
+    if no_pager or not isatty or pager.strip() in ("", "cat"):
+        pager = None
+    return tty, (False if no_color else None), pager
 
 
 def open_catalog(ctx: Context) -> CatalogView:
@@ -70,15 +99,44 @@ def emit_explanations(
         from errexplain.render.json import render_explanations
 
         ctx.stdout.write(render_explanations(exps, extra))
+    elif ctx.opts.brief:
+        from errexplain.render.plain import render_brief
+
+        show(ctx, render_brief(exps, ctx.width() if ctx.is_tty else None))
     elif ctx.fmt == "text":
         from errexplain.render.plain import render_explanations as plain
 
-        ctx.stdout.write(plain(exps, verbose=ctx.opts.verbose))
+        show(ctx, plain(exps, verbose=ctx.opts.verbose))
     else:
-        from errexplain.render.rich import make_console, print_explanations
+        from errexplain.render.rich import print_explanations
 
-        print_explanations(make_console(ctx.stdout, ctx.opts.color), exps, verbose=ctx.opts.verbose)
+        draw_rich(ctx, lambda console: print_explanations(console, exps, verbose=ctx.opts.verbose))
     return answer_code(exps)
+
+
+def show(ctx: Context, text: str) -> None:
+    """Write an answer, through the pager when it is longer than the screen."""
+    if ctx.opts.pager is not None and ctx.is_tty:
+        from errexplain.app.pager import page
+
+        if page(ctx.opts.pager, text, ctx.stdout):
+            return
+    ctx.write(text)
+
+
+def draw_rich(ctx: Context, draw: Callable[[Any], None]) -> None:
+    """Draw with a Rich console; when a pager may be wanted, on a buffer drawn as for the
+    terminal, then shown (paged if long)."""
+    from errexplain.render.rich import make_console
+
+    if ctx.opts.pager is None or not ctx.is_tty:
+        draw(make_console(ctx.stdout, ctx.opts.color))
+        return
+    import io
+
+    buf = io.StringIO()
+    draw(make_console(buf, ctx.opts.color, terminal=True, width=ctx.width()))
+    show(ctx, buf.getvalue())
 
 
 def emit_rows(
@@ -105,8 +163,9 @@ def emit_rows(
         from errexplain.render.view import row_view
 
         parts = [p for k, c in enumerate(rows) for p in row_view(c, scores[k] if scores else None)]
-        out = ([title] if title else []) + (lines(parts) or ["(nothing found)"])
-        ctx.write("\n".join(out))
+        width = ctx.width() if ctx.is_tty else None  # piped: whole lines, for grep
+        out = ([title] if title else []) + (lines(parts, width) or ["(nothing found)"])
+        show(ctx, "\n".join(out))
     return ExitCode.EXPLAINED if rows else ExitCode.NO_MATCH
 
 

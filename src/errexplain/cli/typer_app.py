@@ -11,18 +11,63 @@ from typing import Annotated
 
 import typer
 
-from errexplain.app.context import FORMATS, Context, Options
+from errexplain.app.context import FORMATS, Context, Options, output_settings
 from errexplain.errors import ExitCode
 from errexplain.match.rank import FUZZY_CUTOFF
 
+HELP_OPTIONS = {"help_option_names": ["-h", "--help"]}
+EPILOG = (
+    "`errexplain FILE...` is `errexplain explain FILE...`; piped text needs no command "
+    "(some_cmd 2>&1 | errexplain [--json] [-v] [--brief]).\n\n"
+    "Exit codes: "
+    + "; ".join(
+        f"{int(code)} {line}"
+        for code, line in (
+            (ExitCode.EXPLAINED, "explained (or done)"),
+            (ExitCode.NO_MATCH, "nothing matched or nothing found (grep's 1)"),
+            (ExitCode.BAD_INPUT, "usage error, unreadable input or invalid catalog"),
+            (ExitCode.INTERNAL, "internal error (a bug: please report it)"),
+            (ExitCode.INTERRUPTED, "interrupted (Ctrl-C)"),
+        )
+    )
+    + "."
+)
+
 app = typer.Typer(
     no_args_is_help=True,
-    add_completion=False,
+    add_completion=True,
+    suggest_commands=False,  # click already suggests: one "Did you mean" is enough
     rich_markup_mode=None,
+    context_settings=HELP_OPTIONS,
     help="Explain Python errors from pasted tracebacks and logs, offline.",
+    epilog=EPILOG,
 )
-catalog_app = typer.Typer(no_args_is_help=True, help="Check, inspect and extract catalogs.")
+catalog_app = typer.Typer(
+    no_args_is_help=True,
+    context_settings=HELP_OPTIONS,
+    help="Check, inspect and extract catalogs.",
+)
 app.add_typer(catalog_app, name="catalog")
+
+
+def _version(value: bool) -> None:
+    if value:
+        from errexplain._version import __version__
+
+        sys.stdout.write(f"errexplain {__version__}\n")
+        raise typer.Exit(ExitCode.EXPLAINED)
+
+
+@app.callback()
+def _main(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version", is_eager=True, callback=_version, help="Print the version and exit."
+        ),
+    ] = False,
+) -> None:
+    """Explain Python errors from pasted tracebacks and logs, offline."""
 
 CatalogOpt = Annotated[
     list[str],
@@ -65,13 +110,16 @@ def _ctx(
     fmt: str = "auto",
     cutoff: float = FUZZY_CUTOFF,
     verbose: bool = False,
-    color: bool | None = None,
+    no_color: bool = False,
     release: list[str] | None = None,
+    brief: bool = False,
+    no_pager: bool = False,
 ) -> Context:
     if fmt not in FORMATS:
         raise typer.BadParameter(
             f"unknown format {fmt!r}: use {', '.join(FORMATS)}", param_hint="--format"
         )
+    tty, color, pager = output_settings(sys.stdout.isatty(), no_color, no_pager)
     opts = Options(
         "json" if json_ else fmt,
         tuple(catalog or ()),
@@ -79,31 +127,59 @@ def _ctx(
         verbose,
         color,
         _releases(release),
+        brief,
+        pager,
     )
-    return Context(opts, sys.stdin.buffer, sys.stdout, sys.stderr, sys.stdout.isatty())
+    return Context(opts, sys.stdin.buffer, sys.stdout, sys.stderr, tty)
+
+
+NoColorOpt = Annotated[
+    bool, typer.Option("--no-color", help="No colour (also $NO_COLOR, TERM=dumb).")
+]
+NoPagerOpt = Annotated[
+    bool,
+    typer.Option(
+        "--no-pager",
+        help="Never page (else long answers on a terminal go through $ERREXPLAIN_PAGER, "
+        "$PAGER or less).",
+    ),
+]
+LimitOpt = Annotated[int, typer.Option(min=0, help="At most this many results (0: all).")]
 
 
 @app.command()
 def explain(
-    file: Annotated[str, typer.Argument(help="Log or traceback file; - reads stdin.")] = "-",
+    files: Annotated[
+        list[str] | None,
+        typer.Argument(metavar="[FILE]...", help="Log or traceback files; - reads stdin."),
+    ] = None,
     json_: JsonOpt = False,
     fmt: Annotated[str, typer.Option("--format", help="auto, text, rich or json.")] = "auto",
     catalog: CatalogOpt = [],  # noqa: B006 (typer reads the default)
     cutoff: Annotated[
-        float, typer.Option(help="Score under which nothing is called a match (0-1).")
+        float,
+        typer.Option(min=0.0, max=1.0, help="Score under which nothing is called a match (0-1)."),
     ] = FUZZY_CUTOFF,
     verbose: Annotated[
         bool, typer.Option("--verbose", "-v", help="Show every match in full.")
     ] = False,
-    no_color: Annotated[bool, typer.Option("--no-color", help="No colour.")] = False,
+    brief: Annotated[
+        bool,
+        typer.Option(
+            "--brief",
+            help="One line per distinct error: count, exception, best entry id, score, meaning.",
+        ),
+    ] = False,
+    no_color: NoColorOpt = False,
+    no_pager: NoPagerOpt = False,
     release: ReleaseOpt = [],  # noqa: B006
     debug: DebugOpt = False,
 ) -> None:
-    """Explain every distinct error in a log, a traceback file or stdin."""
-    ctx = _ctx(json_, catalog, fmt, cutoff, verbose, False if no_color else None, release)
+    """Explain every distinct error in logs, traceback files or stdin."""
+    ctx = _ctx(json_, catalog, fmt, cutoff, verbose, no_color, release, brief, no_pager)
     from errexplain.app import explain as explain_cmd
 
-    raise typer.Exit(explain_cmd.run(ctx, file))
+    raise typer.Exit(explain_cmd.run_files(ctx, files or ["-"]))
 
 
 @app.command()
@@ -124,7 +200,9 @@ def lookup(
 
 @app.command()
 def show(
-    entry_id: Annotated[str, typer.Argument(metavar="ID", help="A 16-hex entry id.")],
+    entry_id: Annotated[
+        str, typer.Argument(metavar="ID", help="An entry id, or a unique prefix of 6+ hex digits.")
+    ],
     json_: JsonOpt = False,
     catalog: CatalogOpt = [],  # noqa: B006
     debug: DebugOpt = False,
@@ -151,7 +229,7 @@ def related(
 @app.command()
 def search(
     keywords: Annotated[list[str], typer.Argument(help="Words to look for.")],
-    limit: Annotated[int, typer.Option(help="How many results.")] = 10,
+    limit: LimitOpt = 10,
     json_: JsonOpt = False,
     catalog: CatalogOpt = [],  # noqa: B006
     debug: DebugOpt = False,
@@ -167,7 +245,7 @@ def list_(
     project: Annotated[str, typer.Option(help="Only this project.")] = "",
     type_: Annotated[str, typer.Option("--type", help="Only this exception type.")] = "",
     path: Annotated[str, typer.Option(help="Only sources whose path contains this.")] = "",
-    limit: Annotated[int, typer.Option(help="At most this many (0: all).")] = 50,
+    limit: LimitOpt = 50,
     json_: JsonOpt = False,
     catalog: CatalogOpt = [],  # noqa: B006
     debug: DebugOpt = False,
@@ -247,7 +325,14 @@ def app_for(argv: list[str]) -> typer.Typer:
     infos = [c for c in app.registered_commands if _command_name(c) == wanted]
     if not infos:
         return app
-    small = typer.Typer(add_completion=False, rich_markup_mode=None, help=app.info.help)
+    small = typer.Typer(
+        add_completion=False,
+        suggest_commands=False,
+        rich_markup_mode=None,
+        context_settings=HELP_OPTIONS,
+        help=app.info.help,
+        epilog=EPILOG,
+    )
     small.registered_commands = infos
 
     @small.callback()

@@ -86,12 +86,16 @@ def panel(view: View) -> Panel:
     )
 
 
-def make_console(out: TextIO, color: bool | None = None) -> Console:
+def make_console(
+    out: TextIO, color: bool | None = None, *, terminal: bool = False, width: int | None = None
+) -> Console:
     """A console on `out`. `color=False` turns colour off, `True` forces a terminal; `None`
-    leaves it to Rich, which honours NO_COLOR, FORCE_COLOR and TERM=dumb."""
+    leaves it to Rich, which honours NO_COLOR, FORCE_COLOR and TERM=dumb. `terminal` draws as
+    for a terminal of `width` columns (a buffer shown through a pager)."""
+    force = True if (color or terminal) else None
     if color is None:
-        return Console(file=out)
-    return Console(file=out, no_color=not color, force_terminal=True if color else None)
+        return Console(file=out, force_terminal=force, width=width)
+    return Console(file=out, no_color=not color, force_terminal=force, width=width)
 
 
 def print_explanations(

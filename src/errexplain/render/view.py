@@ -347,3 +347,24 @@ def row_view(c: Candidate, score: float | None = None) -> tuple[Line, Line]:
         ),
         _line(where, "dim", 6, False),
     )
+
+
+def _first_sentence(text: str) -> str:
+    flat = " ".join(text.split())
+    end = flat.find(". ")
+    return flat if end < 0 else flat[: end + 1]
+
+
+def brief_line(exp: Explanation) -> str:
+    """`--brief`: count, exception, best entry id and score, and the meaning's first sentence
+    (or `no match`)."""
+    err = exp.error
+    message = " ".join(err.message.split())
+    message = message if len(message) <= 70 else message[:69] + "…"
+    error = f"{err.type or 'Error'}" + (f": {message}" if message else "")
+    if not exp.matches:
+        return f"{err.count}x  {'(no match)':<21}  {error}"
+    best = exp.matches[0]
+    meaning = _first_sentence(best.entry.meaning or exp.generic or "")
+    line = f"{err.count}x  {best.entry.id} {best.score:.2f}  {error}"
+    return line + (f"  -- {meaning}" if meaning else "")
