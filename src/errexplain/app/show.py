@@ -11,12 +11,33 @@ if TYPE_CHECKING:
     from errexplain.models import CatalogView, Entry
 
 
+MIN_PREFIX = 6
+"""The shortest id prefix `show` and `related` accept (as git's short hashes, but longer:
+the catalog holds tens of thousands of ids)."""
+
+
+def _is_hex(text: str) -> bool:
+    return bool(text) and all(ch in "0123456789abcdef" for ch in text)
+
+
 def entry_by_id(view: CatalogView, entry_id: str) -> Entry:
-    pos = view.position(entry_id.strip().lower())
+    """The entry with this id, or with this unique prefix of 6 or more hex digits."""
+    wanted = entry_id.strip().lower()
+    pos = view.position(wanted)
+    if pos is None and MIN_PREFIX <= len(wanted) < 16 and _is_hex(wanted):
+        found = sorted({c.id for c in view.candidates() if c.id.startswith(wanted)})
+        if len(found) > 1:
+            shown = ", ".join(found[:10]) + (f" and {len(found) - 10} more" if len(found) > 10 else "")
+            raise InputError(
+                f"the id prefix {wanted} is ambiguous: {shown}",
+                hint="give more hex digits of the id",
+            )
+        pos = view.position(found[0]) if found else None
     if pos is None:
         raise InputError(
             f"no catalog entry has the id {entry_id}",
-            hint="ids are 16 hex digits; find one with errexplain search WORDS",
+            hint=f"ids are 16 hex digits (a unique prefix of {MIN_PREFIX} or more will do); "
+            "find one with errexplain search WORDS",
         )
     return view.entry(pos)
 

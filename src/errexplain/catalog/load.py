@@ -302,6 +302,14 @@ def _load_files(job: tuple[list[Path], Project]) -> list[Entry]:
     return out
 
 
+def quiet_worker() -> None:
+    """A worker process ignores Ctrl-C: the parent handles it (exit 130, one line at most)
+    and ends the pool, instead of every worker printing its own KeyboardInterrupt traceback."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def _load_many(paths: list[Path], project: Project) -> list[Entry]:
     workers = min(os.cpu_count() or 1, 4)
     if len(paths) < PARALLEL_MIN_FILES or workers < 2:
@@ -313,7 +321,7 @@ def _load_many(paths: list[Path], project: Project) -> list[Entry]:
         ctx = multiprocessing.get_context("fork")
     except ValueError:  # no fork on this platform: stay in one process
         return _load_files((paths, project))
-    with ctx.Pool(workers) as pool:
+    with ctx.Pool(workers, initializer=quiet_worker) as pool:
         parts = pool.map(_load_files, chunks)
     order = {p: i for i, p in enumerate(paths)}
     merged = [e for part in parts for e in part]

@@ -259,12 +259,13 @@ def list_(
 @catalog_app.command("check")
 def catalog_check(
     directory: Annotated[str, typer.Argument(help="Catalog dir (default: bundled).")] = "",
+    json_: JsonOpt = False,
     debug: DebugOpt = False,
 ) -> None:
     """Validate a catalog: schema, unique ids, related ids, every example matches first."""
     from errexplain.app import catalog as catalog_cmds
 
-    raise typer.Exit(catalog_cmds.check(_ctx(), directory))
+    raise typer.Exit(catalog_cmds.check(_ctx(json_), directory))
 
 
 @catalog_app.command("stats")
@@ -282,12 +283,23 @@ def catalog_stats(
 @catalog_app.command("lint")
 def catalog_lint(
     directory: Annotated[str, typer.Argument(help="Catalog dir (default: bundled).")] = "",
+    maxima: Annotated[
+        list[str],
+        typer.Option(
+            "--max",
+            metavar="[KIND=]N",
+            help="Findings allowed before exit 1 (default 0): N for every kind, or "
+            "too-generic=N, duplicate-templates=N, dangling-related-ids=N (repeatable).",
+        ),
+    ] = [],  # noqa: B006
+    json_: JsonOpt = False,
     debug: DebugOpt = False,
 ) -> None:
-    """Report too-generic templates, duplicate templates and dangling related ids."""
+    """Report too-generic templates, duplicate templates and dangling related ids; exit 1 when
+    a kind has more findings than its --max."""
     from errexplain.app import catalog as catalog_cmds
 
-    raise typer.Exit(catalog_cmds.lint(_ctx(), directory))
+    raise typer.Exit(catalog_cmds.lint(_ctx(json_), directory, maxima))
 
 
 @catalog_app.command("extract")

@@ -61,11 +61,17 @@ def _clean(cf: CatalogFile, entry: Entry, warnings: list[str]) -> Entry:
 
 
 def _label(entry: Entry) -> str:
+    """`path:line Type: message` as a reader sees it (template escapes undone)."""
+    from errexplain.match.template import TemplateSyntaxError, render_plain
+
     source = entry.get("source") or {}
-    return (
-        f"{source.get('path', '?')}:{source.get('line', '?')} "
-        f"{entry.get('exception')}: {entry_text(entry)}"
-    )
+    text = entry_text(entry)
+    if entry.get("template"):
+        try:
+            text = render_plain(text)
+        except TemplateSyntaxError:  # a template that does not compile is shown as written
+            pass
+    return f"{source.get('path', '?')}:{source.get('line', '?')} {entry.get('exception')}: {text}"
 
 
 def _refresh(old: Entry, site: Site, version: str) -> Entry:
