@@ -179,6 +179,11 @@ class Candidate:
     """Other paths the wording was raised from in earlier releases (history catalogs): frames
     of a paste from such a release point there."""
 
+    @property
+    def in_tests(self) -> bool:
+        """Raised from one of its project's own test files (derived from the path)."""
+        return is_test_path(self.path)
+
     @classmethod
     def of(cls, pos: int, e: Entry, literal_len: int) -> Candidate:
         return cls(
@@ -200,6 +205,22 @@ class Candidate:
             e.lineage,
             _older_paths(e),
         )
+
+
+def is_test_path(path: str | None) -> bool:
+    """Whether a source path is one of a project's own test files: under a `test` or `tests`
+    directory, or named `test_*.py`, `*_test.py` or `conftest.py`. Such entries are kept (a
+    user running the project's tests meets them) but marked and ranked after library code."""
+    if not path:
+        return False
+    *dirs, name = path.split("/")
+    return (
+        "test" in dirs
+        or "tests" in dirs
+        or name.startswith("test_")
+        or name.endswith("_test.py")
+        or name == "conftest.py"
+    )
 
 
 def _older_paths(e: Entry) -> tuple[str, ...]:

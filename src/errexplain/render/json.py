@@ -17,6 +17,7 @@ from errexplain.models import (
     Match,
     RaisedError,
     Related,
+    is_test_path,
 )
 
 
@@ -57,6 +58,7 @@ def entry_dict(e: Entry) -> dict[str, Any]:
             "line": src.line,
             "function": src.function,
             "url": src.url,
+            "test_file": is_test_path(src.path),
         },
         "derived": e.derived,
         "meaning": e.meaning,
@@ -151,6 +153,7 @@ def row_dict(c: Candidate, score: float | None = None) -> dict[str, Any]:
         "project": c.project,
         "path": c.path,
         "line": c.line,
+        "test_file": c.in_tests,
     }
     return out if score is None else {**out, "score": round(score, 4)}
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from errexplain._startup import TYPE_CHECKING, record
 from errexplain.match.template import compile_template, render_plain
+from errexplain.models import is_test_path
 
 if TYPE_CHECKING:
     from errexplain.models import Candidate, Entry, Explanation, Match, RaisedError
@@ -148,6 +149,8 @@ def _example_fix(entry: Entry) -> list[Part]:
 
 def _source(entry: Entry) -> list[Part]:
     out: list[Part] = [Heading("Source"), _line(source_text(entry), wrap=False)]
+    if is_test_path(entry.source.path):
+        out.append(_line("(raised from a test file of the project, not from library code)"))
     if entry.source.url:
         out.append(Link(entry.source.url))
     if entry.via:
@@ -338,6 +341,7 @@ def entry_view(entry: Entry) -> View:
 def row_view(c: Candidate, score: float | None = None) -> tuple[Line, Line]:
     """One entry in a listing (`search`, `list`, `related`): id and template, then where."""
     where = f"{c.path}:{c.line}" if c.path else c.project
+    where += "  (a test file of the project)" if c.in_tests else ""
     lead = (Span(f"{score:.2f}  "),) if score is not None else ()
     return (
         Line(
