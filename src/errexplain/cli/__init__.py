@@ -59,8 +59,8 @@ def _silence_stdout() -> None:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
 
-COMMANDS = ("explain", "lookup", "show", "related", "search", "list", "catalog")
-TOP_LEVEL = ("-h", "--help", "--version", "--install-completion", "--show-completion")
+COMMANDS = ("explain", "lookup", "show", "related", "search", "list", "catalog", "completion")
+TOP_LEVEL = ("-h", "--help", "--version")
 FLAGS = {"--json": "json", "-v": "verbose", "--verbose": "verbose", "--brief": "brief"}
 FLAGS.update({"--no-color": "no_color", "--no-pager": "no_pager"})
 VALUED = ("--format", "--cutoff")

@@ -35,7 +35,7 @@ EPILOG = (
 
 app = typer.Typer(
     no_args_is_help=True,
-    add_completion=True,
+    add_completion=False,  # `errexplain completion SHELL [--install]` instead (the shell named)
     suggest_commands=False,  # click already suggests: one "Did you mean" is enough
     rich_markup_mode=None,
     context_settings=HELP_OPTIONS,
@@ -324,6 +324,35 @@ def catalog_extract(
     )
 
 
+SHELLS = ("bash", "zsh", "fish")
+
+
+@app.command()
+def completion(
+    shell: Annotated[str, typer.Argument(help="bash, zsh or fish.")],
+    install: Annotated[
+        bool,
+        typer.Option(
+            "--install",
+            help="Write the script where the shell reads it (bash: ~/.bash_completions, sourced "
+            "from ~/.bashrc; zsh: ~/.zfunc; fish: ~/.config/fish/completions).",
+        ),
+    ] = False,
+    debug: DebugOpt = False,
+) -> None:
+    """Print (or --install) the shell completion script for commands, options and files."""
+    from typer import _completion_shared as shared  # Typer's own scripts, for our program name
+
+    if shell not in SHELLS:
+        raise typer.BadParameter(f"{shell!r}: use {', '.join(SHELLS)}", param_hint="SHELL")
+    names = {"prog_name": "errexplain", "complete_var": "_ERREXPLAIN_COMPLETE"}
+    if install:
+        _, path = shared.install(shell=shell, **names)
+        sys.stdout.write(f"{shell} completion installed in {path}; it works in new shells\n")
+    else:
+        sys.stdout.write(shared.get_completion_script(shell=shell, **names) + "\n")
+
+
 def _command_name(info: typer.models.CommandInfo) -> str:
     name = info.name or (info.callback.__name__ if info.callback else "")
     return name.replace("_", "-")
@@ -354,10 +383,30 @@ def app_for(argv: list[str]) -> typer.Typer:
     return small
 
 
+def _completion_request() -> None:
+    """Answer a shell's completion request (`_ERREXPLAIN_COMPLETE` set by the script that
+    `errexplain completion SHELL` prints) with Typer's completion classes; click's spelling
+    of the request (`bash_source`, `zsh_complete`) is read as Typer's (`source_bash`)."""
+    import os
+
+    from typer.completion import completion_init
+
+    completion_init()
+    value = os.environ.get("_ERREXPLAIN_COMPLETE", "")
+    shell, _, action = value.partition("_")
+    if shell in SHELLS and action in ("source", "complete"):
+        os.environ["_ERREXPLAIN_COMPLETE"] = f"{action}_{shell}"
+
+
 def run(argv: list[str]) -> int:
     """Run the app on argv; click's own outcomes become exit codes, everything else goes up
     to the error boundary (errexplain.cli.guarded)."""
+    import os
+
     import click
+
+    if "_ERREXPLAIN_COMPLETE" in os.environ:
+        _completion_request()
 
     try:
         code = app_for(argv)(args=argv[1:], prog_name="errexplain", standalone_mode=False)
