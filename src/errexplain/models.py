@@ -293,6 +293,23 @@ class ReleaseGuess:
 
 
 @record
+class Snippet:
+    """A few lines of source around a raise site."""
+
+    origin: str
+    """"installed" (the user's own copy of the file, named by a traceback frame) or "catalog"
+    (cut from the pinned release when the catalog was built)."""
+    release: str
+    """`project release` for a catalog snippet, "" for an installed file."""
+    path: str
+    first_line: int
+    raise_line: int
+    lines: tuple[str, ...]
+    license: str | None = None
+    """The license of a catalog snippet's project (its text ships in errexplain/_snippets)."""
+
+
+@record
 class Explanation:
     """The answer for one error: its matches (best first), or none with the nearest ones."""
 
@@ -303,6 +320,8 @@ class Explanation:
     generic: str | None = None
     notes: tuple[str, ...] = ()
     release_guess: ReleaseGuess | None = None
+    snippet: Snippet | None = None
+    """The code around the best match's raise site (filled in at the edge: it reads files)."""
 
     @property
     def explained(self) -> bool:

@@ -95,6 +95,10 @@ def emit_explanations(
     ctx: Context, exps: Sequence[Explanation], extra: dict[str, Any] | None = None
 ) -> ExitCode:
     """Print answers in the chosen format; the exit code says whether any matched."""
+    if not ctx.opts.brief:
+        from errexplain.app.snippets import with_snippet
+
+        exps = [with_snippet(x) for x in exps]
     if ctx.fmt == "json":
         from errexplain.render.json import render_explanations
 

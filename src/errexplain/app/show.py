@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from errexplain._startup import TYPE_CHECKING
-from errexplain.app.context import open_catalog
+from errexplain.app.context import draw_rich, open_catalog, show
 from errexplain.errors import ExitCode, InputError
 
 if TYPE_CHECKING:
@@ -43,9 +43,12 @@ def entry_by_id(view: CatalogView, entry_id: str) -> Entry:
 
 
 def run(ctx: Context, entry_id: str) -> ExitCode:
+    from errexplain.app.snippets import for_entry
+
     entry = entry_by_id(open_catalog(ctx), entry_id)
+    snippet = for_entry(entry)
     if ctx.fmt == "json":
-        from errexplain.render.json import dumps, entry_dict
+        from errexplain.render.json import dumps, entry_dict, snippet_dict
 
         ctx.stdout.write(
             dumps(
@@ -54,6 +57,7 @@ def run(ctx: Context, entry_id: str) -> ExitCode:
                         **entry_dict(entry),
                         "examples": list(entry.examples),
                         "related": list(entry.related),
+                        "snippet": snippet_dict(snippet),
                     }
                 }
             )
@@ -62,9 +66,9 @@ def run(ctx: Context, entry_id: str) -> ExitCode:
         from errexplain.render.plain import render_view
         from errexplain.render.view import entry_view
 
-        ctx.write(render_view(entry_view(entry)))
+        show(ctx, render_view(entry_view(entry, snippet)))
     else:
-        from errexplain.render.rich import make_console, print_entry
+        from errexplain.render.rich import print_entry
 
-        print_entry(make_console(ctx.stdout, ctx.opts.color), entry)
+        draw_rich(ctx, lambda console: print_entry(console, entry, snippet))
     return ExitCode.EXPLAINED

@@ -17,6 +17,7 @@ from errexplain.models import (
     Match,
     RaisedError,
     Related,
+    Snippet,
     is_test_path,
 )
 
@@ -142,6 +143,21 @@ def explanation_dict(x: Explanation) -> dict[str, Any]:
         "generic": x.generic,
         "notes": list(x.notes),
         "release_guess": guess_dict(x),
+        "snippet": snippet_dict(x.snippet),
+    }
+
+
+def snippet_dict(s: Snippet | None) -> dict[str, Any] | None:
+    if s is None:
+        return None
+    return {
+        "origin": s.origin,
+        "release": s.release,
+        "path": s.path,
+        "first_line": s.first_line,
+        "raise_line": s.raise_line,
+        "lines": list(s.lines),
+        "license": s.license,
     }
 
 

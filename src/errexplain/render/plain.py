@@ -40,6 +40,8 @@ def _part(part: Part) -> list[str]:
         return _fill(text.split(), pad) if part.wrap else [(pad + text).rstrip()]
     if isinstance(part, Heading):
         return [part.text]
+    if isinstance(part, Code) and part.first_line is not None:
+        return _numbered(part, part.first_line)
     if isinstance(part, Code):
         pad = " " * part.indent
         return [
@@ -51,6 +53,17 @@ def _part(part: Part) -> list[str]:
         return [" " * part.indent + part.url]
     assert isinstance(part, Rule)
     return [""]
+
+
+def _numbered(part: Code, first: int) -> list[str]:
+    """Source lines with their numbers, the raise line marked with `>`."""
+    code = "\n".join(c for _, c in part.pieces).split("\n")
+    digits = len(str(first + len(code) - 1))
+    pad = " " * part.indent
+    return [
+        f"{pad}{'>' if first + k == part.mark else ' '} {first + k:>{digits}} | {ln}".rstrip()
+        for k, ln in enumerate(code)
+    ]
 
 
 def cut(line: str, width: int | None) -> str:
