@@ -37,8 +37,19 @@ def _extents(source: str) -> dict[int, int]:
         return out
     for node in ast.walk(tree):
         if isinstance(node, ast.stmt) and not isinstance(
-            node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.If, ast.For,
-                   ast.While, ast.With, ast.Try, ast.AsyncFor, ast.AsyncWith)
+            node,
+            (
+                ast.FunctionDef,
+                ast.AsyncFunctionDef,
+                ast.ClassDef,
+                ast.If,
+                ast.For,
+                ast.While,
+                ast.With,
+                ast.Try,
+                ast.AsyncFor,
+                ast.AsyncWith,
+            ),
         ):
             end = node.end_lineno or node.lineno
             out[node.lineno] = max(out.get(node.lineno, node.lineno), end)

@@ -5,6 +5,7 @@ matters."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import pty
@@ -40,53 +41,54 @@ def run(args, input=None):
         return Result(int(code), out.getvalue().decode(), err.getvalue().decode())
 
 
+def _child(args, env, cols, rows):  # pragma: no cover - runs in the forked child
+    os.environ.update({"COLUMNS": str(cols), "LINES": str(rows), **env})
+    for var in ("NO_COLOR", "FORCE_COLOR", "PAGER", "ERREXPLAIN_PAGER"):
+        if var not in env:
+            os.environ.pop(var, None)
+    os.execv(sys.executable, [sys.executable, "-m", "errexplain", *args])
+
+
+def _read(fd, wait):
+    """What the terminal shows within `wait` seconds (b"" when nothing or closed)."""
+    if not select.select([fd], [], [], wait)[0]:
+        return b""
+    try:
+        return os.read(fd, 65536)
+    except OSError:  # EIO: the child closed the terminal
+        return b""
+
+
 def in_terminal(args, *, env=None, stdin_text=None, cols=80, rows=24, timeout=120.0):
     """Run `python -m errexplain ARGS` with stdin, stdout and stderr on a pseudo-terminal;
     returns (exit code, everything the terminal showed)."""
-    env = {"PAGER": "cat", **(env or {})}  # `less` would wait for keys nobody presses
-    pid, fd = pty.fork()
-    if pid == 0:  # pragma: no cover - the child
-        os.environ.update({"COLUMNS": str(cols), "LINES": str(rows), **env})
-        for var in ("NO_COLOR", "FORCE_COLOR", "PAGER", "ERREXPLAIN_PAGER"):
-            if var not in env:
-                os.environ.pop(var, None)
-        os.execv(sys.executable, [sys.executable, "-m", "errexplain", *args])
     import fcntl
     import struct
     import termios
 
+    env = {"PAGER": "cat", **(env or {})}  # `less` would wait for keys nobody presses
+    pid, fd = pty.fork()
+    if pid == 0:  # pragma: no cover - the child
+        _child(args, env, cols, rows)
     fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
     if stdin_text is not None:
-        os.write(fd, stdin_text.encode())
-        os.write(fd, b"\x04")  # Ctrl-D: end of input
+        os.write(fd, stdin_text.encode() + b"\x04")  # Ctrl-D: end of input
     out, status = b"", None
     deadline = time.monotonic() + timeout
     while status is None and time.monotonic() < deadline:
-        ready, _, _ = select.select([fd], [], [], 0.5)
-        chunk = b""
-        if ready:
-            try:
-                chunk = os.read(fd, 65536)
-            except OSError:  # EIO: the child closed the terminal
-                chunk = b""
-            out += chunk
+        chunk = _read(fd, 0.5)
+        out += chunk
         if not chunk:
             done, st = os.waitpid(pid, os.WNOHANG)
             status = st if done else None
     if status is None:
         os.kill(pid, signal.SIGKILL)
         os.waitpid(pid, 0)
-        os.close(fd)
-        pytest.fail(f"errexplain {args} did not finish: {out[-500:]!r}")
-    while select.select([fd], [], [], 0.1)[0]:  # what it wrote last
-        try:
-            chunk = os.read(fd, 65536)
-        except OSError:
-            break
-        if not chunk:
-            break
+    while chunk := _read(fd, 0.1):  # what it wrote last
         out += chunk
     os.close(fd)
+    if status is None:
+        pytest.fail(f"errexplain {args} did not finish: {out[-500:]!r}")
     return os.waitstatus_to_exitcode(status), out.decode("utf-8", "replace")
 
 
@@ -324,7 +326,7 @@ def test_ambiguous_or_short_prefix():
     from errexplain.catalog.store import load
 
     ids = sorted(c.id for c in load(()).candidates())
-    shared = next(a[:6] for a, b in zip(ids, ids[1:], strict=False) if a[:6] == b[:6])
+    shared = next(a[:6] for a, b in itertools.pairwise(ids) if a[:6] == b[:6])
     r = run(["show", shared])
     assert r.exit_code == 2 and f"the id prefix {shared} is ambiguous: {shared}" in r.stderr
     r = run(["show", KIMI_ID[:5]])
@@ -373,8 +375,10 @@ def test_test_file_entries_marked_and_ranked_after_library_code():
     rows = json.loads(r.stdout)["entries"]
     tests = [k for k, row in enumerate(rows) if row["test_file"]]
     assert tests and any(not row["test_file"] for row in rows[: tests[0]])
-    assert any("(a test file of the project)" in ln for ln in run(["search", "CUDA", "out", "of",
-        "memory", "--limit", "0"]).stdout.splitlines())
+    assert any(
+        "(a test file of the project)" in ln
+        for ln in run(["search", "CUDA", "out", "of", "memory", "--limit", "0"]).stdout.splitlines()
+    )
 
 
 # ------------------------------------------------------------------------------ snippets
@@ -391,7 +395,7 @@ def test_snippet_from_the_catalog():
 
 
 def test_snippet_from_the_installed_file(tmp_path):
-    src = (REPO.parent / "src" / "sglang-0.5.23" / "sglang/srt/multimodal/processors/kimi_k3.py")
+    src = REPO.parent / "src" / "sglang-0.5.23" / "sglang/srt/multimodal/processors/kimi_k3.py"
     lines = ["# my copy"] * 359 + [
         "            raise ValueError(  # patched here",
         '                "Kimi-K3 processor feature length does not match image grids: "',
@@ -429,7 +433,9 @@ def test_catalog_lint_exits_1_on_findings_with_max():
     assert run(["catalog", "lint", str(SMALL), "--max", "2"]).exit_code == 0
     r = run(["catalog", "lint", str(SMALL), "--max", "too-generic=1"])
     assert r.exit_code == 1 and "duplicate templates: 2 (over --max 0)" in r.stdout
-    r = run(["catalog", "lint", str(SMALL), "--max", "too-generic=1", "--max", "duplicate-templates=2"])
+    r = run(
+        ["catalog", "lint", str(SMALL), "--max", "too-generic=1", "--max", "duplicate-templates=2"]
+    )
     assert r.exit_code == 0
     r = run(["catalog", "lint", str(SMALL), "--max", "bogus=1"])
     assert r.exit_code == 2 and r.stderr.startswith("errexplain: --max bogus=1")
@@ -441,47 +447,81 @@ def test_extract_dry_run_shows_messages_unescaped(tmp_path):
     (pkg / "mod.py").write_text(
         "def f(x):\n    if x > 255:\n        raise ValueError(f'x must be <= 255, got {x}')\n"
     )
-    r = run(["catalog", "extract", str(tmp_path / "src"), "--project", "mypkg", "--version",
-             "1.0", "--out", str(tmp_path / "out"), "--dry-run"])
+    r = run(
+        [
+            "catalog",
+            "extract",
+            str(tmp_path / "src"),
+            "--project",
+            "mypkg",
+            "--version",
+            "1.0",
+            "--out",
+            str(tmp_path / "out"),
+            "--dry-run",
+        ]
+    )
     assert r.exit_code == 0, r.stderr
     assert "ValueError: x must be <= 255, got {x}" in r.stdout
     assert "<<" not in r.stdout
 
 
-def _validate(value, schema, root, path="$"):
-    """A small JSON Schema checker: the keywords schema.json uses."""
-    if "$ref" in schema:
-        node = root
-        for key in schema["$ref"].removeprefix("#/").split("/"):
-            node = node[key]
-        return _validate(value, node, root, path)
-    if "anyOf" in schema:
-        errors = [_validate(value, s, root, path) for s in schema["anyOf"]]
-        return [] if any(not e for e in errors) else min(errors, key=len)
-    kinds = {"string": str, "integer": int, "number": (int, float), "boolean": bool,
-             "object": dict, "array": list, "null": type(None)}
-    if "type" in schema:
-        kind = kinds[schema["type"]]
-        if not isinstance(value, kind) or (schema["type"] in ("integer", "number")
-                                            and isinstance(value, bool)):
-            return [f"{path}: expected {schema['type']}, got {value!r:.60}"]
+KINDS = {
+    "string": str,
+    "integer": int,
+    "number": (int, float),
+    "boolean": bool,
+    "object": dict,
+    "array": list,
+    "null": type(None),
+}
+
+
+def _resolve(schema, root):
+    node = root
+    for key in schema["$ref"].removeprefix("#/").split("/"):
+        node = node[key]
+    return node
+
+
+def _scalar_errors(value, schema, path):
+    kind = schema.get("type")
+    if kind and (
+        not isinstance(value, KINDS[kind])
+        or (kind in ("integer", "number") and isinstance(value, bool))
+    ):
+        return [f"{path}: expected {kind}, got {value!r:.60}"]
     if "const" in schema and value != schema["const"]:
         return [f"{path}: expected {schema['const']!r}"]
     if "enum" in schema and value not in schema["enum"]:
         return [f"{path}: {value!r} not in {schema['enum']}"]
-    errors = []
-    if isinstance(value, dict):
-        errors += [f"{path}: missing {k}" for k in schema.get("required", []) if k not in value]
-        props = schema.get("properties", {})
-        extra = schema.get("additionalProperties", True)
-        for k, v in value.items():
-            if k in props:
-                errors += _validate(v, props[k], root, f"{path}.{k}")
-            elif extra is False:
-                errors.append(f"{path}: unexpected key {k}")
-            elif isinstance(extra, dict):
-                errors += _validate(v, extra, root, f"{path}.{k}")
-    if isinstance(value, list) and "items" in schema:
+    return []
+
+
+def _object_errors(value, schema, root, path):
+    errors = [f"{path}: missing {k}" for k in schema.get("required", []) if k not in value]
+    props, extra = schema.get("properties", {}), schema.get("additionalProperties", True)
+    for k, v in value.items():
+        if k in props:
+            errors += _validate(v, props[k], root, f"{path}.{k}")
+        elif extra is False:
+            errors.append(f"{path}: unexpected key {k}")
+        elif isinstance(extra, dict):
+            errors += _validate(v, extra, root, f"{path}.{k}")
+    return errors
+
+
+def _validate(value, schema, root, path="$"):
+    """A small JSON Schema checker: the keywords schema.json uses."""
+    if "$ref" in schema:
+        return _validate(value, _resolve(schema, root), root, path)
+    if "anyOf" in schema:
+        errors = [_validate(value, s, root, path) for s in schema["anyOf"]]
+        return [] if any(not e for e in errors) else min(errors, key=len)
+    errors = _scalar_errors(value, schema, path)
+    if not errors and isinstance(value, dict):
+        errors = _object_errors(value, schema, root, path)
+    if not errors and isinstance(value, list) and "items" in schema:
         for i, v in enumerate(value):
             errors += _validate(v, schema["items"], root, f"{path}[{i}]")
     return errors

@@ -117,13 +117,19 @@ def lint(ctx: Context, directory: str, maxima: list[str] | None = None) -> ExitC
         from errexplain.render.json import dumps
 
         doc = {
-            k.replace(" ", "_"): {"count": len(v), "max": limits[k], "findings": [str(p) for p in v]}
+            k.replace(" ", "_"): {
+                "count": len(v),
+                "max": limits[k],
+                "findings": [str(p) for p in v],
+            }
             for k, v in report.items()
         }
         ctx.stdout.write(dumps({"lint": doc}))
     else:
         for kind, problems in report.items():
-            head = f"{kind}: {len(problems)}" + (f" (over --max {limits[kind]})" if kind in over else "")
+            head = f"{kind}: {len(problems)}" + (
+                f" (over --max {limits[kind]})" if kind in over else ""
+            )
             ctx.write("\n".join([head, *_capped([f"  {p}" for p in problems])]))
     return ExitCode.NO_MATCH if over else ExitCode.EXPLAINED
 

@@ -76,9 +76,8 @@ def output_settings(
     env = os.environ
     tty = isatty or bool(env.get("FORCE_COLOR"))
     pager = env.get("ERREXPLAIN_PAGER", env.get("PAGER", "less"))
-    if no_pager or not isatty or pager.strip() in ("", "cat"):
-        pager = None
-    return tty, (False if no_color else None), pager
+    paged = not no_pager and isatty and pager.strip() not in ("", "cat")
+    return tty, (False if no_color else None), (pager if paged else None)
 
 
 def open_catalog(ctx: Context) -> CatalogView:

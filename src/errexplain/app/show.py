@@ -27,7 +27,9 @@ def entry_by_id(view: CatalogView, entry_id: str) -> Entry:
     if pos is None and MIN_PREFIX <= len(wanted) < 16 and _is_hex(wanted):
         found = sorted({c.id for c in view.candidates() if c.id.startswith(wanted)})
         if len(found) > 1:
-            shown = ", ".join(found[:10]) + (f" and {len(found) - 10} more" if len(found) > 10 else "")
+            shown = ", ".join(found[:10]) + (
+                f" and {len(found) - 10} more" if len(found) > 10 else ""
+            )
             raise InputError(
                 f"the id prefix {wanted} is ambiguous: {shown}",
                 hint="give more hex digits of the id",

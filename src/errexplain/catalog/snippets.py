@@ -6,7 +6,8 @@ hold them: the file is keyed by entry id.
 File layout (all integers little-endian)::
 
     b"ERRXSNP1"  u32 count  u32 zdict_len  u32 meta_len
-    meta (UTF-8 lines `key<TAB>value`: project, license, license_file, source)   zdict (zlib preset dictionary)
+    meta (UTF-8 lines `key<TAB>value`: project, license, license_file, source)
+    zdict (a zlib preset dictionary)
     count x (8-byte id, u32 offset, u32 length), sorted by id    blobs (zlib, with zdict)
 
 A blob is ``release \\t path \\t first_line \\t raise_line \\n`` followed by the lines. A lookup
@@ -19,7 +20,8 @@ from errexplain._startup import TYPE_CHECKING
 from errexplain.models import Snippet
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable
+    from collections.abc import Callable, Iterable
+    from typing import BinaryIO
 
 MAGIC = b"ERRXSNP1"
 ROW = 18
@@ -44,7 +46,9 @@ def pack(meta: str, zdict: bytes, snippets: Iterable[tuple[str, str]]) -> bytes:
         c = zlib.compressobj(9, zdict=zdict) if zdict else zlib.compressobj(9)
         data = c.compress("\0".join(t for _, t in chunk).encode()) + c.flush()
         where = offset.to_bytes(4, "little") + len(data).to_bytes(4, "little")
-        rows += [bytes.fromhex(i) + where + k.to_bytes(2, "little") for k, (i, _) in enumerate(chunk)]
+        rows += [
+            bytes.fromhex(i) + where + k.to_bytes(2, "little") for k, (i, _) in enumerate(chunk)
+        ]
         blocks.append(data)
         offset += len(data)
     rows.sort()
@@ -74,7 +78,7 @@ def format_meta(meta: dict[str, str]) -> str:
     return "".join(f"{k}\t{v}\n" for k, v in sorted(meta.items()))
 
 
-def _find(fh: object, key: bytes) -> Snippet | None:
+def _find(fh: BinaryIO, key: bytes) -> Snippet | None:
     import zlib
 
     read_at = _reader(fh)
@@ -97,10 +101,10 @@ def _find(fh: object, key: bytes) -> Snippet | None:
     return None
 
 
-def _reader(fh: object) -> object:
+def _reader(fh: BinaryIO) -> Callable[[int, int], bytes]:
     def read_at(at: int, n: int) -> bytes:
-        fh.seek(at)  # type: ignore[attr-defined]
-        data: bytes = fh.read(n)  # type: ignore[attr-defined]
+        fh.seek(at)
+        data = fh.read(n)
         if len(data) != n:
             raise EOFError
         return data

@@ -128,7 +128,13 @@ def _fast(got: dict[str, Any]) -> int:
     tty, color, pager = output_settings(
         sys.stdout.isatty(), got.get("no_color", False), got.get("no_pager", False)
     )
-    opts = Options(fmt=fmt, verbose=got.get("verbose", False), color=color, brief=got.get("brief", False), pager=pager)
+    opts = Options(
+        fmt=fmt,
+        verbose=got.get("verbose", False),
+        color=color,
+        brief=got.get("brief", False),
+        pager=pager,
+    )
     if cutoff is not None:
         opts = replace(opts, cutoff=cutoff)
     ctx = Context(opts, sys.stdin.buffer, sys.stdout, sys.stderr, tty)
@@ -157,8 +163,10 @@ def run_argv(argv: list[str]) -> int:
 
     args = argv[1:]
     completing = "_ERREXPLAIN_COMPLETE" in os.environ
-    got = None if completing or routed(args)[:1] != ["explain"] or args[:1] == ["explain"] else (
-        _fast_args(args[:])
+    got = (
+        None
+        if completing or routed(args)[:1] != ["explain"] or args[:1] == ["explain"]
+        else (_fast_args(args[:]))
     )
     if got is None and not args and not sys.stdin.isatty() and not completing:
         got = {"files": []}

@@ -69,6 +69,7 @@ def _main(
 ) -> None:
     """Explain Python errors from pasted tracebacks and logs, offline."""
 
+
 CatalogOpt = Annotated[
     list[str],
     typer.Option(
@@ -389,9 +390,9 @@ def _completion_request() -> None:
     of the request (`bash_source`, `zsh_complete`) is read as Typer's (`source_bash`)."""
     import os
 
-    from typer.completion import completion_init
+    from typer import completion
 
-    completion_init()
+    completion.completion_init()  # type: ignore[attr-defined]  # (not in its __all__)
     value = os.environ.get("_ERREXPLAIN_COMPLETE", "")
     shell, _, action = value.partition("_")
     if shell in SHELLS and action in ("source", "complete"):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Sequence
+from contextlib import suppress
 from typing import Any
 
 from errexplain._startup import mutable_record
@@ -67,10 +68,8 @@ def _label(entry: Entry) -> str:
     source = entry.get("source") or {}
     text = entry_text(entry)
     if entry.get("template"):
-        try:
+        with suppress(TemplateSyntaxError):  # a template that does not compile: as written
             text = render_plain(text)
-        except TemplateSyntaxError:  # a template that does not compile is shown as written
-            pass
     return f"{source.get('path', '?')}:{source.get('line', '?')} {entry.get('exception')}: {text}"
 
 

@@ -15,7 +15,7 @@ def holds_raise(line: str, literal: str) -> bool:
     """Whether a source line still raises: it starts a raise/assert/log statement, or holds
     the longest literal piece of the catalog's message."""
     text = line.strip()
-    return text.startswith(RAISERS) or bool(literal.strip()) and literal.strip() in text
+    return text.startswith(RAISERS) or (bool(literal.strip()) and literal.strip() in text)
 
 
 def installed_snippet(path: str, line: int, literal: str) -> Snippet | None:
