@@ -16,7 +16,8 @@ __all__ = ["__version__", "explain", "load_catalog", "lookup"]
 
 
 def explain(text: str, *, catalogs: tuple[str, ...] = ()) -> tuple[Explanation, ...]:
-    """Explain every distinct error in pasted text; one record per error.
+    """Explain every distinct error in pasted text; one record per error (with the code around
+    each best match's raise in `snippet`, as the command shows it).
 
     >>> from errexplain import explain
     >>> [r] = explain("ValueError: image QKV shapes must match")
@@ -25,10 +26,11 @@ def explain(text: str, *, catalogs: tuple[str, ...] = ()) -> tuple[Explanation, 
     >>> r.matches[0].kind
     'exact'
     """
+    from errexplain.app.snippets import with_snippet
     from errexplain.catalog.store import load
     from errexplain.explainer import explain_text
 
-    return explain_text(text, load(catalogs))
+    return tuple(with_snippet(x) for x in explain_text(text, load(catalogs)))
 
 
 def lookup(message: str, exc_type: str = "", *, catalogs: tuple[str, ...] = ()) -> Explanation:
