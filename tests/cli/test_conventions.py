@@ -555,3 +555,29 @@ def test_the_schema_catches_drift():
     root = json.loads((REPO / "src" / "errexplain" / "schema.json").read_text())
     assert _validate({"schema": 1, "stats": {"by project": {}}}, root, root)
     assert _validate({"errors": []}, root, root)
+
+
+@pytest.mark.parametrize("args", JSON_COMMANDS[:4], ids=lambda a: " ".join(a[:2]))
+def test_json_text_is_what_the_json_module_writes(args):
+    out = run(args).stdout
+    assert out == json.dumps(json.loads(out), indent=2, ensure_ascii=False) + "\n"
+
+
+def test_json_encoder_matches_the_json_module_on_any_value():
+    from hypothesis import given
+    from hypothesis import strategies as st
+
+    from errexplain.render.json import encode
+
+    scalars = st.none() | st.booleans() | st.integers() | st.floats() | st.text()
+    values = st.recursive(
+        scalars,
+        lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(), inner, max_size=4),
+        max_leaves=20,
+    )
+
+    @given(values)
+    def check(value):
+        assert encode(value) == json.dumps(value, indent=2, ensure_ascii=False)
+
+    check()
