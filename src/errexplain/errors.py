@@ -43,7 +43,7 @@ class ExtractError(ErrexplainError):
     """A source tree, wheel or distribution cannot be read for extraction."""
 
 
-class NothingFound(ErrexplainError):
+class NothingFound(InputError):
     """The input was read but holds nothing to explain (grep's 1, not a usage error)."""
 
     exit_code = ExitCode.NO_MATCH

@@ -245,10 +245,10 @@ def test_catalog_stats_and_check_small(runner):
     r = run(runner, ["catalog", "check", str(REPO / "tests" / "data" / "catalog")])
     assert r.exit_code == 0 and "catalog OK" in r.stdout
     r = run(runner, ["catalog", "lint", str(REPO / "tests" / "data" / "catalog")])
-    assert "too generic: 1" in r.stdout
+    assert "too generic: 1" in r.stdout and r.exit_code == 1
     r = run(runner, ["catalog", "stats", "--json"])
     data = json.loads(r.stdout)
-    assert data["schema"] == 1 and data["stats"]["by project"]["sglang"] > 10000
+    assert data["schema"] == 1 and data["stats"]["by_project"]["sglang"] > 10000
 
 
 def test_single_command_app_has_the_same_interface(runner):
