@@ -489,10 +489,10 @@ def test_catalog_stats_json():
     stats = r.json()["stats"]
     assert stats["by_project"]["demo"] == 11
     assert stats["entries"] == sum(stats["by_project"].values())
-    assert stats["entries"] == sum(stats["by kind"].values())
+    assert stats["entries"] == sum(stats["by_kind"].values())
     assert stats["curated_vs_derived"]["demo curated"] == 2
     assert stats["curated_vs_derived"]["demo derived"] == 9
-    counts = list(stats["by exception"].values())
+    counts = list(stats["by_exception"].values())
     assert counts == sorted(counts, reverse=True)
 
 
