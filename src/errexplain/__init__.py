@@ -52,7 +52,8 @@ def explain(
 ) -> tuple[Explanation, ...]:
     """Explain every distinct error in pasted text; one record per error. Bytes are decoded as
     UTF-8 (undecodable bytes replaced); `catalogs` is one directory or several; anything else
-    is a TypeError.
+    is a TypeError. Each best match carries the code
+    around its raise in `snippet`, as the command shows it.
 
     >>> from errexplain import explain
     >>> [r] = explain("ValueError: image QKV shapes must match")
@@ -61,10 +62,11 @@ def explain(
     >>> r.matches[0].kind
     'exact'
     """
+    from errexplain.app.snippets import with_snippet
     from errexplain.catalog.store import load
     from errexplain.explainer import explain_text
 
-    return explain_text(_text(text, "text"), load(_dirs(catalogs)))
+    return tuple(with_snippet(x) for x in explain_text(_text(text, "text"), load(_dirs(catalogs))))
 
 
 def lookup(
