@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from errexplain._startup import TYPE_CHECKING, record
+from errexplain._startup import TYPE_CHECKING, record, replace
 from errexplain.errors import ExitCode, InputError
 from errexplain.match.rank import FUZZY_CUTOFF
 
@@ -11,6 +11,7 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
     from typing import Any, BinaryIO, TextIO
 
+    from errexplain.input.read import InputText
     from errexplain.models import Candidate, CatalogView, Explanation
 
 FORMATS = ("auto", "text", "rich", "json")
@@ -26,6 +27,8 @@ class Options:
     color: bool | None = None
     release: tuple[tuple[str, str], ...] = ()
     """(project, release) pairs the user states (--release sglang=0.4.6)."""
+    redact: bool = False
+    """--redact: secrets and personal details replaced before anything is shown or matched."""
 
 
 @record
@@ -50,6 +53,16 @@ class Context:
 
     def warn(self, message: str) -> None:
         self.stderr.write(f"errexplain: warning: {message}\n")
+
+
+def redacted(ctx: Context, inp: InputText) -> InputText:
+    """The input with --redact applied (text and name, so warnings are redacted too)."""
+    if not ctx.opts.redact:
+        return inp
+    from errexplain.redaction import Redactor
+
+    scrub = Redactor()
+    return replace(inp, text=scrub(inp.text), name=scrub(inp.name))
 
 
 def open_catalog(ctx: Context) -> CatalogView:

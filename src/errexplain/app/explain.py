@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from errexplain._startup import TYPE_CHECKING
-from errexplain.app.context import emit_explanations, open_catalog, stated_releases
+from errexplain.app.context import emit_explanations, open_catalog, redacted, stated_releases
 from errexplain.errors import InputError
 
 if TYPE_CHECKING:
@@ -25,7 +25,7 @@ def run(ctx: Context, path: str) -> ExitCode:
     from errexplain.explainer import explain_text
     from errexplain.input.read import read_path
 
-    inp = read_path(path, ctx.stdin)
+    inp = redacted(ctx, read_path(path, ctx.stdin))
     for warning in inp.warnings():
         ctx.warn(warning)
     if not inp.text.strip():

@@ -1,8 +1,8 @@
 """The command-line edge: the entry point, the piped fast path and the one error boundary.
 
-`some_cmd 2>&1 | errexplain` (no arguments, piped stdin) is served without building the Typer
-app (:mod:`.typer_app`, which holds every command's options), because Typer's start-up costs
-more than the whole explain. Everything passes through :func:`guarded`:
+`some_cmd 2>&1 | errexplain` (no arguments but `--redact`, piped stdin) is served without
+building the Typer app (:mod:`.typer_app`, which holds every command's options), because Typer's
+start-up costs more than the whole explain. Everything passes through :func:`guarded`:
 
 * a domain error (:class:`~errexplain.errors.ErrexplainError`) prints
   ``errexplain: <message>`` and ``hint: <hint>`` and exits with its code (2);
@@ -59,11 +59,12 @@ def _silence_stdout() -> None:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
 
-def _piped() -> int:
+def _piped(redact: bool = False) -> int:
     from errexplain.app.context import Context, Options
     from errexplain.app.explain import run
 
-    ctx = Context(Options(), sys.stdin.buffer, sys.stdout, sys.stderr, sys.stdout.isatty())
+    opts = Options(redact=redact)
+    ctx = Context(opts, sys.stdin.buffer, sys.stdout, sys.stderr, sys.stdout.isatty())
     return run(ctx, "-")
 
 
@@ -85,8 +86,8 @@ def _with_regex_cache(call: Callable[[], int]) -> int:
 
 def run_argv(argv: list[str]) -> int:
     """Run errexplain on a command line (argv[0] is the program) inside the error boundary."""
-    if len(argv) == 1 and not sys.stdin.isatty():
-        return guarded(_piped, sys.stderr)
+    if argv[1:] in ([], ["--redact"]) and not sys.stdin.isatty():
+        return guarded(lambda: _piped(redact=len(argv) == 2), sys.stderr)
 
     def run_app() -> int:
         from errexplain.cli.typer_app import run
