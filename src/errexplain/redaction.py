@@ -55,7 +55,7 @@ _PAIR = (
 )
 _URL = (
     r"(?<![A-Za-z0-9+.-])([A-Za-z][A-Za-z0-9+.-]{0,15}://)"
-    r"(?:([^\s/?#@:<>]{1,128})(?::([^\s/?#@<>]{1,256}))?@)?([A-Za-z0-9.-]{1,253})?"
+    r"(?:([^\s/?#@:<>]{0,128})(?::([^\s/?#@<>]{1,256}))?@)?([A-Za-z0-9.-]{1,253})?"
 )
 _EMAIL = r"(?<![A-Za-z0-9._%+-])([A-Za-z0-9._%+-]{1,64})@([A-Za-z0-9-]{1,63}\.[A-Za-z0-9.-]{1,200})"
 _HOME = r"(/home/|/Users/|[A-Za-z]:(?:\\{1,2}|/)Users(?:\\{1,2}|/))([^\s/\\:*?\"'<>|]{1,64})"
@@ -161,7 +161,7 @@ class Redactor:
         scheme, user, password, host = m.group(1, 2, 3, 4)
         out = scheme
         if user is not None:
-            out += self._user(user)
+            out += self._user(user) if user else ""
             if password is not None:
                 out += ":" + self.placeholder("password", password)
             out += "@"

@@ -26,7 +26,7 @@ class Explained:
         from errexplain.integrations.report import HEADER, plain
 
         self.exps = exps
-        self.text = HEADER.lstrip("\n") + plain(exps)
+        self.text = HEADER + plain(exps)
 
     def __repr__(self) -> str:
         return self.text.rstrip("\n")
@@ -57,13 +57,24 @@ def _handler(
 
         from errexplain.integrations.report import explain_exception
 
-        display(Explained(explain_exception(etype, value, tb)))
+        display(Explained(explain_exception(etype, value, _user_frames(shell, tb, tb_offset))))
 
     import sys
 
     from errexplain.integrations.report import guarded
 
     guarded(show, sys.stdout)
+
+
+def _user_frames(shell: Any, tb: TracebackType | None, offset: int | None) -> TracebackType | None:
+    """The traceback without IPython's own frames at its head (`run_code`), as IPython shows
+    it: `offset` frames skipped, by default the shell's (1)."""
+    skip = offset if offset is not None else getattr(shell.InteractiveTB, "tb_offset", 1)
+    for _ in range(skip or 0):
+        if tb is None or tb.tb_next is None:
+            break
+        tb = tb.tb_next
+    return tb
 
 
 def load(shell: Any) -> None:
