@@ -103,9 +103,7 @@ def test_common_account_names_are_not_hunted_elsewhere():
 def test_summary_counts_distinct_values_per_kind():
     r = Redactor()
     r(f"{HF} {HF} {SK} a@b.com password=x 1.1.1.1 db.internal")
-    assert r.summary() == (
-        "2 tokens, 1 password, 1 e-mail address, 1 IP address, 1 host"
-    )
+    assert r.summary() == ("2 tokens, 1 password, 1 e-mail address, 1 IP address, 1 host")
 
 
 def test_a_traceback_still_parses_after_redaction():

@@ -57,7 +57,8 @@ def _handler(
 
         from errexplain.integrations.report import explain_exception
 
-        display(Explained(explain_exception(etype, value, _user_frames(shell, tb, tb_offset))))
+        exps = explain_exception(etype, value, _user_frames(shell, tb, tb_offset))
+        display(Explained(exps))  # type: ignore[no-untyped-call]
 
     import sys
 

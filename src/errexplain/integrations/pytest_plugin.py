@@ -13,6 +13,7 @@ from errexplain._startup import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from collections.abc import Generator
+    from types import TracebackType
 
 SECTION = "errexplain"
 
@@ -56,9 +57,24 @@ class Explainer:
             from errexplain.integrations.report import explain_exception, note, plain
 
             try:
-                exps = explain_exception(info.type, info.value, info.tb, redact=self.redact)
+                tb = _user_frames(info.tb)
+                exps = explain_exception(info.type, info.value, tb, redact=self.redact)
                 text = plain(exps)
             except Exception as exc:
                 text = note(exc)
             report.sections.append((SECTION, text))
         return report
+
+
+def _user_frames(tb: TracebackType) -> TracebackType:
+    """The traceback from the first frame outside pytest and pluggy (their own frames lead
+    up to every test; pytest's report leaves them out too)."""
+    import os
+
+    import _pytest
+    import pluggy
+
+    internal = tuple(os.path.dirname(m.__file__ or "") + os.sep for m in (_pytest, pluggy))
+    while tb.tb_next is not None and tb.tb_frame.f_code.co_filename.startswith(internal):
+        tb = tb.tb_next
+    return tb
