@@ -143,13 +143,18 @@ HOSTILE = [
 ]
 
 
+def _best_of_3(text: str) -> float:
+    times = []
+    for _ in range(3):
+        start = time.perf_counter()
+        redact(text)
+        times.append(time.perf_counter() - start)
+    return min(times)
+
+
 @pytest.mark.parametrize("text", HOSTILE, ids=lambda t: repr(t[:12]))
 def test_linear_time_on_hostile_input(text, untraced):
-    start = time.perf_counter()
-    redact(text)
-    small = time.perf_counter() - start
-    start = time.perf_counter()
-    redact(text * 4)
-    big = time.perf_counter() - start
-    assert big < 1.0
-    assert big < 12 * small + 0.05  # 4x the input: about 4x the time, never 16x
+    small = _best_of_3(text)
+    big = _best_of_3(text * 4)
+    assert big < 5.0
+    assert big < 8 * small + 0.1  # 4x the input: about 4x the time; quadratic would be 16x

@@ -184,6 +184,55 @@ def test_hook_writes_to_the_current_stderr_and_redacts(monkeypatch, capsys):
     assert "<ip-1>" in err and "10.1.2.3" not in err and "alice" not in err
 
 
+def test_threading_hook_in_process(monkeypatch, capsys):
+    import threading
+
+    from errexplain.integrations import excepthook
+
+    seen = []
+    monkeypatch.setitem(excepthook._state, "threading", seen.append)
+    try:
+        raise ValueError("16 is not divisible by 6")
+    except ValueError as exc:
+        args = threading.ExceptHookArgs((type(exc), exc, exc.__traceback__, None))
+    excepthook.threading_excepthook(args)
+    exit_args = threading.ExceptHookArgs((SystemExit, SystemExit(0), None, None))
+    excepthook.threading_excepthook(exit_args)
+    assert seen == [args, exit_args]
+    err = capsys.readouterr().err
+    assert err.count(HEADER) == 1 and "16 is not divisible by 6" in err
+
+
+def test_asyncio_handler_in_process(capsys):
+    import asyncio
+
+    from errexplain.integrations.excepthook import asyncio_handler
+
+    calls = []
+    loop = asyncio.new_event_loop()
+    try:
+        exc = ValueError("16 is not divisible by 6")
+        asyncio_handler(lambda lp, ctx: calls.append(ctx))(loop, {"exception": exc})
+        asyncio_handler(lambda lp, ctx: calls.append(ctx))(loop, {"message": "no exception"})
+    finally:
+        loop.close()
+    assert len(calls) == 2
+    assert capsys.readouterr().err.count(HEADER) == 1
+
+
+def test_install_from_env_never_raises(monkeypatch, capsys):
+    from errexplain.integrations import excepthook
+
+    def boom(**kw):
+        raise RuntimeError("no hook today")
+
+    monkeypatch.setattr(excepthook, "install", boom)
+    excepthook.install_from_env()
+    assert capsys.readouterr().err == (
+        "errexplain: could not explain this error (RuntimeError: no hook today)\n"
+    )
+
+
 # ------------------------------------------------------------------ the .pth switch
 
 

@@ -46,7 +46,8 @@ def suite(pytester):
 
 
 def test_explain_adds_a_section_to_each_failing_test(suite):
-    result = suite.runpytest_subprocess("--explain", "-p", "no:cacheprovider")
+    # in-process: pytest loads the plugin from its pytest11 entry point as in any project
+    result = suite.runpytest_inprocess("--explain", "-p", "no:cacheprovider")
     result.assert_outcomes(failed=2, passed=1)
     out = result.stdout.str()
     assert out.count(" errexplain ") == 2  # the section separators: -------- errexplain ----
@@ -73,6 +74,18 @@ def test_off_without_explain_and_imports_nothing_heavy(suite):
     heavy = [m for m in loaded if m.startswith(("rich", "typer", "yaml", "errexplain.explainer"))]
     assert heavy == []
     assert not any(m.startswith(("errexplain.catalog", "errexplain.match")) for m in loaded)
+
+
+def test_errexplain_failure_becomes_the_section(suite, monkeypatch):
+    def boom(*args, **kw):
+        raise OSError("disk on fire")
+
+    monkeypatch.setattr("errexplain.integrations.report.explain_exception", boom)
+    result = suite.runpytest_inprocess("--explain", "-p", "no:cacheprovider")
+    result.assert_outcomes(failed=2, passed=1)
+    result.stdout.fnmatch_lines(
+        ["*- errexplain -*", "errexplain: could not explain this error (OSError: disk on fire)"]
+    )
 
 
 def test_help_lists_the_options(suite):

@@ -73,7 +73,8 @@ def status(ctx: Context) -> ExitCode:
         state = "installed" if current else "installed (an older line: run hook install again)"
     except FileNotFoundError:
         state = "not installed"
-    env = os.environ.get(ENV, "")
-    switch = "on" if env not in ("", "0") else "off"
-    ctx.write(f"{path}: {state}\n{ENV}={env!s}: {switch} in this shell")
+    env = os.environ.get(ENV)
+    setting = f"{ENV}={env}" if env is not None else f"{ENV} is not set"
+    switch = "on" if env not in (None, "", "0") else "off"
+    ctx.write(f"{path}: {state}\n{setting}: {switch} in this shell")
     return ExitCode.EXPLAINED
