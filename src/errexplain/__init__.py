@@ -5,8 +5,9 @@ The public API; every import is lazy, so that `import errexplain` costs nothing.
 
 from __future__ import annotations
 
-from errexplain._startup import TYPE_CHECKING
 from errexplain._version import __version__
+
+TYPE_CHECKING = False  # as in errexplain._startup (not imported here: the .pth hook stays cheap)
 
 if TYPE_CHECKING:
     import asyncio

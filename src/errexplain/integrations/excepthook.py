@@ -14,8 +14,7 @@ from __future__ import annotations
 
 import sys
 
-from errexplain._startup import TYPE_CHECKING
-
+TYPE_CHECKING = False  # as in errexplain._startup, which is not imported at start-up here
 if TYPE_CHECKING:
     import asyncio
     import threading
