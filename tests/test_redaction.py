@@ -156,5 +156,5 @@ def _best_of_3(text: str) -> float:
 def test_linear_time_on_hostile_input(text, untraced):
     small = _best_of_3(text)
     big = _best_of_3(text * 4)
-    assert big < 5.0
-    assert big < 8 * small + 0.1  # 4x the input: about 4x the time; quadratic would be 16x
+    assert big < 10.0  # 800 KB of the worst shapes, on a busy 2-core machine
+    assert big < 8 * small + 0.5  # 4x the input: about 4x the time; quadratic would be 16x

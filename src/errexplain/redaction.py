@@ -20,10 +20,14 @@ What is covered (the README lists the same):
   (``node3.corp.example.com``, ``db.internal``) and EC2-style ``ip-10-0-0-1`` names; well-known
   public hosts (github.com, huggingface.co, pytorch.org, ...) and ``localhost`` are kept.
 
-The same value gets the same placeholder within one :class:`Redactor`. Every pattern is
-linear-time: no nested quantifiers and every repetition bounded; most rules can start only where
-a lookbehind allows (not in the middle of a run), and each rule runs only when a cheap substring
-test says it can match. What to replace is decided in Python, per match.
+The same value gets the same placeholder within one :class:`Redactor`.
+
+Speed and safety: every pattern is linear-time (no nested quantifiers, every repetition bounded)
+and starts with a literal or a small character set, so the regex engine skips ahead to where a
+match can begin; a rule runs only when a cheap substring test says it can match. Word
+boundaries and the start of a match that lies before its anchor (the local part of an e-mail
+address before ``@``, a host name before its ``.com``) are checked in Python, per match, by
+looking back a bounded number of characters.
 """
 
 from __future__ import annotations
@@ -34,74 +38,119 @@ if TYPE_CHECKING:
     import re
     from collections.abc import Callable
 
+    Splice = tuple[int, int, str] | None
+    """What a rule does with a match: replace text[start:end] by the string, or nothing."""
+
 KINDS = ("token", "password", "email", "user", "ip", "host")
 
-_TOKENS = (
-    r"(?<![A-Za-z0-9_])(?:"
-    r"hf_[A-Za-z0-9]{30,80}"
-    r"|sk-[A-Za-z0-9_-]{20,200}"
-    r"|[sr]k_(?:live|test)_[A-Za-z0-9]{16,200}"
-    r"|gh[pousr]_[A-Za-z0-9]{30,255}"
-    r"|github_pat_[A-Za-z0-9_]{20,255}"
-    r"|xox[abprs]-[A-Za-z0-9-]{10,200}"
-    r"|(?:AKIA|ASIA|ABIA|ACCA|AROA|AIDA)[A-Z0-9]{16}"
-    r"|eyJ[A-Za-z0-9_-]{8,2000}\.eyJ[A-Za-z0-9_-]{8,4000}\.[A-Za-z0-9_-]{0,2000}"
-    r")(?![A-Za-z0-9_])"
-)
-_AUTH = r"(?i)(?<![A-Za-z0-9_])(bearer|basic)([ \t]{1,8})([A-Za-z0-9._~+/=-]{8,4096})"
-_PAIR = (
-    r"(?i)(password|passwd|secret|api_?key|apikey|access_?key|private_?key|token)"
-    r"([\"']?[ \t]{0,3}[:=][ \t]{0,3}[\"']?)([^\s\"',;)}\]]{1,512})"
-)
-_URL = (
-    r"(?<![A-Za-z0-9+.-])([A-Za-z][A-Za-z0-9+.-]{0,15}://)"
-    r"(?:([^\s/?#@:<>]{0,128})(?::([^\s/?#@<>]{1,256}))?@)?([A-Za-z0-9.-]{1,253})?"
-)
-_EMAIL = r"(?<![A-Za-z0-9._%+-])([A-Za-z0-9._%+-]{1,64})@([A-Za-z0-9-]{1,63}\.[A-Za-z0-9.-]{1,200})"
-_HOME = r"(/home/|/Users/|[A-Za-z]:(?:\\{1,2}|/)Users(?:\\{1,2}|/))([^\s/\\:*?\"'<>|]{1,64})"
-_IPV4 = r"(?<![\w.])(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})(?![\w.])"
-_IPV4_END = r"(?<![\w.])\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}\.(?!\w)"
-_EC2 = r"(?<![\w-])ip-\d{1,3}-\d{1,3}-\d{1,3}-\d{1,3}(?![\w-])"
-_IPV6 = r"(?<![\w:.])[0-9A-Fa-f:.]{2,45}(?![\w:])"
-_DOTTED = r"(?<![\w.-])[A-Za-z0-9][A-Za-z0-9-]{0,62}\.[A-Za-z0-9.-]{1,200}"
+
+def _words(text: str) -> tuple[str, ...]:
+    return tuple(text.split())
 
 
-def _words(text: str) -> frozenset[str]:
-    return frozenset(text.split())
+def _cases(words: tuple[str, ...], capitalized: bool = True) -> str:
+    """An alternation of each word in lower, UPPER (and Capitalized) case, longest first (a
+    case-insensitive flag would cost the engine its fast scan for the first character)."""
+    forms = set(words) | {w.upper() for w in words}
+    if capitalized:
+        forms |= {w[:1].upper() + w[1:] for w in words}
+    return "|".join(sorted(forms, key=lambda f: (-len(f), f)))
 
 
-HOST_TLDS = _words(
+TLDS = _words(
     "com net org edu gov mil int info biz io ai dev app cloud tech xyz internal local "
     "localdomain lan corp intra intranet priv home arpa cn uk de jp kr fr nl ru eu ca "
     "au sg ch se"
 )
 """Top-level domains that make a dotted name a host name (not `.py`, `.so`, `.in`: files)."""
-EMAIL_TLDS = HOST_TLDS | _words("co me us mail email")
-PUBLIC_HOSTS = (
-    "github.com",
-    "githubusercontent.com",
-    "huggingface.co",
-    "hf.co",
-    "pypi.org",
-    "pythonhosted.org",
-    "python.org",
-    "pytorch.org",
-    "nvidia.com",
-    "sglang.ai",
-    "readthedocs.io",
-    "localhost",
+EMAIL_TLDS = frozenset(TLDS + _words("co me us mail email"))
+PUBLIC_HOSTS = _words(
+    "github.com githubusercontent.com huggingface.co hf.co pypi.org pythonhosted.org "
+    "python.org pytorch.org nvidia.com sglang.ai readthedocs.io localhost"
 )
 """Hosts (and their subdomains) kept as they are: public, and they tell where a file came from."""
-_COMMON_USERS = _words(
-    "root user users admin ubuntu runner jovyan vscode app home ec2-user colab public "
-    "default shared guest test"
+_COMMON_USERS = frozenset(
+    _words(
+        "root user users admin ubuntu runner jovyan vscode app home ec2-user colab public "
+        "default shared guest test"
+    )
 )
-_SECRET_KEYS = frozenset(("password", "passwd", "secret"))
+_SECRET_KEYS = ("password", "passwd", "secret")
+_PAIR_KEYS = _SECRET_KEYS + _words("api_key api-key apikey access_key access-key private_key token")
+_CAMEL_KEYS = _words("apiKey ApiKey accessKey AccessKey privateKey PrivateKey secretKey SecretKey")
+
+_TOKENS = (
+    # (substrings, one of which must be in the text; the pattern)
+    (("hf_",), r"hf_[A-Za-z0-9]{30,80}"),
+    (("sk-",), r"sk-[A-Za-z0-9_-]{20,200}"),
+    (("k_live_", "k_test_"), r"[sr]k_(?:live|test)_[A-Za-z0-9]{16,200}"),
+    (("ghp_", "gho_", "ghu_", "ghs_", "ghr_"), r"gh[pousr]_[A-Za-z0-9]{30,255}"),
+    (("github_pat_",), r"github_pat_[A-Za-z0-9_]{20,255}"),
+    (("xox",), r"xox[abprs]-[A-Za-z0-9-]{10,200}"),
+    (("AKIA", "ASIA", "ABIA", "ACCA", "AROA", "AIDA"), r"A(?:KIA|SIA|BIA|CCA|ROA|IDA)[A-Z0-9]{16}"),
+    (("eyJ",), r"eyJ[A-Za-z0-9_-]{8,2000}\.eyJ[A-Za-z0-9_-]{8,4000}\.[A-Za-z0-9_-]{0,2000}"),
+)
+_AUTH = rf"({_cases(('bearer', 'basic'))})([ \t]{{1,8}})([A-Za-z0-9._~+/=-]{{8,4096}})"
+_PAIR = (
+    rf"({'|'.join((*_CAMEL_KEYS, _cases(_PAIR_KEYS)))})"
+    r"([\"']?[ \t]{0,3}[:=][ \t]{0,3}[\"']?)([^\s\"',;)}\]]{1,512})"
+)
+_URL = r"://(?:([^\s/?#@:<>]{0,128})(?::([^\s/?#@<>]{1,256}))?@)?([A-Za-z0-9.-]{1,253})?"
+_EMAIL = r"@([A-Za-z0-9-]{1,63}\.[A-Za-z0-9.-]{1,200})"
+_NAME = r"([^\s/\\:*?\"'<>|]{1,64})"
+_HOMES = ((("/home/",), "/home/" + _NAME), (("/Users/",), "/Users/" + _NAME))
+_WIN_HOME = r"Users(?:\\{1,2}|/)" + _NAME
+_IPV4 = r"[0-9]{1,3}\.[0-9]{1,3}\.[0-9]{1,3}\.[0-9]{1,3}"
+_EC2 = r"ip-[0-9]{1,3}-[0-9]{1,3}-[0-9]{1,3}-[0-9]{1,3}"
+_IPV6 = r":[0-9A-Fa-f:.]{1,44}"
+_DOTTED = rf"\.(?:{_cases(TLDS, capitalized=False)})(?![A-Za-z0-9-])"
+
+_TOKEN_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
+_LOCAL_CHARS = _TOKEN_CHARS | frozenset(".%+-")
+_HOST_CHARS = _TOKEN_CHARS | frozenset(".-")
+_HEX = frozenset("0123456789abcdefABCDEF")
 
 
 @memo(64)
 def _rx(pattern: str) -> re.Pattern[str]:
     return compile_regex(pattern)
+
+
+def _rewrite(text: str, pattern: str, decide: Callable[[re.Match[str]], Splice]) -> str:
+    """Apply `decide` to every match; splices that would overlap an earlier one are skipped."""
+    out: list[str] = []
+    last = 0
+    for m in _rx(pattern).finditer(text):
+        splice = decide(m)
+        if splice is None or splice[0] < last:
+            continue
+        start, end, new = splice
+        out += (text[last:start], new)
+        last = end
+    if not out:
+        return text
+    out.append(text[last:])
+    return "".join(out)
+
+
+def _before(m: re.Match[str], start: int | None = None) -> str:
+    i = m.start() if start is None else start
+    return m.string[i - 1] if i > 0 else ""
+
+
+def _after(m: re.Match[str], end: int | None = None) -> str:
+    i = m.end() if end is None else end
+    return m.string[i : i + 1]
+
+
+def _back(text: str, i: int, chars: frozenset[str], limit: int) -> int:
+    """Where a run of `chars` that ends at `i` starts (at most `limit` back; -1 if longer)."""
+    j = i
+    while j > 0 and text[j - 1] in chars:
+        j -= 1
+        if i - j > limit:
+            return -1
+    return j
 
 
 class Redactor:
@@ -131,43 +180,60 @@ class Redactor:
         return ", ".join(parts) or "nothing"
 
     def __call__(self, text: str) -> str:
-        lower = text.lower()
-        steps: tuple[tuple[bool, str, Callable[[re.Match[str]], str]], ...] = (
-            ("://" in text, _URL, self._url),
-            (True, _TOKENS, lambda m: self.placeholder("token", m.group())),
-            ("bearer" in lower or "basic" in lower, _AUTH, self._auth),
-            (True, _PAIR, self._pair),
-            ("@" in text, _EMAIL, self._email),
-            ("users" in lower or "/home/" in text, _HOME, self._home),
-        )
-        for wanted, pattern, repl in steps:
+        for wanted, pattern, decide in self._rules(text):
             if wanted:
-                text = _rx(pattern).sub(repl, text)
-        text = self._other_user_words(text)
-        if "." in text:
-            text = _rx(_IPV4).sub(self._ipv4, text)
-            text = _rx(_IPV4_END).sub(lambda m: self._ipv4_dot(m.group()), text)
-        if "ip-" in text:
-            text = _rx(_EC2).sub(lambda m: self.placeholder("host", m.group()), text)
-        if "::" in text or text.count(":") > 2:
-            text = _rx(_IPV6).sub(self._ipv6, text)
-        if "." in text:
-            text = _rx(_DOTTED).sub(self._dotted, text)
+                text = _rewrite(text, pattern, decide)
+        for name in self._users:
+            if len(name) >= 3 and name in text:
+                text = _rewrite(text, _literal(name) + r"(?![\w-])", self._user_word)
+        for wanted, pattern, decide in self._network_rules(text):
+            if wanted:
+                text = _rewrite(text, pattern, decide)
         return text
+
+    def _rules(self, text: str) -> list[tuple[bool, str, Callable[[re.Match[str]], Splice]]]:
+        lower = text.lower()
+        rules: list[tuple[bool, str, Callable[[re.Match[str]], Splice]]] = [
+            ("://" in text, _URL, self._url)
+        ]
+        rules += [(_any(text, lit), pat, self._token) for lit, pat in _TOKENS]
+        rules += [
+            ("bearer" in lower or "basic" in lower, _AUTH, self._auth),
+            (any(k in lower for k in ("pass", "secret", "key", "token")), _PAIR, self._pair),
+            ("@" in text, _EMAIL, self._email),
+        ]
+        rules += [(_any(text, lit), pat, self._home) for lit, pat in _HOMES]
+        rules.append(("Users" in text, _WIN_HOME, self._win_home))
+        return rules
+
+    def _network_rules(
+        self, text: str
+    ) -> list[tuple[bool, str, Callable[[re.Match[str]], Splice]]]:
+        return [
+            ("." in text, _IPV4, self._ipv4),
+            ("ip-" in text, _EC2, self._ec2),
+            (":" in text, _IPV6, self._ipv6),
+            ("." in text, _DOTTED, self._dotted),
+        ]
 
     # ------------------------------------------------------------------ one rule each
 
-    def _url(self, m: re.Match[str]) -> str:
-        scheme, user, password, host = m.group(1, 2, 3, 4)
-        out = scheme
+    def _url(self, m: re.Match[str]) -> Splice:
+        text = m.string
+        scheme = _back(text, m.start(), _LOCAL_CHARS - {"%", "_"}, 16)
+        if scheme < 0 or scheme == m.start() or not text[scheme].isalpha():
+            return None
+        user, password, host = m.group(1, 2, 3)
+        out = "://"
         if user is not None:
-            out += self._user(user) if user else ""
-            if password is not None:
-                out += ":" + self.placeholder("password", password)
+            out += (self._user(user) if user else "") + (
+                ":" + self.placeholder("password", password) if password is not None else ""
+            )
             out += "@"
         if host:
-            out += self._host(host.rstrip(".-")) + host[len(host.rstrip(".-")) :]
-        return out
+            trimmed = host.rstrip(".-")
+            out += self._host(trimmed) + host[len(trimmed) :]
+        return m.start(), m.end(), out
 
     def _user(self, name: str) -> str:
         if name.startswith("<") or name.lower() in _COMMON_USERS:
@@ -177,82 +243,125 @@ class Redactor:
         return self.placeholder("user", name)
 
     def _host(self, host: str) -> str:
-        if not host or _public(host) or _is_ipv4(host):
-            return self._ipv4_text(host) if _is_ipv4(host) else host
+        if _is_ipv4(host):
+            return self._ip4(host)
+        if not host or _public(host):
+            return host
         return self.placeholder("host", host)
 
-    def _auth(self, m: re.Match[str]) -> str:
+    def _token(self, m: re.Match[str]) -> Splice:
+        if _before(m) in _TOKEN_CHARS or _after(m) in _TOKEN_CHARS:
+            return None  # inside a longer word
+        return m.start(), m.end(), self.placeholder("token", m.group())
+
+    def _auth(self, m: re.Match[str]) -> Splice:
         value = m.group(3)
-        if value.isalpha() and value.islower():  # "bearer authentication": a word
-            return m.group()
-        return m.group(1) + m.group(2) + self.placeholder("token", value)
+        if _before(m) in _TOKEN_CHARS or (value.isalpha() and value.islower()):
+            return None  # "bearer authentication": a word
+        return m.start(3), m.end(3), self.placeholder("token", value)
 
-    def _pair(self, m: re.Match[str]) -> str:
-        key, sep, value = m.group(1, 2, 3)
+    def _pair(self, m: re.Match[str]) -> Splice:
+        key, value = m.group(1).lower(), m.group(3)
         if value.startswith("<") or value.lower() in ("none", "null", "true", "false", "***"):
-            return m.group()
-        if key.lower() not in _SECRET_KEYS and not _random_looking(value):
-            return m.group()  # max_new_token=512, token: invalid: not a credential
-        kind = "password" if key.lower().startswith("pass") else "token"
-        return key + sep + self.placeholder(kind, value)
+            return None
+        if key not in _SECRET_KEYS and not _random_looking(value):
+            return None  # max_new_token=512, token: invalid: not a credential
+        kind = "password" if key.startswith("pass") else "token"
+        return m.start(3), m.end(3), self.placeholder(kind, value)
 
-    def _email(self, m: re.Match[str]) -> str:
-        local, domain = m.group(1, 2)
+    def _email(self, m: re.Match[str]) -> Splice:
+        text = m.string
+        start = _back(text, m.start(), _LOCAL_CHARS, 64)
+        if start < 0 or start == m.start():
+            return None
+        domain = m.group(1)
         trimmed = domain.rstrip(".-")
-        rest = domain[len(trimmed) :]
         tld = trimmed.rsplit(".", 1)[-1]
-        after = m.string[m.end() : m.end() + 1]
+        end = m.start(1) + len(trimmed)
         if (
-            after in ("(", "[")
+            _after(m, end) in ("(", "[")
             or not tld.isalpha()
             or not (tld.islower() or tld.isupper())
             or not (tld.lower() in EMAIL_TLDS or len(tld) == 2)
         ):
-            return m.group()
-        return self.placeholder("email", f"{local}@{trimmed}") + rest
+            return None
+        return start, end, self.placeholder("email", text[start:end])
 
-    def _home(self, m: re.Match[str]) -> str:
-        return m.group(1) + self._user(m.group(2))
+    def _home(self, m: re.Match[str]) -> Splice:
+        return m.start(1), m.end(1), self._user(m.group(1))
 
-    def _other_user_words(self, text: str) -> str:
-        for name in self._users:
-            if len(name) >= 3 and name in text:
-                escaped = "".join("\\" + c if not c.isalnum() else c for c in name)
-                pattern = rf"(?<![\w.-]){escaped}(?![\w-])"
-                text = _rx(pattern).sub(self.placeholder("user", name), text)
-        return text
+    def _win_home(self, m: re.Match[str]) -> Splice:
+        text, i = m.string, m.start()
+        drive = text[max(0, i - 4) : i]
+        if not (drive[-3:-2].isalpha() and drive[-2:] in (":\\", ":/")) and not (
+            drive[:1].isalpha() and drive[1:] == ":\\\\"
+        ):
+            return None
+        return self._home(m)
 
-    def _ipv4(self, m: re.Match[str]) -> str:
-        return self._ipv4_text(m.group())
+    def _user_word(self, m: re.Match[str]) -> Splice:
+        if _before(m) in _HOST_CHARS:
+            return None
+        return m.start(), m.end(), self.placeholder("user", m.group())
 
-    def _ipv4_dot(self, text: str) -> str:
-        return self._ipv4_text(text[:-1]) + "."
+    def _ipv4(self, m: re.Match[str]) -> Splice:
+        after = _after(m)
+        if _before(m) in _HOST_CHARS - {"-"} or after in _TOKEN_CHARS:
+            return None
+        if after == "." and m.string[m.end() + 1 : m.end() + 2] in _TOKEN_CHARS:
+            return None  # 1.2.3.4.5, 1.2.3.4.post1: not an address
+        return m.start(), m.end(), self._ip4(m.group())
 
-    def _ipv4_text(self, ip: str) -> str:
+    def _ip4(self, ip: str) -> str:
         if not _is_ipv4(ip) or ip.startswith("127.") or ip == "0.0.0.0":
             return ip
         return self.placeholder("ip", ip)
 
-    def _ipv6(self, m: re.Match[str]) -> str:
-        text = m.group()
-        return self.placeholder("ip", text) if _is_ipv6(text) else text
+    def _ec2(self, m: re.Match[str]) -> Splice:
+        if _before(m) in _HOST_CHARS or _after(m) in _HOST_CHARS:
+            return None
+        return m.start(), m.end(), self.placeholder("host", m.group())
 
-    def _dotted(self, m: re.Match[str]) -> str:
-        name = m.group()
-        trimmed = name.rstrip(".-")
-        labels = trimmed.split(".")
-        tld = labels[-1]
-        after = m.string[m.end() : m.end() + 1]
+    def _ipv6(self, m: re.Match[str]) -> Splice:
+        text, seen = m.string, m.group()
+        if "::" not in seen and seen.count(":") < 6:
+            return None  # 12:34:56 (without "::" an address has 7 colons, 6 before an IPv4)
+        start = _back(text, m.start(), _HEX, 4)
+        if start < 0 or _before(m, start) in _TOKEN_CHARS | {":", "."}:
+            return None
+        if _after(m) in _TOKEN_CHARS:
+            return None
+        candidate = text[start : m.end()]
+        for value in (candidate, candidate[:-1]):
+            if _is_ipv6(value):
+                return start, start + len(value), self.placeholder("ip", value)
+        return None
+
+    def _dotted(self, m: re.Match[str]) -> Splice:
+        text = m.string
+        if _after(m) == "." and text[m.end() + 1 : m.end() + 2] in _HOST_CHARS:
+            return None  # the name goes on: a later top-level domain ends it
+        start = _back(text, m.start(), _HOST_CHARS, 253)
+        name = text[start : m.end()] if start >= 0 else ""
         if (
-            len(labels) < 2
-            or after == "("
-            or tld.lower() not in HOST_TLDS
-            or not (tld.islower() or tld.isupper())
-            or _public(trimmed)
-            or "" in labels
+            not name
+            or "_" in name
+            or name[0] in ".-"
+            or ".." in name
+            or _after(m) == "("
+            or _public(name)
         ):
-            return name
-        return self.placeholder("host", trimmed) + name[len(trimmed) :]
+            return None
+        return start, m.end(), self.placeholder("host", name)
+
+
+def _any(text: str, literals: tuple[str, ...]) -> bool:
+    return any(lit in text for lit in literals)
+
+
+def _literal(text: str) -> str:
+    """`text` as a regex that matches it literally (re.escape without importing re)."""
+    return "".join(c if c.isalnum() or c == "_" else "\\" + c for c in text)
 
 
 def _random_looking(value: str) -> bool:
@@ -273,9 +382,10 @@ def _is_ipv4(text: str) -> bool:
 
 
 def _is_ipv6(text: str) -> bool:
-    """A real IPv6 address, not a timestamp, a MAC address or a slice (`x[1::2]`): it parses,
-    and it has a four-digit group or at least four groups; loopback and `::` are kept."""
-    if text.count(":") < 2:
+    """A real IPv6 address, not a timestamp, a MAC address or a slice (`x[1::2]`): it has a
+    four-digit group or at least four groups, and it parses; loopback and `::` are kept."""
+    groups = [g for g in text.split(":") if g]
+    if text.count(":") < 2 or not (len(groups) >= 4 or any(len(g) == 4 for g in groups)):
         return False
     from ipaddress import AddressValueError, IPv6Address
 
@@ -283,10 +393,7 @@ def _is_ipv6(text: str) -> bool:
         addr = IPv6Address(text)
     except (AddressValueError, ValueError):
         return False
-    if addr.is_loopback or addr.is_unspecified:
-        return False
-    groups = [g for g in text.split(":") if g]
-    return len(groups) >= 4 or any(len(g) == 4 for g in groups)
+    return not (addr.is_loopback or addr.is_unspecified)
 
 
 def redact(text: str, redactor: Redactor | None = None) -> str:
