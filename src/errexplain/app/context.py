@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from errexplain._startup import TYPE_CHECKING, record
+from errexplain._startup import TYPE_CHECKING, record, replace
 from errexplain.errors import ExitCode, InputError
 from errexplain.match.rank import FUZZY_CUTOFF
 
@@ -11,6 +11,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
     from typing import Any, BinaryIO, TextIO
 
+    from errexplain.input.read import InputText
     from errexplain.models import Candidate, CatalogView, Explanation
 
 FORMATS = ("auto", "text", "rich", "json")
@@ -30,6 +31,8 @@ class Options:
     """One line per distinct error (--brief)."""
     pager: str | None = None
     """The pager command for answers longer than the screen (None: never page)."""
+    redact: bool = False
+    """--redact: secrets and personal details replaced before anything is shown or matched."""
 
 
 @record
@@ -78,6 +81,16 @@ def output_settings(
     pager = env.get("ERREXPLAIN_PAGER", env.get("PAGER", "less"))
     paged = not no_pager and isatty and pager.strip() not in ("", "cat")
     return tty, (False if no_color else None), (pager if paged else None)
+
+
+def redacted(ctx: Context, inp: InputText) -> InputText:
+    """The input with --redact applied (text and name, so warnings are redacted too)."""
+    if not ctx.opts.redact:
+        return inp
+    from errexplain.redaction import Redactor
+
+    scrub = Redactor()
+    return replace(inp, text=scrub(inp.text), name=scrub(inp.name))
 
 
 def open_catalog(ctx: Context) -> CatalogView:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from errexplain._startup import TYPE_CHECKING
-from errexplain.app.context import emit_explanations, open_catalog, stated_releases
+from errexplain.app.context import emit_explanations, open_catalog, redacted, stated_releases
 from errexplain.errors import InputError, NothingFound
 
 if TYPE_CHECKING:
@@ -45,7 +45,7 @@ def _explain_one(ctx: Context, path: str) -> tuple[InputText, tuple[Explanation,
     if path == "-" and _stdin_is_a_terminal(ctx):
         ctx.stderr.write(PROMPT)
         ctx.stderr.flush()
-    inp = read_path(path, ctx.stdin)
+    inp = redacted(ctx, read_path(path, ctx.stdin))
     for warning in inp.warnings():
         ctx.warn(warning)
     if not inp.text.strip():

@@ -1,8 +1,8 @@
 """The command-line edge: the entry point, the piped fast path and the one error boundary.
 
-`some_cmd 2>&1 | errexplain` (no arguments, piped stdin) is served without building the Typer
-app (:mod:`.typer_app`, which holds every command's options), because Typer's start-up costs
-more than the whole explain. Everything passes through :func:`guarded`:
+`some_cmd 2>&1 | errexplain` (no arguments but `--redact`, piped stdin) is served without
+building the Typer app (:mod:`.typer_app`, which holds every command's options), because Typer's
+start-up costs more than the whole explain. Everything passes through :func:`guarded`:
 
 * a domain error (:class:`~errexplain.errors.ErrexplainError`) prints
   ``errexplain: <message>`` and ``hint: <hint>`` and exits with its code (2);
@@ -77,7 +77,7 @@ def _silence_stdout() -> None:
 COMMANDS = ("explain", "lookup", "show", "related", "search", "list", "catalog", "completion")
 TOP_LEVEL = ("-h", "--help", "--version")
 FLAGS = {"--json": "json", "-v": "verbose", "--verbose": "verbose", "--brief": "brief"}
-FLAGS.update({"--no-color": "no_color", "--no-pager": "no_pager"})
+FLAGS.update({"--no-color": "no_color", "--no-pager": "no_pager", "--redact": "redact"})
 VALUED = ("--format", "--cutoff")
 
 
@@ -149,6 +149,7 @@ def _fast(got: dict[str, Any]) -> int:
         color=color,
         brief=got.get("brief", False),
         pager=pager,
+        redact=got.get("redact", False),
     )
     if cutoff is not None:
         opts = replace(opts, cutoff=cutoff)

@@ -48,6 +48,12 @@ catalog_app = typer.Typer(
     help="Check, inspect and extract catalogs.",
 )
 app.add_typer(catalog_app, name="catalog")
+hook_app = typer.Typer(
+    no_args_is_help=True,
+    help="The .pth file that makes ERREXPLAIN_HOOK=1 explain uncaught exceptions in every "
+    "Python process of this environment.",
+)
+app.add_typer(hook_app, name="hook")
 
 
 def _version(value: bool) -> None:
@@ -80,6 +86,14 @@ CatalogOpt = Annotated[
 ]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON (schema 1, see README).")]
 DebugOpt = Annotated[bool, typer.Option("--debug", help="Show Python tracebacks of errexplain.")]
+RedactOpt = Annotated[
+    bool,
+    typer.Option(
+        "--redact",
+        help="Replace tokens, passwords, e-mail addresses, user names, IP addresses and "
+        "host names by placeholders before anything is matched or shown.",
+    ),
+]
 
 
 ReleaseOpt = Annotated[
@@ -115,6 +129,7 @@ def _ctx(
     release: list[str] | None = None,
     brief: bool = False,
     no_pager: bool = False,
+    redact: bool = False,
 ) -> Context:
     if fmt not in FORMATS:
         raise typer.BadParameter(
@@ -130,6 +145,7 @@ def _ctx(
         _releases(release),
         brief,
         pager,
+        redact,
     )
     return Context(opts, sys.stdin.buffer, sys.stdout, sys.stderr, tty)
 
@@ -174,10 +190,11 @@ def explain(
     no_color: NoColorOpt = False,
     no_pager: NoPagerOpt = False,
     release: ReleaseOpt = [],  # noqa: B006
+    redact: RedactOpt = False,
     debug: DebugOpt = False,
 ) -> None:
     """Explain every distinct error in logs, traceback files or stdin."""
-    ctx = _ctx(json_, catalog, fmt, cutoff, verbose, no_color, release, brief, no_pager)
+    ctx = _ctx(json_, catalog, fmt, cutoff, verbose, no_color, release, brief, no_pager, redact)
     from errexplain.app import explain as explain_cmd
 
     raise typer.Exit(explain_cmd.run_files(ctx, files or ["-"]))
@@ -190,12 +207,13 @@ def lookup(
     json_: JsonOpt = False,
     catalog: CatalogOpt = [],  # noqa: B006
     release: ReleaseOpt = [],  # noqa: B006
+    redact: RedactOpt = False,
     debug: DebugOpt = False,
 ) -> None:
     """Explain one message, no traceback needed."""
     from errexplain.app import lookup as lookup_cmd
 
-    ctx = _ctx(json_, catalog, release=release)
+    ctx = _ctx(json_, catalog, release=release, redact=redact)
     raise typer.Exit(lookup_cmd.run(ctx, message, type_))
 
 
@@ -255,6 +273,42 @@ def list_(
     from errexplain.app import listing
 
     raise typer.Exit(listing.run(_ctx(json_, catalog), project, type_, path, limit))
+
+
+@app.command()
+def redact(
+    file: Annotated[str, typer.Argument(help="Log or traceback file; - reads stdin.")] = "-",
+    debug: DebugOpt = False,
+) -> None:
+    """Print a paste with tokens, passwords, e-mail addresses, user names, IP addresses and
+    host names replaced by placeholders, ready to post."""
+    from errexplain.app import redact as redact_cmd
+
+    raise typer.Exit(redact_cmd.run(_ctx(), file))
+
+
+@hook_app.command("install")
+def hook_install(debug: DebugOpt = False) -> None:
+    """Write errexplain-hook.pth into this environment's site-packages."""
+    from errexplain.app import hook
+
+    raise typer.Exit(hook.install(_ctx()))
+
+
+@hook_app.command("uninstall")
+def hook_uninstall(debug: DebugOpt = False) -> None:
+    """Remove errexplain-hook.pth from this environment's site-packages."""
+    from errexplain.app import hook
+
+    raise typer.Exit(hook.uninstall(_ctx()))
+
+
+@hook_app.command("status")
+def hook_status(debug: DebugOpt = False) -> None:
+    """Say whether the .pth file is installed and whether ERREXPLAIN_HOOK is set."""
+    from errexplain.app import hook
+
+    raise typer.Exit(hook.status(_ctx()))
 
 
 @catalog_app.command("check")

@@ -129,3 +129,15 @@ def print_explanations(
 
 def print_entry(console: Console, entry: Entry, snippet: Snippet | None = None) -> None:
     console.print(panel(entry_view(entry, snippet)))
+
+
+def render_html(exps: Sequence[Explanation], *, width: int = 100) -> str:
+    """The Rich panels as an HTML fragment with inline styles (a notebook's output cell)."""
+    import io
+
+    console = Console(file=io.StringIO(), record=True, width=width, force_terminal=True)
+    print_explanations(console, exps)
+    return console.export_html(
+        inline_styles=True,
+        code_format='<pre style="font-family: monospace; line-height: 1.3">{code}</pre>',
+    )
