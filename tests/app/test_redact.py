@@ -119,7 +119,7 @@ def test_bare_pipe_redact_does_not_import_typer(monkeypatch):
     from errexplain import cli
 
     seen = []
-    monkeypatch.setattr(cli, "_piped", lambda redact=False: seen.append(redact) or 0)
+    monkeypatch.setattr(cli, "_fast", lambda got: seen.append(got.get("redact", False)) or 0)
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"")))
     assert cli.run_argv(["errexplain", "--redact"]) == 0
     assert cli.run_argv(["errexplain"]) == 0
