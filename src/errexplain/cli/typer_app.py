@@ -107,6 +107,40 @@ def explain(
 
 
 @app.command()
+def scan(
+    paths: Annotated[
+        list[str],
+        typer.Argument(
+            metavar="PATH...",
+            help="Log files, directories (read recursively) or - for stdin; .gz, .bz2, .xz and "
+            ".zst (with errexplain[zstd]) are decompressed.",
+        ),
+    ],
+    json_: JsonOpt = False,
+    fmt: Annotated[str, typer.Option("--format", help="auto, text, rich or json.")] = "auto",
+    workers: Annotated[int, typer.Option(help="Worker processes (0: one per core).", min=0)] = 0,
+    catalog: CatalogOpt = [],  # noqa: B006
+    cutoff: Annotated[
+        float, typer.Option(help="Score under which nothing is called a match (0-1).")
+    ] = FUZZY_CUTOFF,
+    verbose: Annotated[
+        bool, typer.Option("--verbose", "-v", help="Show every match in full.")
+    ] = False,
+    no_color: Annotated[bool, typer.Option("--no-color", help="No colour.")] = False,
+    release: ReleaseOpt = [],  # noqa: B006
+    debug: DebugOpt = False,
+) -> None:
+    """Triage whole logs: every distinct error grouped across lines, ranks and files, with
+    counts and first/last time seen, then each explained once."""
+    import os
+
+    ctx = _ctx(json_, catalog, fmt, cutoff, verbose, False if no_color else None, release)
+    from errexplain.app import scan as scan_cmd
+
+    raise typer.Exit(scan_cmd.run(ctx, paths, workers or os.cpu_count() or 1))
+
+
+@app.command()
 def lookup(
     message: Annotated[str, typer.Argument(help="An error message (with or without its type).")],
     type_: Annotated[str, typer.Option("--type", help="The exception type, if known.")] = "",
