@@ -22,8 +22,10 @@ LAYERS = {
     "errexplain.input": 4,
     "errexplain.catalog": 4,
     "errexplain.explainer": 5,
+    "errexplain.triage": 5,
     "errexplain.extract": 5,
     "errexplain.render": 6,
+    "errexplain.integrations": 6.5,  # between render (which hooks draw with) and app
     "errexplain.app": 7,
     "errexplain.cli": 8,
     "errexplain": 9,  # the public API in __init__ and __main__

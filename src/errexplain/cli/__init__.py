@@ -93,7 +93,9 @@ def run_argv(argv: list[str]) -> int:
 
         return run(argv)
 
-    return guarded(run_app, sys.stderr, debug="--debug" in argv[1:])
+    # `run -- CMD --debug`: what follows `--` is the command's
+    ours = argv[1 : argv.index("--")] if "--" in argv else argv[1:]
+    return guarded(run_app, sys.stderr, debug="--debug" in ours)
 
 
 def main() -> None:

@@ -140,6 +140,38 @@ def scan(
     raise typer.Exit(scan_cmd.run(ctx, paths, workers or os.cpu_count() or 1))
 
 
+@app.command(
+    "run",
+    context_settings={"allow_interspersed_args": False, "ignore_unknown_options": True},
+)
+def run_(
+    command: Annotated[
+        list[str],
+        typer.Argument(
+            metavar="[--] CMD [ARGS]...",
+            help="The command to run (a .py file runs under this Python).",
+        ),
+    ],
+    fmt: Annotated[str, typer.Option("--format", help="auto, text, rich or json.")] = "auto",
+    catalog: CatalogOpt = [],  # noqa: B006
+    cutoff: Annotated[
+        float, typer.Option(help="Score under which nothing is called a match (0-1).")
+    ] = FUZZY_CUTOFF,
+    verbose: Annotated[
+        bool, typer.Option("--verbose", "-v", help="Show every match in full.")
+    ] = False,
+    no_color: Annotated[bool, typer.Option("--no-color", help="No colour.")] = False,
+    release: ReleaseOpt = [],  # noqa: B006
+    debug: DebugOpt = False,
+) -> None:
+    """Run a command, passing its output through; when it exits, explain the errors in its
+    output (on stderr) and exit with its exit code. Keeps its last 8 MB of output."""
+    ctx = _ctx(False, catalog, fmt, cutoff, verbose, False if no_color else None, release)
+    from errexplain.app import run as run_cmd
+
+    raise typer.Exit(run_cmd.run(ctx, command))
+
+
 @app.command()
 def lookup(
     message: Annotated[str, typer.Argument(help="An error message (with or without its type).")],

@@ -1,0 +1,1 @@
+"""Where errors happen: a wrapped command (`run`), and hooks into other tools."""
