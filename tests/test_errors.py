@@ -70,5 +70,5 @@ def test_domain_errors_are_caught_as_the_base(cls):
 
 
 def test_a_command_error_carries_the_shell_code():
-    assert CommandError("x: command not found", ExitCode.COMMAND_NOT_FOUND).exit_code == 127
-    assert CommandError("x: permission denied", ExitCode.CANNOT_EXECUTE).exit_code == 126
+    assert CommandError("x: not found", code=ExitCode.COMMAND_NOT_FOUND).exit_code == 127
+    assert CommandError("x: denied", code=ExitCode.CANNOT_EXECUTE).exit_code == 126

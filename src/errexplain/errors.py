@@ -50,6 +50,8 @@ class ExtractError(ErrexplainError):
 class CommandError(ErrexplainError):
     """`run` cannot start the command: not found (127) or not executable (126)."""
 
-    def __init__(self, message: str, code: ExitCode = ExitCode.BAD_INPUT, hint: str | None = None):
+    def __init__(
+        self, message: str, hint: str | None = None, *, code: ExitCode = ExitCode.BAD_INPUT
+    ) -> None:
         super().__init__(message, hint)
         self.exit_code = code

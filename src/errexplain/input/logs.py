@@ -212,13 +212,18 @@ def regions(
     view = memoryview(buf)
     keep = carried = base = done = 0  # kept bytes (carried: whole lines of them); offsets
     while True:
-        want = BLOCK - keep if limit is None else min(BLOCK - keep, limit - done)
+        if len(buf) - keep < len(buf) // 4:  # kept bytes fill the buffer (very long lines)
+            view.release()
+            buf.extend(bytes(len(buf)))
+            view = memoryview(buf)
+        room = len(buf) - keep
+        want = room if limit is None else min(room, limit - done)
         n = stream.readinto(view[keep : keep + want]) if want > 0 else 0  # type: ignore[attr-defined]
         if not n:
             break
         done += n
         end = keep + n
-        cut = buf.rfind(b"\n", carried, end) + 1 or (end if end == BLOCK else 0)
+        cut = buf.rfind(b"\n", carried, end) + 1 or (end if end == len(buf) else 0)
         if cut:
             found, drop = finder.feed(buf, carried, cut, base)
             yield from found
@@ -229,7 +234,7 @@ def regions(
         if progress is not None:
             progress(done)
     if keep > carried:  # a last line with no line end
-        if keep < BLOCK:
+        if keep < len(buf):
             buf[keep : keep + 1] = b"\n"
             keep += 1
         last, drop = finder.feed(buf, carried, keep, base)

@@ -89,17 +89,17 @@ def check_command(argv: Sequence[str]) -> None:
         if shutil.which(name) is None:
             raise CommandError(
                 f"{name}: command not found",
-                ExitCode.COMMAND_NOT_FOUND,
                 hint="check the name and PATH, or give a path to the program",
+                code=ExitCode.COMMAND_NOT_FOUND,
             )
         return
     if not os.path.exists(name):
-        raise CommandError(f"{name}: no such file", ExitCode.COMMAND_NOT_FOUND)
+        raise CommandError(f"{name}: no such file", code=ExitCode.COMMAND_NOT_FOUND)
     if os.path.isdir(name) or not os.access(name, os.X_OK):
         raise CommandError(
             f"{name}: permission denied (not an executable file)",
-            ExitCode.CANNOT_EXECUTE,
             hint=f"chmod +x {name}, or run it with its interpreter",
+            code=ExitCode.CANNOT_EXECUTE,
         )
 
 
@@ -211,10 +211,12 @@ def run_command(
         proc = subprocess.Popen(list(argv), stdout=out_w, stderr=err_w)
     except FileNotFoundError:
         _close(out_r, out_w, err_r, err_w)
-        raise CommandError(f"{argv[0]}: command not found", ExitCode.COMMAND_NOT_FOUND) from None
+        raise CommandError(
+            f"{argv[0]}: command not found", code=ExitCode.COMMAND_NOT_FOUND
+        ) from None
     except OSError as exc:
         _close(out_r, out_w, err_r, err_w)
-        raise CommandError(f"{argv[0]}: {exc.strerror}", ExitCode.CANNOT_EXECUTE) from None
+        raise CommandError(f"{argv[0]}: {exc.strerror}", code=ExitCode.CANNOT_EXECUTE) from None
     _close(out_w, err_w)
     old = _forwarder(proc, _isatty(0))
     tail = Tail(keep)
