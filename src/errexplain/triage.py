@@ -19,7 +19,7 @@ from __future__ import annotations
 import os
 
 from errexplain._startup import TYPE_CHECKING, record
-from errexplain.input.logs import MAX_REGION, expand, open_log, quiet_split, regions
+from errexplain.input.logs import expand, open_log, quiet_split, regions
 from errexplain.models import RaisedError
 from errexplain.parse import parse_traceback
 from errexplain.parse.stamps import stamp
@@ -183,7 +183,6 @@ def scan_stream(
     limit: int | None = None,
     progress: Callable[[int], None] | None = None,
     budget: int = PARSE_BUDGET,
-    max_region: int = MAX_REGION,
 ) -> Partial:
     """Group the errors of one stream (at most `limit` bytes of it)."""
     acc = _Acc()
@@ -196,7 +195,7 @@ def scan_stream(
         if progress is not None:
             progress(n)
 
-    for region in regions(stream, limit, seen, max_region):
+    for region in regions(stream, limit, seen):
         if parsed < budget:
             parsed += len(region.data)
             _fold(acc, region.data, name)
@@ -265,10 +264,16 @@ def triage(
     progress: Callable[[int], None] | None = None,
     budget: int = PARSE_BUDGET,
 ) -> Triage:
-    """Scan every input of the plan and merge the groups (stdin first, then the files)."""
-    parts = [scan_stream(stdin, "stdin", budget=budget)] if p.stdin else []
-    parts += run_tasks(p.tasks, workers, progress, budget)
-    return merge(parts, p.files)
+    """Scan every input of the plan and merge the groups in the order the inputs were given
+    (stdin is read here, the files in the workers)."""
+    order = {f: k for k, f in enumerate(p.files)}
+    parts = list(
+        zip((order[t.path] for t in p.tasks), run_tasks(p.tasks, workers, progress, budget))
+    )
+    if p.stdin:
+        parts.append((order["-"], scan_stream(stdin, "stdin", budget=budget)))
+    parts.sort(key=lambda kp: kp[0])  # stable: the ranges of one file stay in order
+    return merge([part for _, part in parts], p.files)
 
 
 def run_tasks(

@@ -202,12 +202,12 @@ def regions(
     stream: BinaryIO,
     limit: int | None = None,
     progress: Callable[[int], None] | None = None,
-    max_region: int = MAX_REGION,
+    max_region: int | None = None,
 ) -> Iterator[Region]:
     """The regions of a stream worth parsing, reading at most `limit` bytes (a range of a file
     that ends at a line end); `progress` is called with the bytes read so far. One buffer of
     BLOCK bytes is reused: what a block leaves open is moved to its front."""
-    finder = RegionFinder(max_region)
+    finder = RegionFinder(max_region or MAX_REGION)
     buf = bytearray(BLOCK)
     view = memoryview(buf)
     keep = carried = base = done = 0  # kept bytes (carried: whole lines of them); offsets
@@ -329,34 +329,38 @@ def _walk(top: str) -> list[str]:
     return found
 
 
-def quiet_split(path: str, parts: int, margin: int = 1024 * 1024) -> list[tuple[int, int]]:
+SPLIT_SAMPLE = 4 * 1024 * 1024
+SPLIT_LINES = 2 * (BEFORE + HEADER_AFTER)
+"""A range boundary has no candidate line within this many (average) lines on either side."""
+
+
+def quiet_split(path: str, parts: int) -> list[tuple[int, int]]:
     """Byte ranges of an uncompressed file for `parts` workers, each boundary moved to a line
-    end with no candidate line within `margin` bytes before it or 64 KB after it (so no window
-    crosses it). A boundary with no quiet point near it is dropped: fewer, longer ranges."""
+    start with no candidate line near it (SPLIT_LINES), so that no window crosses it and every
+    error is read whole by one worker. A boundary with no quiet point after it within
+    SPLIT_SAMPLE bytes is dropped: fewer, longer ranges."""
     size = os.path.getsize(path)
     cuts = [0]
     with open(path, "rb") as fh:
         for k in range(1, parts):
-            cut = _quiet_point(fh, size * k // parts, margin)
-            if cut is not None and cut > cuts[-1] and cut < size:
+            cut = _quiet_point(fh, size * k // parts)
+            if cut is not None and cuts[-1] < cut < size:
                 cuts.append(cut)
     cuts.append(size)
     return list(pairwise(cuts))
 
 
-def _quiet_point(fh: BinaryIO, target: int, margin: int) -> int | None:
-    lo = max(target - margin, 0)
+def _quiet_point(fh: BinaryIO, target: int) -> int | None:
+    lo = max(target - SPLIT_SAMPLE // 4, 0)
     fh.seek(lo)
-    buf = fh.read(margin + 8 * margin)
+    buf = fh.read(SPLIT_SAMPLE)
+    margin = int(len(buf) / max(buf.count(b"\n"), 1) * SPLIT_LINES) + 1
     hits = [line for line, _ in candidates(buf)]
     cand = target - lo
-    ahead = 64 * 1024
-    for _ in range(64):
-        near = [h for h in hits if cand - margin <= h < cand + ahead]
+    while cand + margin < len(buf):
+        near = [h for h in hits if cand - margin <= h < cand + margin]
         if not near:
             nl = buf.find(b"\n", cand)
             return lo + nl + 1 if nl >= 0 else None
-        cand = max(near) + margin
-        if cand + ahead >= len(buf):
-            return None
+        cand = max(near) + margin + 1
     return None
