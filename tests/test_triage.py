@@ -6,9 +6,10 @@ from __future__ import annotations
 import gzip
 import io
 
+from tests.logs_data import CUDA, OOM, burst, info, traceback
+
 from errexplain import triage as tr
 from errexplain.input import logs
-from tests.logs_data import CUDA, OOM, burst, info, traceback
 
 
 def _scan(paths, workers=1, **kw):

@@ -268,7 +268,11 @@ def triage(
     (stdin is read here, the files in the workers)."""
     order = {f: k for k, f in enumerate(p.files)}
     parts = list(
-        zip((order[t.path] for t in p.tasks), run_tasks(p.tasks, workers, progress, budget))
+        zip(
+            (order[t.path] for t in p.tasks),
+            run_tasks(p.tasks, workers, progress, budget),
+            strict=False,
+        )
     )
     if p.stdin:
         parts.append((order["-"], scan_stream(stdin, "stdin", budget=budget)))

@@ -6,14 +6,15 @@ from __future__ import annotations
 import bz2
 import gzip
 import io
+import itertools
 import lzma
 
 import pytest
+from tests.logs_data import CUDA, burst, info, traceback
 
 from errexplain.errors import InputError
 from errexplain.input import logs
 from errexplain.input.logs import candidates, expand, open_log, quiet_split, regions
-from tests.logs_data import CUDA, burst, info, traceback
 
 
 def _regions(data: bytes, **kw):
@@ -69,7 +70,7 @@ def test_region_holds_the_whole_traceback_and_little_else():
 
 
 def test_a_traceback_with_no_error_word_is_found_by_its_header():
-    tb = 'Traceback (most recent call last):\n  File "x.py", line 1, in <module>\nKeyboardInterrupt\n'
+    tb = 'Traceback (most recent call last):\n  File "x.py", line 1, in f\nKeyboardInterrupt\n'
     data = (info("2026-01-01 00:00:00", 300) + tb + info("2026-01-01 00:00:00", 300)).encode()
     assert "KeyboardInterrupt" in _text(data)
 
@@ -115,7 +116,7 @@ def test_quiet_split_cuts_at_line_starts_away_from_errors(tmp_path):
     ranges = quiet_split(str(path), 2)
     raw = path.read_bytes()
     assert ranges[0][0] == 0 and ranges[-1][1] == len(raw)
-    for (_, b), (c, _) in zip(ranges, ranges[1:], strict=False):
+    for (_, b), (c, _) in itertools.pairwise(ranges):
         assert b == c and raw[b - 1 : b] == b"\n"
     total = 0
     for a, b in ranges:

@@ -31,13 +31,18 @@ def _explain(ctx: Context, outcome: Outcome) -> None:
     import io
 
     from errexplain.explainer import explain_text
-    from errexplain.input.read import read_stream
+    from errexplain.input.logs import regions
 
-    inp = read_stream(io.BytesIO(outcome.output), "the command's output")
-    if not inp.text.strip():
+    # Only the neighbourhood of error-like lines is explained (as `scan` reads a log); binary
+    # output is read for what text it holds.
+    found = b"".join(r.data for r in regions(io.BytesIO(outcome.output)))
+    text = found.decode("utf-8", errors="replace")
+    if not text.strip():
+        if outcome.code:
+            ctx.write(f"errexplain: exit code {outcome.code}; no Python error found in the output")
         return
     view = open_catalog(ctx)
-    exps = explain_text(inp.text, view, cutoff=ctx.opts.cutoff, release=stated_releases(ctx, view))
+    exps = explain_text(text, view, cutoff=ctx.opts.cutoff, release=stated_releases(ctx, view))
     if not exps:
         if outcome.code:
             ctx.write(f"errexplain: exit code {outcome.code}; no Python error found in the output")
