@@ -98,7 +98,8 @@ def test_no_command_is_a_usage_error():
 def test_signals_are_forwarded_to_the_command(sig, code):
     script = (
         "import signal, sys, time\n"
-        f"signal.signal({int(sig)}, lambda *a: (print('got', {int(sig)}, flush=True), sys.exit({code})))\n"
+        f"def on(*a):\n    print('got', {int(sig)}, flush=True)\n    sys.exit({code})\n"
+        f"signal.signal({int(sig)}, on)\n"
         "print('ready', flush=True)\n"
         "time.sleep(60)\n"
     )
