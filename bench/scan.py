@@ -16,7 +16,6 @@ import argparse
 import json
 import os
 import random
-import resource
 import subprocess
 import sys
 import tempfile
@@ -90,40 +89,52 @@ def _traceback(ts: str, rank: int, err: tuple[str, int, str, str]) -> str:
     )
 
 
+def _block(rng: random.Random, ranks: int, lines: int = 30000) -> str:
+    """About 4 MB of INFO lines within one hour; `@HOUR@` stands for the date and hour."""
+    out = []
+    for k in range(lines):
+        ts = f"@HOUR@:{k * 3600 // lines // 60:02d}:{k * 3600 // lines % 60:02d}"
+        out.append(_info(rng, ts, rng.randrange(ranks)))
+    return "".join(out)
+
+
 def generate(path: Path, size: int, seed: int = 13, ranks: int = 8) -> int:
-    """Write a log of about `size` bytes; returns the number of tracebacks written."""
+    """Write a log of about `size` bytes; returns the number of traceback bursts written (each
+    on every rank, the last one on rank 0 only, at the very end). A few hours' worth of INFO
+    lines are generated once and repeated with the hour advanced, which keeps this fast."""
     rng = random.Random(seed)
-    t = 1_790_000_000.0
-    written = tracebacks = 0
+    blocks = [_block(rng, ranks) for _ in range(4)]
+    written = bursts = hour = 0
     every = max(size // 12, 1)  # about a dozen error bursts over the log
     next_burst = every // 2
     with open(path, "w", encoding="utf-8") as fh:
         while written < size:
-            buf = []
-            for _ in range(2000):
-                t += rng.random() * 0.01
-                buf.append(_info(rng, _stamp(t), rng.randrange(ranks)))
-            chunk = "".join(buf)
+            stamp = _stamp(1_790_000_000 + hour * 3600)[:13]
+            chunk = blocks[hour % len(blocks)].replace("@HOUR@", stamp)
             if written >= next_burst:
-                err = ERRORS[tracebacks % len(ERRORS)]
-                chunk += "".join(_traceback(_stamp(t), r, err) for r in range(ranks))
-                tracebacks += 1
+                err = ERRORS[bursts % len(ERRORS)]
+                at = f"{stamp}:30:00"
+                chunk += "".join(_traceback(at, r, err) for r in range(ranks))
+                bursts += 1
                 next_burst += every
             fh.write(chunk)
             written += len(chunk)
-        fh.write(_traceback(_stamp(t + 1), 0, ERRORS[0]))  # the last lines: a traceback
-    return tracebacks + 1
+            hour += 1
+        fh.write(_traceback(f"{stamp}:59:59", 0, ERRORS[0]))  # the last lines: a traceback
+    return bursts + 1
 
 
-def _run(cmd: list[str], out: Path) -> tuple[float, int, int]:
-    """(seconds, peak RSS of the child in KB, exit code)."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+def _run(cmd: list[str], out: Path) -> tuple[float, float, int, int]:
+    """(wall seconds, CPU seconds, peak RSS in KB, exit code) of one run. The rusage is the
+    child's own (os.wait4), including the worker processes it waited for; ru_maxrss is the
+    largest single process among them."""
     with open(out, "wb") as fout:
         t0 = time.perf_counter()
-        proc = subprocess.run(cmd, stdout=fout, stderr=subprocess.DEVNULL, check=False)
+        proc = subprocess.Popen(cmd, stdout=fout, stderr=subprocess.DEVNULL)
+        _, status, usage = os.wait4(proc.pid, 0)
         dt = time.perf_counter() - t0
-    after = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-    return dt, max(after, before) if after > before else after, proc.returncode
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    return dt, usage.ru_utime + usage.ru_stime, usage.ru_maxrss, proc.returncode
 
 
 def main() -> None:
@@ -143,28 +154,34 @@ def main() -> None:
         subprocess.run(["cat", str(log)], stdout=subprocess.DEVNULL, check=True)  # page cache
         scan = [sys.executable, "-m", "errexplain", "scan", "--json", str(log)]
         grep = ["grep", "-F", "-c", "Traceback", str(log)]
+        _run(scan, tmp / "scan.json")  # warm-up: builds the catalog index if it is not cached
+        load = os.getloadavg()[0]
         scans, greps, rss = [], [], 0
         for _ in range(args.runs):  # interleaved, so both see the same load
-            dt, peak, code = _run(scan, tmp / "scan.json")
-            scans.append(dt)
+            dt, cpu, peak, code = _run(scan, tmp / "scan.json")
+            scans.append((dt, cpu))
             rss = max(rss, peak)
-            greps.append(_run(grep, tmp / "grep.out")[0])
+            greps.append(_run(grep, tmp / "grep.out")[:2])
         doc = json.loads((tmp / "scan.json").read_text())
         mb = size / 1e6
-        best, gbest = min(scans), min(greps)
-        print(
-            f"load average (1 min) before/after: {os.getloadavg()[0]:.2f}; cores: {os.cpu_count()}"
-        )
+        after = os.getloadavg()[0]
+        print(f"load average (1 min): {load:.2f} before, {after:.2f} after; {os.cpu_count()} cores")
         print(f"log: {mb:,.0f} MB; scan exit {code}; {len(doc['errors'])} error groups")
         for e in doc["errors"]:
             x = e["exception"]
             print(f"  {x['count']:>4}x {x['type']}: {x['message'][:60]}  last {e['last_seen']}")
-        runs = ", ".join(f"{s:.2f}" for s in scans)
-        print(f"scan:    {best:.2f} s  {mb / best:,.0f} MB/s  (runs: {runs})")
-        runs = ", ".join(f"{s:.2f}" for s in greps)
-        print(f"grep -F: {gbest:.2f} s  {mb / gbest:,.0f} MB/s  (runs: {runs})")
-        print(f"ratio scan/grep speed: {gbest / best:.2f}  (goal: scan >= 600 MB/s)")
-        print(f"peak RSS of scan: {rss / 1024:.0f} MB  (goal <= 200 MB)")
+        for name, runs in (("scan", scans), ("grep -F", greps)):
+            wall, cpu = min(r[0] for r in runs), min(r[1] for r in runs)
+            shown = ", ".join(f"{w:.2f}" for w, _ in runs)
+            print(
+                f"{name:8s} wall {wall:.2f} s = {mb / wall:,.0f} MB/s (runs: {shown}); "
+                f"CPU {cpu:.2f} s = {mb / cpu:,.0f} MB/s per CPU second"
+            )
+        best, gbest = min(r[0] for r in scans), min(r[0] for r in greps)
+        print(f"ratio scan/grep speed (wall): {gbest / best:.2f}  (goal: scan >= 600 MB/s)")
+        cpu, gcpu = min(r[1] for r in scans), min(r[1] for r in greps)
+        print(f"ratio scan/grep CPU time: {cpu / gcpu:.2f}x grep's")
+        print(f"peak RSS of scan (largest process): {rss / 1024:.0f} MB  (goal <= 200 MB)")
     finally:
         for p in tmp.iterdir():
             p.unlink()
