@@ -111,6 +111,22 @@ class ExampleFix:
 
 
 @record
+class Verified:
+    """How a curated entry's claims were checked against the code it explains."""
+
+    how: str
+    """``run``: the verification harness ran the example (tools/verify/); ``read``: a reader
+    followed the value through the code (the functions in ``read``)."""
+    release: str | None = None
+    """The release the check was made against."""
+    case: str | None = None
+    """The harness case that runs the example (``how: run``)."""
+    read: tuple[str, ...] = ()
+    """The functions read (where the value is set, defaulted, rewritten, checked)."""
+    note: str | None = None
+
+
+@record
 class Entry:
     """One catalog entry: a message template at a raise site plus its explanation."""
 
@@ -146,6 +162,8 @@ class Entry:
     """The id of the head wording of this entry's lineage, when this entry is not the head."""
     replaced_by: str | None = None
     """A removed lineage's head: the id of the wording that took its place, when known."""
+    verified: Verified | None = None
+    """How the curated text was checked (curated entries only)."""
 
     @property
     def curated(self) -> bool:
@@ -207,11 +225,13 @@ def _older_paths(e: Entry) -> tuple[str, ...]:
     records (this runs for every entry of an index build)."""
     if not e.at:
         return ()
-    try:
-        paths = [fields[2] for fields in _at_fields(e.at)]
-    except ValueError:
-        return ()
-    return tuple(dict.fromkeys(p for p in paths if p != e.source.path))
+    own, paths = e.source.path, dict[str, None]()
+    for part in e.at.split(";"):  # (the loader has checked the text: `first[..last] [path]:line`)
+        words = part.split(None, 2)
+        path = words[1].rpartition(":")[0] if len(words) > 1 else ""
+        if path and path != own:
+            paths[path] = None
+    return tuple(paths)
 
 
 @record

@@ -195,3 +195,40 @@ entries:
     assert by_id["00000000000000a3"].via == "Config._fail"
     assert check(catalog) == []
     assert not any(p.entry_id.startswith("00000000000000a") for p in lint(catalog)["too generic"])
+
+
+VERIFIED = (
+    "  derived: false\n",
+    "  derived: false\n  verified:\n    how: run\n    release: 1.2.3\n"
+    "    case: tools/verify/cases/demo.py::grid_mismatch\n",
+)
+
+
+def test_verified_record_loads_and_reaches_the_index(tmp_path):
+    from errexplain.catalog.index import Index, build_bytes
+
+    catalog = load_catalog([_break(tmp_path, *VERIFIED)])
+    e = next(e for e in catalog.entries if e.verified is not None)
+    assert (e.verified.how, e.verified.release) == ("run", "1.2.3")
+    assert e.verified.case == "tools/verify/cases/demo.py::grid_mismatch"
+    index = Index.from_bytes(build_bytes(catalog.entries, catalog.projects, "k"))
+    pos = index.position(e.id)
+    assert pos is not None and index.entry(pos) == e
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "key"),
+    [
+        ("how: run", "how: guessed", "verified.how: must be run or read"),
+        ("    case: tools/verify/cases/demo.py::grid_mismatch\n", "", "verified.case: is required"),
+        ("how: run", "how: read", "verified.read: is required"),
+        ("    release: 1.2.3\n", "    when: today\n", "verified.when: unknown key"),
+    ],
+)
+def test_bad_verified_records(tmp_path, old, new, key):
+    root = _break(tmp_path, *VERIFIED)
+    f = root / "demo" / "pkg" / "mixed.yaml"
+    f.write_text(f.read_text().replace(old, new, 1))
+    with pytest.raises(CatalogError) as exc:
+        load_catalog([root])
+    assert key in exc.value.message

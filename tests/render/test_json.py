@@ -59,6 +59,7 @@ MATCH_KEYS = {
     "situations",
     "solutions",
     "example_fix",
+    "verified",
     "related",
     "releases",
     "current",
@@ -241,3 +242,17 @@ def test_every_bound_value_reaches_the_json(make_entry, make_match):
 def test_exception_says_how_it_was_found(small_index, text, form):
     [err] = load(explain_text(text, small_index))["errors"]
     assert err["exception"]["form"] == form
+
+
+def test_verified_is_null_or_the_record(make_entry):
+    from errexplain.models import Verified
+
+    assert entry_dict(make_entry())["verified"] is None
+    v = Verified("read", "1.2.3", read=("check",))
+    assert entry_dict(make_entry(verified=v))["verified"] == {
+        "how": "read",
+        "release": "1.2.3",
+        "case": None,
+        "read": ["check"],
+        "note": None,
+    }

@@ -15,6 +15,7 @@ from errexplain.models import (
     RaisedError,
     Related,
     Source,
+    Verified,
 )
 from errexplain.render.plain import render_explanations
 from errexplain.render.rich import print_explanations
@@ -236,7 +237,7 @@ def test_no_example_fix_no_section(make_entry):
 
 
 def test_source_then_link_then_removed_in(make_entry):
-    view = entry_view(make_entry(removed_in="2.0.0"))
+    view = entry_view(make_entry(removed_in="2.0.0", derived=True))
     assert section(view, "Source") == [
         Line((Span("demo 1.2.3: demo/pkg/mod.py:12 in check"),), 2, False),
         Link("https://example.org/mod.py#L12"),
@@ -246,7 +247,7 @@ def test_source_then_link_then_removed_in(make_entry):
 
 
 def test_source_of_an_interpreter_message(make_entry):
-    entry = make_entry(source=Source("python", "3.11", None, None, None, None))
+    entry = make_entry(source=Source("python", "3.11", None, None, None, None), derived=True)
     assert section(entry_view(entry), "Source") == [
         Line((Span("python 3.11: (raised by the interpreter or a library)"),), 2, False)
     ]
@@ -414,3 +415,26 @@ def test_the_form_is_said_under_the_error_line_when_it_helps(form, said):
     ]
     assert texts[0] == "Error: the worker died"
     assert (said in texts) if said else not any(t.startswith("(") for t in texts)
+
+
+@pytest.mark.parametrize(
+    ("verified", "expected"),
+    [
+        (None, "Checked: not yet checked against the code"),
+        (
+            Verified("run", "1.2.3", "tools/verify/cases/demo.py::too_big"),
+            "Checked: the example was run against demo 1.2.3 (tools/verify/cases/demo.py::too_big)",
+        ),
+        (
+            Verified("read", "1.2.3", read=("check", "Limits.__init__"), note="no GPU path"),
+            "Checked: read against demo 1.2.3: check, Limits.__init__; no GPU path",
+        ),
+    ],
+)
+def test_curated_entry_says_how_it_was_checked(make_entry, verified, expected):
+    assert expected in texts(entry_view(make_entry(verified=verified)))
+
+
+def test_derived_entry_has_no_checked_line(make_entry):
+    view = entry_view(make_entry(derived=True, meaning="Raised by check."))
+    assert not any(t.startswith("Checked:") for t in texts(view))

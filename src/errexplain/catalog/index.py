@@ -41,14 +41,23 @@ from errexplain._startup import TYPE_CHECKING, astuple
 from errexplain.match.normalize import filing_words, word_stats
 from errexplain.match.release import Facts
 from errexplain.match.sites import site_key, site_table
-from errexplain.models import Candidate, Entry, ExampleFix, Project, Related, Source, WordStats
+from errexplain.models import (
+    Candidate,
+    Entry,
+    ExampleFix,
+    Project,
+    Related,
+    Source,
+    Verified,
+    WordStats,
+)
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator, Mapping, Sequence
     from typing import Any
 
-MAGIC = b"ERRXIDX8"
-FORMAT = 8
+MAGIC = b"ERRXIDX9"
+FORMAT = 9
 _NBLOBS = 9
 _HEAD_SIZE = len(MAGIC) + 8 * _NBLOBS
 
@@ -80,6 +89,7 @@ def _prose(entry: Entry, brief: dict[str, tuple[str, str]]) -> tuple[Any, ...]:
         entry.at,
         entry.lineage,
         entry.replaced_by,
+        astuple(entry.verified) if entry.verified else None,
         related,
     )
 
@@ -427,6 +437,7 @@ class Index:
             at,
             lineage,
             replaced_by,
+            verified,
             _,
         ) = self._record(c.pos)
         project = self._projects.get(c.project) or Project(c.project)
@@ -465,6 +476,7 @@ class Index:
             at=at,
             lineage=lineage,
             replaced_by=replaced_by,
+            verified=Verified(*verified) if verified else None,
         )
 
 

@@ -16,7 +16,7 @@ from errexplain.catalog.yamlio import entry_line, read_yaml
 from errexplain.errors import CatalogError
 from errexplain.match.release import Facts
 from errexplain.match.template import TemplateSyntaxError, compile_template
-from errexplain.models import Entry, ExampleFix, Project, Source, at_range
+from errexplain.models import Entry, ExampleFix, Project, Source, Verified, at_range
 
 KEY_ORDER = (
     "id",
@@ -43,6 +43,7 @@ KEY_ORDER = (
     "example_fix",
     "related",
     "examples",
+    "verified",
 )
 """The keys of a catalog entry, in the order extraction writes them (docs/catalog.md)."""
 ENTRY_KEYS = frozenset(KEY_ORDER)
@@ -52,6 +53,8 @@ FIX_KEYS = frozenset({"before", "after", "language"})
 PROJECT_KEYS = frozenset({"name", "version", "repository", "link", "path_prefix", "description"})
 FILE_KEYS = frozenset({"module", "entries"})
 RELEASE_KEYS = frozenset({"first", "last"})
+VERIFIED_KEYS = frozenset({"how", "release", "case", "read", "note"})
+VERIFIED_HOW = frozenset({"run", "read"})
 RELEASES_FILE = "releases.yaml"
 """A project's release list (history catalogs): not a module file, never loaded as entries."""
 NOT_MODULE_FILES = frozenset({"project.yaml", RELEASES_FILE})
@@ -140,6 +143,22 @@ def _fix(raw: dict[str, Any]) -> ExampleFix | None:
     )
 
 
+def _verified(raw: dict[str, Any]) -> Verified | None:
+    if raw.get("verified") is None:
+        return None
+    ver = _keys(raw["verified"], VERIFIED_KEYS, "verified")
+    how = _str(ver, "how", required=True)
+    if how not in VERIFIED_HOW:
+        raise _Invalid("verified.how", "must be run or read")
+    case = _str(ver, "case")
+    read = _strs(ver, "read")
+    if how == "run" and not case:
+        raise _Invalid("verified.case", "is required with how: run (the harness case)")
+    if how == "read" and not read:
+        raise _Invalid("verified.read", "is required with how: read (the functions read)")
+    return Verified(how, _str(ver, "release"), case, read, _str(ver, "note"))
+
+
 def _hex_id(raw: dict[str, Any], key: str) -> str | None:
     ident = _str(raw, key)
     if ident is not None and (len(ident) != 16 or any(c not in "0123456789abcdef" for c in ident)):
@@ -221,6 +240,7 @@ def make_entry(raw: Any, project: Project, catalog_file: str) -> Entry:
         at=_at(raw, releases),
         lineage=_hex_id(raw, "lineage"),
         replaced_by=_hex_id(raw, "replaced_by"),
+        verified=_verified(raw),
     )
     if not entry.exception:
         raise _Invalid("exception", "is required")

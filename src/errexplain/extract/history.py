@@ -56,6 +56,7 @@ CURATED_KEYS = (
     "example_fix",
     "related",
     "examples",
+    "verified",
 )
 
 

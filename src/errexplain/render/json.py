@@ -69,6 +69,20 @@ def entry_dict(e: Entry) -> dict[str, Any]:
         "example_fix": {"before": fix.before, "after": fix.after, "language": fix.language}
         if fix
         else None,
+        "verified": _verified(e),
+    }
+
+
+def _verified(e: Entry) -> dict[str, Any] | None:
+    v = e.verified
+    if v is None:
+        return None
+    return {
+        "how": v.how,
+        "release": v.release,
+        "case": v.case,
+        "read": list(v.read),
+        "note": v.note,
     }
 
 

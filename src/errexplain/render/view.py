@@ -157,14 +157,35 @@ def _source(entry: Entry) -> list[Part]:
     return out
 
 
+def checked_text(entry: Entry) -> str | None:
+    """How the entry's curated text was checked against the code (None: derived text)."""
+    if entry.derived or not entry.meaning:
+        return None
+    v = entry.verified
+    if v is None:
+        return "not yet checked against the code"
+    against = f" against {entry.project} {v.release}" if v.release else ""
+    if v.how == "run":
+        text = f"the example was run{against} ({v.case})"
+    else:
+        text = f"read{against}: {', '.join(v.read)}"
+    return f"{text}; {v.note}" if v.note else text
+
+
+def _checked(entry: Entry) -> list[Part]:
+    text = checked_text(entry)
+    return [_line("Checked: " + text)] if text else []
+
+
 def entry_sections(entry: Entry) -> list[Part]:
-    """What an entry explains: meaning, when, solutions, example fix, source."""
+    """What an entry explains: meaning, when, solutions, example fix, source, how checked."""
     return [
         *_meaning(entry),
         *_when(entry),
         *_solutions(entry),
         *_example_fix(entry),
         *_source(entry),
+        *_checked(entry),
     ]
 
 
