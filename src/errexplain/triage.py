@@ -208,8 +208,11 @@ def scan_stream(
     return Partial(acc.result(), read, unparsed)
 
 
-def scan_task(task: Task, budget: int = PARSE_BUDGET) -> Partial:
-    """Group the errors of one file or byte range (run in a worker process)."""
+def scan_task(
+    task: Task, budget: int = PARSE_BUDGET, step: Callable[[int], None] | None = None
+) -> Partial:
+    """Group the errors of one file or byte range, in a worker process (progress goes to the
+    shared counters) or here (progress goes to `step`): bytes of the file on disk read."""
     log = open_log(task.path)
     try:
         if task.start:
@@ -218,8 +221,11 @@ def scan_task(task: Task, budget: int = PARSE_BUDGET) -> Partial:
         raw = log.raw
 
         def progress(n: int) -> None:
-            if _COUNTERS is not None:
-                _COUNTERS[task.index] = raw.tell() - task.start if raw is not None else n
+            done = raw.tell() - task.start if raw is not None else n
+            if step is not None:
+                step(done)
+            elif _COUNTERS is not None:
+                _COUNTERS[task.index] = done
 
         return scan_stream(log.stream, task.path, limit, progress, budget)
     finally:
@@ -297,29 +303,11 @@ def run_tasks(
                 if progress is not None:
                     progress(mark + n)
 
-            part = _in_process(t, step, budget)
+            part = scan_task(t, budget, step)
             done += os.path.getsize(t.path) if t.end is None else t.end - t.start
             out.append(part)
         return out
     return _pooled(tasks, workers, progress, budget)
-
-
-def _in_process(task: Task, step: Callable[[int], None], budget: int) -> Partial:
-    log = open_log(task.path)
-    try:
-        if task.start:
-            log.stream.seek(task.start)
-        limit = None if task.end is None else task.end - task.start
-        raw = log.raw
-        return scan_stream(
-            log.stream,
-            task.path,
-            limit,
-            lambda n: step(raw.tell() - task.start if raw is not None else n),
-            budget,
-        )
-    finally:
-        log.close()
 
 
 def _pooled(

@@ -149,3 +149,21 @@ def test_stdin(tmp_path):
     assert scan.run(ctx, ["-"], 1) == 0
     (only,) = json.loads(out.getvalue())["errors"]
     assert only["files"] == ["stdin"] and only["exception"]["count"] == 3
+
+
+class _Tty(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_a_progress_bar_on_a_terminal_for_large_inputs(tmp_path, monkeypatch):
+    _logs(tmp_path)
+    monkeypatch.setattr(scan, "PROGRESS_FROM", 0)
+    err = _Tty()
+    ctx = Context(Options("text"), io.BytesIO(), io.StringIO(), err)
+    assert scan.run(ctx, [str(tmp_path / "node0.log"), str(tmp_path / "old")], 2) == 0
+    assert "scanning" in err.getvalue()
+    # not a terminal, or small inputs: no bar
+    ctx, _, err2 = _ctx()
+    assert scan.run(ctx, [str(tmp_path / "node0.log")], 1) == 0
+    assert err2.getvalue() == ""
