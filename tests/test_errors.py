@@ -6,6 +6,7 @@ import pytest
 
 from errexplain.errors import (
     CatalogError,
+    CommandError,
     ErrexplainError,
     ExitCode,
     ExtractError,
@@ -20,6 +21,8 @@ from errexplain.errors import (
         (ExitCode.NO_MATCH, 1),
         (ExitCode.BAD_INPUT, 2),
         (ExitCode.INTERNAL, 3),
+        (ExitCode.CANNOT_EXECUTE, 126),
+        (ExitCode.COMMAND_NOT_FOUND, 127),
         (ExitCode.INTERRUPTED, 130),
     ],
 )
@@ -31,10 +34,10 @@ def test_exit_code_values_are_ints(code, value):
 
 
 def test_exit_codes_are_exactly_the_documented_ones():
-    assert sorted(int(c) for c in ExitCode) == [0, 1, 2, 3, 130]
+    assert sorted(int(c) for c in ExitCode) == [0, 1, 2, 3, 126, 127, 130]
 
 
-SUBCLASSES = [InputError, CatalogError, ExtractError]
+SUBCLASSES = [InputError, CatalogError, ExtractError, CommandError]
 
 
 def test_every_domain_error_is_listed_here():
@@ -64,3 +67,8 @@ def test_domain_errors_are_caught_as_the_base(cls):
     with pytest.raises(ErrexplainError) as info:
         raise cls("boom", "try again")
     assert (info.value.message, info.value.hint) == ("boom", "try again")
+
+
+def test_a_command_error_carries_the_shell_code():
+    assert CommandError("x: not found", code=ExitCode.COMMAND_NOT_FOUND).exit_code == 127
+    assert CommandError("x: denied", code=ExitCode.CANNOT_EXECUTE).exit_code == 126

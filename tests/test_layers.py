@@ -23,11 +23,12 @@ LAYERS = {
     "errexplain.input": 4,
     "errexplain.catalog": 4,
     "errexplain.explainer": 5,
+    "errexplain.triage": 5,
     "errexplain.extract": 5,
     "errexplain.render": 6,
     "errexplain.app": 7,
     "errexplain.redaction": 3,
-    "errexplain.integrations": 8,
+    "errexplain.integrations": 6.5,  # below app (which runs commands through it), above render
     "errexplain.cli": 9,
     "errexplain": 10,  # the public API in __init__ and __main__
     "errexplain.__main__": 10,

@@ -16,6 +16,10 @@ class ExitCode(IntEnum):
     """Usage error, unreadable or unusable input, or an invalid catalog."""
     INTERNAL = 3
     """A bug in errexplain (the message asks for a report)."""
+    CANNOT_EXECUTE = 126
+    """`run`: the command exists but cannot be executed (as shells report it)."""
+    COMMAND_NOT_FOUND = 127
+    """`run`: the command was not found (as shells report it)."""
     INTERRUPTED = 130
     """Interrupted (Ctrl-C)."""
 
@@ -47,3 +51,13 @@ class NothingFound(InputError):
     """The input was read but holds nothing to explain (grep's 1, not a usage error)."""
 
     exit_code = ExitCode.NO_MATCH
+
+
+class CommandError(ErrexplainError):
+    """`run` cannot start the command: not found (127) or not executable (126)."""
+
+    def __init__(
+        self, message: str, hint: str | None = None, *, code: ExitCode = ExitCode.BAD_INPUT
+    ) -> None:
+        super().__init__(message, hint)
+        self.exit_code = code

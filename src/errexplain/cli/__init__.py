@@ -178,7 +178,9 @@ def run_argv(argv: list[str]) -> int:
 
         return run([argv[0], *(args if completing else routed(args))])
 
-    return guarded(run_app, sys.stderr, debug="--debug" in argv[1:])
+    # `run -- CMD --debug`: what follows `--` is the command's
+    ours = argv[1 : argv.index("--")] if "--" in argv else argv[1:]
+    return guarded(run_app, sys.stderr, debug="--debug" in ours)
 
 
 def _write_error(exc: OSError, stderr: TextIO) -> int:

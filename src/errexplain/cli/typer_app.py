@@ -201,6 +201,73 @@ def explain(
 
 
 @app.command()
+def scan(
+    paths: Annotated[
+        list[str],
+        typer.Argument(
+            metavar="PATH...",
+            help="Log files, directories (read recursively) or - for stdin; .gz, .bz2, .xz and "
+            ".zst (with errexplain[zstd]) are decompressed.",
+        ),
+    ],
+    json_: JsonOpt = False,
+    fmt: Annotated[str, typer.Option("--format", help="auto, text, rich or json.")] = "auto",
+    workers: Annotated[int, typer.Option(help="Worker processes (0: one per core).", min=0)] = 0,
+    catalog: CatalogOpt = [],  # noqa: B006
+    cutoff: Annotated[
+        float, typer.Option(help="Score under which nothing is called a match (0-1).")
+    ] = FUZZY_CUTOFF,
+    verbose: Annotated[
+        bool, typer.Option("--verbose", "-v", help="Show every match in full.")
+    ] = False,
+    no_color: Annotated[bool, typer.Option("--no-color", help="No colour.")] = False,
+    release: ReleaseOpt = [],  # noqa: B006
+    debug: DebugOpt = False,
+) -> None:
+    """Triage whole logs: every distinct error grouped across lines, ranks and files, with
+    counts and first/last time seen, then each explained once."""
+    import os
+
+    ctx = _ctx(json_, catalog, fmt, cutoff, verbose, no_color, release)
+    from errexplain.app import scan as scan_cmd
+
+    raise typer.Exit(scan_cmd.run(ctx, paths, workers or os.cpu_count() or 1))
+
+
+@app.command(
+    "run",
+    context_settings={"allow_interspersed_args": False, "ignore_unknown_options": True},
+)
+def run_(
+    command: Annotated[
+        list[str],
+        typer.Argument(
+            metavar="[--] CMD [ARGS]...",
+            help="The command to run (a .py file runs under this Python).",
+        ),
+    ],
+    fmt: Annotated[str, typer.Option("--format", help="auto, text, rich or json.")] = "auto",
+    catalog: CatalogOpt = [],  # noqa: B006
+    cutoff: Annotated[
+        float, typer.Option(help="Score under which nothing is called a match (0-1).")
+    ] = FUZZY_CUTOFF,
+    verbose: Annotated[
+        bool, typer.Option("--verbose", "-v", help="Show every match in full.")
+    ] = False,
+    no_color: Annotated[bool, typer.Option("--no-color", help="No colour.")] = False,
+    release: ReleaseOpt = [],  # noqa: B006
+    debug: DebugOpt = False,
+) -> None:
+    """Run a command, passing its output through; when it exits, explain the errors in its
+    output (on stderr) and exit with its exit code. Keeps its last 8 MB of output."""
+    # (the explanation goes to stderr after the command's own output: never through a pager)
+    ctx = _ctx(False, catalog, fmt, cutoff, verbose, no_color, release, no_pager=True)
+    from errexplain.app import run as run_cmd
+
+    raise typer.Exit(run_cmd.run(ctx, command))
+
+
+@app.command()
 def lookup(
     message: Annotated[str, typer.Argument(help="An error message (with or without its type).")],
     type_: Annotated[str, typer.Option("--type", help="The exception type, if known.")] = "",

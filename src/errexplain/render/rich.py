@@ -141,3 +141,50 @@ def render_html(exps: Sequence[Explanation], *, width: int = 100) -> str:
         inline_styles=True,
         code_format='<pre style="font-family: monospace; line-height: 1.3">{code}</pre>',
     )
+
+
+def print_summary(console: Console, headers: Sequence[str], rows: Sequence[Sequence[str]]) -> None:
+    """The scan summary as a Rich table (cells are Text: log text never reaches markup)."""
+    from rich.table import Table
+
+    table = Table(*headers, show_lines=False, header_style="bold")
+    for row in rows:
+        table.add_row(*(Text(c) for c in row))
+    console.print(table)
+
+
+class ProgressBar:
+    """A progress bar over `total` bytes on a terminal, refreshed only when told (no thread)."""
+
+    def __init__(self, out: TextIO, total: int, what: str) -> None:
+        from rich.progress import (
+            BarColumn,
+            DownloadColumn,
+            Progress,
+            TextColumn,
+            TimeRemainingColumn,
+            TransferSpeedColumn,
+        )
+
+        self.progress = Progress(
+            TextColumn("{task.description}", markup=False),
+            BarColumn(),
+            DownloadColumn(),
+            TransferSpeedColumn(),
+            TimeRemainingColumn(),
+            console=Console(file=out),
+            auto_refresh=False,
+            transient=True,
+        )
+        self.task = self.progress.add_task(what, total=total)
+
+    def __enter__(self) -> ProgressBar:
+        self.progress.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.progress.stop()
+
+    def update(self, done: int) -> None:
+        self.progress.update(self.task, completed=done)
+        self.progress.refresh()

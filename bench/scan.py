@@ -1,0 +1,192 @@
+"""Whole-log triage benchmark (run by hand): python bench/scan.py [--size-mb N] [--log FILE]
+
+Generates (or takes) a large multi-rank sglang server log: timestamps, many INFO lines, some
+warnings, a few tracebacks repeated across tensor-parallel ranks, one at the very end. Then, in
+the same run, it times
+  * `errexplain scan --json LOG` (wall clock, MB/s, peak RSS of the child via getrusage), and
+  * `grep -F` of one keyword on the same file (the floor: reading the file once),
+and prints the ratio, the machine load and how many groups the scan found. The generated log is
+written under the system temp dir and deleted afterwards. Goals (issue 13): >= 600 MB/s and
+<= 200 MB peak RSS on a 1 GB log.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ERRORS = (
+    (
+        "sglang/srt/managers/scheduler.py",
+        2417,
+        "event_loop_overlap",
+        "RuntimeError: CUDA error: an illegal memory access was encountered",
+    ),
+    (
+        "sglang/srt/multimodal/processors/kimi_k3.py",
+        360,
+        "prepare_image_features",
+        "ValueError: Kimi-K3 processor feature length does not match image grids: 5824 != 5760",
+    ),
+    (
+        "sglang/srt/mem_cache/memory_pool.py",
+        512,
+        "alloc",
+        "RuntimeError: Prefill out of memory. Try to lower your batch size.",
+    ),
+)
+SITE = "/usr/local/lib/python3.12/dist-packages/"
+
+
+def _stamp(t: float) -> str:
+    return time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(t))
+
+
+def _info(rng: random.Random, ts: str, rank: int) -> str:
+    k = rng.random()
+    if k < 0.45:
+        n = rng.randint(1, 64)
+        return (
+            f"[{ts} TP{rank}] Decode batch. #running-req: {n}, #token: {n * 731}, token usage: "
+            f"{rng.random():.2f}, cuda graph: True, gen throughput (token/s): "
+            f"{rng.uniform(50, 900):.2f}, #queue-req: {rng.randint(0, 9)}, \n"
+        )
+    if k < 0.75:
+        return (
+            f"[{ts} TP{rank}] Prefill batch. #new-seq: {rng.randint(1, 8)}, #new-token: "
+            f"{rng.randint(16, 8192)}, #cached-token: {rng.randint(0, 4096)}, token usage: "
+            f"{rng.random():.2f}, #running-req: {rng.randint(0, 64)}, #queue-req: 0, \n"
+        )
+    if k < 0.998:
+        return (
+            f"[{ts}] INFO:     10.0.{rng.randint(0, 255)}.{rng.randint(1, 254)}:"
+            f'{rng.randint(30000, 65000)} - "POST /v1/chat/completions HTTP/1.1" 200 OK\n'
+        )
+    return (
+        f"[{ts} TP{rank}] WARNING: The max_total_tokens is {rng.randint(100000, 900000)}; "
+        "the KV cache pool is nearly full, requests will be retracted.\n"
+    )
+
+
+def _traceback(ts: str, rank: int, err: tuple[str, int, str, str]) -> str:
+    path, line, func, last = err
+    p = f"[{ts} TP{rank}]"
+    return (
+        f"{p} Scheduler hit an exception: Traceback (most recent call last):\n"
+        f'{p}   File "{SITE}sglang/srt/managers/scheduler.py", line 2890, in '
+        "run_scheduler_process\n"
+        f"{p}     scheduler.event_loop_overlap()\n"
+        f'{p}   File "{SITE}{path}", line {line}, in {func}\n'
+        f"{p}     raise ...\n"
+        f"{p} {last}\n"
+    )
+
+
+def _block(rng: random.Random, ranks: int, lines: int = 30000) -> str:
+    """About 4 MB of INFO lines within one hour; `@HOUR@` stands for the date and hour."""
+    out = []
+    for k in range(lines):
+        ts = f"@HOUR@:{k * 3600 // lines // 60:02d}:{k * 3600 // lines % 60:02d}"
+        out.append(_info(rng, ts, rng.randrange(ranks)))
+    return "".join(out)
+
+
+def generate(path: Path, size: int, seed: int = 13, ranks: int = 8) -> int:
+    """Write a log of about `size` bytes; returns the number of traceback bursts written (each
+    on every rank, the last one on rank 0 only, at the very end). A few hours' worth of INFO
+    lines are generated once and repeated with the hour advanced, which keeps this fast."""
+    rng = random.Random(seed)
+    blocks = [_block(rng, ranks) for _ in range(4)]
+    written = bursts = hour = 0
+    every = max(size // 12, 1)  # about a dozen error bursts over the log
+    next_burst = every // 2
+    with open(path, "w", encoding="utf-8") as fh:
+        while written < size:
+            stamp = _stamp(1_790_000_000 + hour * 3600)[:13]
+            chunk = blocks[hour % len(blocks)].replace("@HOUR@", stamp)
+            if written >= next_burst:
+                err = ERRORS[bursts % len(ERRORS)]
+                at = f"{stamp}:30:00"
+                chunk += "".join(_traceback(at, r, err) for r in range(ranks))
+                bursts += 1
+                next_burst += every
+            fh.write(chunk)
+            written += len(chunk)
+            hour += 1
+        fh.write(_traceback(f"{stamp}:59:59", 0, ERRORS[0]))  # the last lines: a traceback
+    return bursts + 1
+
+
+def _run(cmd: list[str], out: Path) -> tuple[float, float, int, int]:
+    """(wall seconds, CPU seconds, peak RSS in KB, exit code) of one run. The rusage is the
+    child's own (os.wait4), including the worker processes it waited for; ru_maxrss is the
+    largest single process among them."""
+    with open(out, "wb") as fout:
+        t0 = time.perf_counter()
+        proc = subprocess.Popen(cmd, stdout=fout, stderr=subprocess.DEVNULL)
+        _, status, usage = os.wait4(proc.pid, 0)
+        dt = time.perf_counter() - t0
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    return dt, usage.ru_utime + usage.ru_stime, usage.ru_maxrss, proc.returncode
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--size-mb", type=int, default=1024)
+    ap.add_argument("--log", help="scan this log instead of generating one")
+    ap.add_argument("--runs", type=int, default=3, help="timed runs of each (best is shown)")
+    args = ap.parse_args()
+    tmp = Path(tempfile.mkdtemp(prefix="errexplain-scan-"))
+    log = Path(args.log) if args.log else tmp / "server.log"
+    try:
+        if not args.log:
+            t0 = time.perf_counter()
+            n = generate(log, args.size_mb * 1024 * 1024)
+            print(f"generated {log} with {n} traceback bursts in {time.perf_counter() - t0:.1f} s")
+        size = log.stat().st_size
+        subprocess.run(["cat", str(log)], stdout=subprocess.DEVNULL, check=True)  # page cache
+        scan = [sys.executable, "-m", "errexplain", "scan", "--json", str(log)]
+        grep = ["grep", "-F", "-c", "Traceback", str(log)]
+        _run(scan, tmp / "scan.json")  # warm-up: builds the catalog index if it is not cached
+        load = os.getloadavg()[0]
+        scans, greps, rss = [], [], 0
+        for _ in range(args.runs):  # interleaved, so both see the same load
+            dt, cpu, peak, code = _run(scan, tmp / "scan.json")
+            scans.append((dt, cpu))
+            rss = max(rss, peak)
+            greps.append(_run(grep, tmp / "grep.out")[:2])
+        doc = json.loads((tmp / "scan.json").read_text())
+        mb = size / 1e6
+        after = os.getloadavg()[0]
+        print(f"load average (1 min): {load:.2f} before, {after:.2f} after; {os.cpu_count()} cores")
+        print(f"log: {mb:,.0f} MB; scan exit {code}; {len(doc['errors'])} error groups")
+        for e in doc["errors"]:
+            x = e["exception"]
+            print(f"  {x['count']:>4}x {x['type']}: {x['message'][:60]}  last {e['last_seen']}")
+        for name, runs in (("scan", scans), ("grep -F", greps)):
+            wall, cpu = min(r[0] for r in runs), min(r[1] for r in runs)
+            shown = ", ".join(f"{w:.2f}" for w, _ in runs)
+            print(
+                f"{name:8s} wall {wall:.2f} s = {mb / wall:,.0f} MB/s (runs: {shown}); "
+                f"CPU {cpu:.2f} s = {mb / cpu:,.0f} MB/s per CPU second"
+            )
+        best, gbest = min(r[0] for r in scans), min(r[0] for r in greps)
+        print(f"ratio scan/grep speed (wall): {gbest / best:.2f}  (goal: scan >= 600 MB/s)")
+        cpu, gcpu = min(r[1] for r in scans), min(r[1] for r in greps)
+        print(f"ratio scan/grep CPU time: {cpu / gcpu:.2f}x grep's")
+        print(f"peak RSS of scan (largest process): {rss / 1024:.0f} MB  (goal <= 200 MB)")
+    finally:
+        for p in tmp.iterdir():
+            p.unlink()
+        tmp.rmdir()
+
+
+if __name__ == "__main__":
+    main()

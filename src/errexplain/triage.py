@@ -1,0 +1,347 @@
+"""Whole-log triage (`errexplain scan`): every distinct error of many logs, grouped across lines,
+ranks and files, counted and dated.
+
+Each input (a file, a byte range of a big uncompressed file, or stdin) is a task. A task reads
+its regions (errexplain.input.logs: byte searches find them, only they are decoded), parses each
+with `parse_traceback`, and folds the errors into groups keyed like the parser's own merge (type,
+message, frames by their last two path parts). Tasks run in a process pool, one per core; the
+groups of all tasks are merged in input order. Dating: the log timestamps of the lines that show
+the error's message give first and last seen.
+
+Memory is bounded: a region is at most MAX_REGION bytes, a task parses at most PARSE_BUDGET bytes
+of regions (an error-dense log past that is read, not parsed, and said so) and always parses its
+last TAIL_REGIONS regions, so the last traceback of a log is never lost; at most MAX_GROUPS
+groups are kept.
+"""
+
+from __future__ import annotations
+
+import os
+
+from errexplain._startup import TYPE_CHECKING, record
+from errexplain.input.logs import expand, open_log, quiet_split, regions
+from errexplain.models import RaisedError
+from errexplain.parse import parse_traceback
+from errexplain.parse.stamps import stamp
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
+    from typing import Any, BinaryIO
+
+    from errexplain.input.logs import Region
+
+PARSE_BUDGET = 96 * 1024 * 1024
+TAIL_REGIONS = 2
+MAX_GROUPS = 2000
+SAMPLE = 64 * 1024
+"""Text kept around a group's first occurrence (the release guess reads version strings in it)."""
+SPLIT_AT = 64 * 1024 * 1024
+"""An uncompressed file larger than this is split into byte ranges, one per worker."""
+
+
+@record
+class Group:
+    """One distinct error: `error.count` and `error.ranks` cover every occurrence."""
+
+    error: RaisedError
+    first_seen: str | None
+    last_seen: str | None
+    files: tuple[str, ...]
+    sample: str
+
+
+@record
+class Task:
+    path: str
+    start: int = 0
+    end: int | None = None
+    index: int = 0
+
+
+@record
+class Partial:
+    groups: tuple[Group, ...]
+    read: int
+    unparsed: int
+
+
+@record
+class Triage:
+    groups: tuple[Group, ...]
+    files: tuple[str, ...]
+    bytes_read: int
+    unparsed: int
+    dropped_groups: int = 0
+
+    def warnings(self) -> list[str]:
+        out = []
+        if self.unparsed:
+            out.append(
+                f"{self.unparsed:,} bytes of error-dense log were read but not parsed (a limit "
+                f"of {PARSE_BUDGET // 2**20} MB parsed per input; the last errors of each input "
+                "are always parsed): counts are lower bounds"
+            )
+        if self.dropped_groups:
+            out.append(f"more than {MAX_GROUPS} distinct errors: {self.dropped_groups} not shown")
+        return out
+
+
+def _key(err: RaisedError) -> tuple[object, ...]:
+    """The parser's merge key, on the message's first line: a per-line-prefixed log can have
+    the parser join the next record of the same rank and second to a message."""
+    frames = tuple(("/".join(f.path.split("/")[-2:]), f.line, f.function) for f in err.frames)
+    return (err.type, err.message.split("\n", 1)[0], frames)
+
+
+class _Acc:
+    """Groups being built: key -> [error, count, ranks, first, last, files, sample]."""
+
+    def __init__(self) -> None:
+        self.groups: dict[tuple[object, ...], list[Any]] = {}
+        self.dropped = 0
+
+    def add(self, err: RaisedError, dates: list[str], files: Sequence[str], sample: str) -> None:
+        key = _key(err)
+        g = self.groups.get(key)
+        if g is None:
+            if len(self.groups) >= MAX_GROUPS:
+                self.dropped += 1
+                return
+            self.groups[key] = [err, err.count, dict.fromkeys(err.ranks), None, None, {}, sample]
+            g = self.groups[key]
+        else:
+            if len(err.message) < len(g[0].message):  # the cleanest wording is shown
+                g[0] = err
+            g[1] += err.count
+            g[2].update(dict.fromkeys(err.ranks))
+        if dates:
+            g[3] = min(dates) if g[3] is None else min(g[3], *dates)
+            g[4] = max(dates) if g[4] is None else max(g[4], *dates)
+        g[5].update(dict.fromkeys(files))
+
+    def merge(self, groups: Sequence[Group]) -> None:
+        for g in groups:
+            dates = [d for d in (g.first_seen, g.last_seen) if d]
+            self.add(g.error, dates, g.files, g.sample)
+
+    def result(self) -> tuple[Group, ...]:
+        from errexplain._startup import replace
+
+        return tuple(
+            Group(
+                replace(err, count=count, ranks=tuple(r for r in ranks if r)),
+                first,
+                last,
+                tuple(files),
+                sample,
+            )
+            for err, count, ranks, first, last, files, sample in self.groups.values()
+        )
+
+
+def _needle(err: RaisedError) -> str:
+    first = err.message.strip().split("\n", 1)[0][:60]
+    return first if len(first) >= 8 else err.type or first
+
+
+def _dates(lines: list[str], err: RaisedError) -> list[str]:
+    """Timestamps of the lines that show this error's message (else the nearest line above
+    its own that has one)."""
+    needle = _needle(err)
+    found = [s for ln in lines if needle and needle in ln for s in (stamp(ln),) if s]
+    if found:
+        return found
+    for ln in reversed(lines[: max(err.line_no, 1)]):
+        s = stamp(ln)
+        if s:
+            return [s]
+    return []
+
+
+def _fold(acc: _Acc, data: bytes, name: str) -> None:
+    text = data.decode("utf-8", errors="replace")
+    errors = parse_traceback(text)
+    if not errors:
+        return
+    lines = text.split("\n")
+    for err in errors:
+        at = sum(len(ln) + 1 for ln in lines[: max(err.line_no - 40, 0)])
+        acc.add(err, _dates(lines, err), (name,), text[at : at + SAMPLE])
+
+
+_COUNTERS: Any = None  # shared progress counters of the pool's tasks (set in each worker)
+
+
+def _init_worker(counters: Any) -> None:
+    global _COUNTERS
+    _COUNTERS = counters
+
+
+def scan_stream(
+    stream: BinaryIO,
+    name: str,
+    limit: int | None = None,
+    progress: Callable[[int], None] | None = None,
+    budget: int = PARSE_BUDGET,
+) -> Partial:
+    """Group the errors of one stream (at most `limit` bytes of it)."""
+    acc = _Acc()
+    parsed = unparsed = read = 0
+    tail: list[Region] = []
+
+    def seen(n: int) -> None:
+        nonlocal read
+        read = n
+        if progress is not None:
+            progress(n)
+
+    for region in regions(stream, limit, seen):
+        if parsed < budget:
+            parsed += len(region.data)
+            _fold(acc, region.data, name)
+            continue
+        tail.append(region)
+        if len(tail) > TAIL_REGIONS:
+            unparsed += len(tail.pop(0).data)
+    for region in tail:
+        _fold(acc, region.data, name)
+    return Partial(acc.result(), read, unparsed)
+
+
+def scan_task(
+    task: Task, budget: int = PARSE_BUDGET, step: Callable[[int], None] | None = None
+) -> Partial:
+    """Group the errors of one file or byte range, in a worker process (progress goes to the
+    shared counters) or here (progress goes to `step`): bytes of the file on disk read."""
+    log = open_log(task.path)
+    try:
+        if task.start:
+            log.stream.seek(task.start)
+        limit = None if task.end is None else task.end - task.start
+        raw = log.raw
+
+        def progress(n: int) -> None:
+            done = raw.tell() - task.start if raw is not None else n
+            if step is not None:
+                step(done)
+            elif _COUNTERS is not None:
+                _COUNTERS[task.index] = done
+
+        return scan_stream(log.stream, task.path, limit, progress, budget)
+    finally:
+        log.close()
+
+
+@record
+class Plan:
+    """What to scan: the files in order, the tasks they make and their size on disk."""
+
+    files: tuple[str, ...]
+    tasks: tuple[Task, ...]
+    total: int
+    stdin: bool = False
+
+
+_COMPRESSED_EXTS = (".gz", ".bz2", ".xz", ".zst")
+
+
+def plan(paths: Sequence[str], workers: int) -> Plan:
+    """The tasks for these paths: a big uncompressed file scanned alone (or with fewer files
+    than workers) is split into byte ranges at quiet points, one per worker."""
+    files = expand(list(paths))
+    on_disk = [f for f in files if f != "-"]
+    tasks: list[Task] = []
+    for f in on_disk:
+        size = os.path.getsize(f)
+        plain = os.path.splitext(f)[1].lower() not in _COMPRESSED_EXTS
+        if plain and size > SPLIT_AT and len(on_disk) < workers:
+            for a, b in quiet_split(f, workers // len(on_disk)):
+                tasks.append(Task(f, a, b, len(tasks)))
+        else:
+            tasks.append(Task(f, index=len(tasks)))
+    total = sum(os.path.getsize(f) for f in on_disk)
+    return Plan(tuple(files), tuple(tasks), total, "-" in files)
+
+
+def triage(
+    p: Plan,
+    stdin: BinaryIO,
+    workers: int,
+    progress: Callable[[int], None] | None = None,
+    budget: int = PARSE_BUDGET,
+) -> Triage:
+    """Scan every input of the plan and merge the groups in the order the inputs were given
+    (stdin is read here, the files in the workers)."""
+    order = {f: k for k, f in enumerate(p.files)}
+    parts = list(
+        zip(
+            (order[t.path] for t in p.tasks),
+            run_tasks(p.tasks, workers, progress, budget),
+            strict=False,
+        )
+    )
+    if p.stdin:
+        parts.append((order["-"], scan_stream(stdin, "stdin", budget=budget)))
+    parts.sort(key=lambda kp: kp[0])  # stable: the ranges of one file stay in order
+    return merge([part for _, part in parts], p.files)
+
+
+def run_tasks(
+    tasks: Sequence[Task],
+    workers: int,
+    progress: Callable[[int], None] | None = None,
+    budget: int = PARSE_BUDGET,
+) -> list[Partial]:
+    """Every task's result, in task order: in a pool when there are several tasks and workers."""
+    if workers <= 1 or len(tasks) <= 1:
+        out = []
+        done = 0
+        for t in tasks:
+            mark = done
+
+            def step(n: int, mark: int = mark) -> None:
+                if progress is not None:
+                    progress(mark + n)
+
+            part = scan_task(t, budget, step)
+            done += os.path.getsize(t.path) if t.end is None else t.end - t.start
+            out.append(part)
+        return out
+    return _pooled(tasks, workers, progress, budget)
+
+
+def _pooled(
+    tasks: Sequence[Task], workers: int, progress: Callable[[int], None] | None, budget: int
+) -> list[Partial]:
+    import multiprocessing
+    from concurrent.futures import FIRST_EXCEPTION, ProcessPoolExecutor, wait
+
+    method = "fork" if "fork" in multiprocessing.get_all_start_methods() else None
+    ctx = multiprocessing.get_context(method)
+    counters = ctx.Array("q", len(tasks), lock=False)
+    with ProcessPoolExecutor(
+        min(workers, len(tasks)), mp_context=ctx, initializer=_init_worker, initargs=(counters,)
+    ) as pool:
+        futures = [pool.submit(scan_task, t, budget) for t in tasks]
+        pending = set(futures)
+        while pending:
+            _, pending = wait(pending, timeout=0.1, return_when=FIRST_EXCEPTION)
+            if progress is not None:
+                progress(sum(counters))
+            for f in futures:
+                if f.done() and f.exception() is not None:
+                    raise f.exception()  # type: ignore[misc]
+        return [f.result() for f in futures]
+
+
+def merge(parts: Sequence[Partial], files: Sequence[str]) -> Triage:
+    acc = _Acc()
+    for part in parts:
+        acc.merge(part.groups)
+    return Triage(
+        acc.result(),
+        tuple(files),
+        sum(p.read for p in parts),
+        sum(p.unparsed for p in parts),
+        acc.dropped,
+    )

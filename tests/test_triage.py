@@ -1,0 +1,118 @@
+"""errexplain.triage: errors grouped across lines, ranks and files; counts, first/last seen;
+the parse budget and the tail; the worker pool gives what one process gives."""
+
+from __future__ import annotations
+
+import gzip
+import io
+
+from tests.logs_data import CUDA, OOM, burst, info, traceback
+
+from errexplain import triage as tr
+from errexplain.input import logs
+
+
+def _scan(paths, workers=1, **kw):
+    return tr.triage(tr.plan([str(p) for p in paths], workers), io.BytesIO(), workers, **kw)
+
+
+def _by_message(result):
+    return {f"{g.error.type}: {g.error.message}": g for g in result.groups}
+
+
+def _write_logs(tmp_path):
+    a = (
+        info("2026-10-02 10:00:00", 50)
+        + burst("2026-10-02 10:00:01", range(4))
+        + info("2026-10-02 10:00:02", 50)
+        + burst("2026-10-02 10:05:00", range(2), OOM)
+    )
+    b = info("2026-10-02 11:00:00", 50) + burst("2026-10-02 11:30:00", range(4, 8))
+    (tmp_path / "node0.log").write_text(a)
+    (tmp_path / "node1.log.gz").write_bytes(gzip.compress(b.encode()))
+    return tmp_path / "node0.log", tmp_path / "node1.log.gz"
+
+
+def test_groups_count_ranks_files_and_dates_across_files(tmp_path):
+    a, b = _write_logs(tmp_path)
+    found = _scan([a, b])
+    groups = _by_message(found)
+    assert list(groups) == [CUDA, OOM]
+    cuda, oom = groups[CUDA], groups[OOM]
+    assert cuda.error.count == 8
+    assert cuda.error.ranks == tuple(f"TP{k}" for k in range(8))
+    assert cuda.files == (str(a), str(b))
+    assert (cuda.first_seen, cuda.last_seen) == ("2026-10-02 10:00:01", "2026-10-02 11:30:00")
+    assert oom.error.count == 2 and oom.files == (str(a),)
+    assert (oom.first_seen, oom.last_seen) == ("2026-10-02 10:05:00", "2026-10-02 10:05:00")
+    assert [f.line for f in cuda.error.frames] == [2890, 2417]
+    assert found.files == (str(a), str(b)) and found.unparsed == 0 and found.warnings() == []
+
+
+def test_a_directory_of_logs_and_stdin(tmp_path):
+    _write_logs(tmp_path)
+    stdin = io.BytesIO(burst("2026-10-02 09:00:00", range(1)).encode())
+    found = tr.triage(tr.plan([str(tmp_path), "-"], 1), stdin, 1)
+    cuda = _by_message(found)[CUDA]
+    assert cuda.error.count == 9 and cuda.files[-1] == "stdin"
+    assert cuda.first_seen == "2026-10-02 09:00:00"
+
+
+def test_the_pool_and_the_split_give_what_one_process_gives(tmp_path, monkeypatch):
+    quiet = info("2026-10-02 10:00:00", 2000)
+    text = "".join(quiet + burst(f"2026-10-02 10:0{k}:00", range(8)) for k in range(6))
+    big = tmp_path / "big.log"
+    big.write_text(text + traceback("2026-10-02 10:59:59", 0, "ValueError: the end"))
+    small = tmp_path / "small.log"
+    small.write_text(burst("2026-10-02 12:00:00", range(2)))
+    one = _scan([big, small], workers=1)
+    monkeypatch.setattr(tr, "SPLIT_AT", 1024)
+    plan = tr.plan([str(big)], 2)
+    assert len(plan.tasks) == 2 and plan.tasks[0].end == plan.tasks[1].start
+    split = _scan([big], workers=2)
+    pooled = _scan([big, small], workers=2)
+    assert _by_message(split)[CUDA].error.count == 48
+    for result in (pooled,):
+        assert [
+            (g.error.message, g.error.count, g.first_seen, g.last_seen, g.files)
+            for g in result.groups
+        ] == [
+            (g.error.message, g.error.count, g.first_seen, g.last_seen, g.files) for g in one.groups
+        ]
+    progress: list[int] = []
+    _scan([big, small], workers=2, progress=progress.append)
+    assert progress and progress[-1] == big.stat().st_size + small.stat().st_size
+
+
+def test_a_dense_log_is_parsed_within_budget_and_keeps_the_final_traceback(tmp_path, monkeypatch):
+    monkeypatch.setattr(logs, "BLOCK", 64 * 1024)
+    monkeypatch.setattr(logs, "MAX_REGION", 16 * 1024)
+    body = "".join(burst(f"2026-10-02 10:{k // 60:02d}:{k % 60:02d}", range(8)) for k in range(900))
+    path = tmp_path / "dense.log"
+    path.write_text(body + traceback("2026-10-02 23:59:59", 5, "ValueError: the very last one"))
+    plan = tr.plan([str(path)], 1)
+    found = tr.triage(plan, io.BytesIO(), 1, budget=64 * 1024)
+    groups = _by_message(found)
+    last = groups["ValueError: the very last one"]
+    assert last.last_seen == "2026-10-02 23:59:59" and last.error.ranks == ("TP5",)
+    assert found.unparsed > 0
+    assert "not parsed" in found.warnings()[0]
+    assert groups[CUDA].error.count < 900 * 8  # a lower bound, as the warning says
+
+
+def test_an_error_free_log_has_no_groups(tmp_path):
+    path = tmp_path / "ok.log"
+    path.write_text(info("2026-10-02 10:00:00", 100))
+    found = _scan([path])
+    assert found.groups == () and found.bytes_read == path.stat().st_size
+
+
+def test_groups_key_on_the_first_line_of_the_message():
+    acc = tr._Acc()
+    from errexplain.models import RaisedError
+
+    acc.add(RaisedError("E", "boom\nDecode batch. #token: 1"), ["b"], ["f"], "")
+    acc.add(RaisedError("E", "boom"), ["a"], ["g"], "")
+    (group,) = acc.result()
+    assert group.error.message == "boom" and group.error.count == 2
+    assert (group.first_seen, group.last_seen, group.files) == ("a", "b", ("f", "g"))
