@@ -29,15 +29,18 @@ BEFORE = {
     "1653cb8c33582295": (
         "from sglang.srt.entrypoints.openai.protocol import CompletionRequest\n"
         "# the JSON body of a /v1/completions request\n"
-        'CompletionRequest.model_validate({"model": "default", "prompt": "Hi", "max_tokens": 0, "echo": True, "logprobs": 1})'
+        'CompletionRequest.model_validate({"model": "default", "prompt": "Hi", '
+        '"max_tokens": 0, "echo": True, "logprobs": 1})'
     ),
     "5b5e33f3a9264588": (
         "from sglang.srt.entrypoints.openai.protocol import ChatCompletionRequest\n"
-        'ChatCompletionRequest.model_validate({"messages": [{"role": "user", "content": "Hi"}, {"role": "model", "content": "Hello"}]})'
+        'ChatCompletionRequest.model_validate({"messages": [{"role": "user", "content": "Hi"}, '
+        '{"role": "model", "content": "Hello"}]})'
     ),
     "162bb8d6e955842f": (
         "from sglang.srt.entrypoints.openai.protocol import ChatCompletionRequest\n"
-        'ChatCompletionRequest.model_validate({"messages": [{"role": "user", "content": "Hi"}], "reasoning": {"effort": "auto"}})'
+        'ChatCompletionRequest.model_validate({"messages": [{"role": "user", "content": "Hi"}], '
+        '"reasoning": {"effort": "auto"}})'
     ),
     "73f505f612c0f9ad": (
         "from sglang.srt.entrypoints.openai.protocol import V1RerankReqInput\n"

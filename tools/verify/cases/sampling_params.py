@@ -16,7 +16,8 @@ import json, os, shutil, tempfile, verify_fixtures
 model_path = tempfile.mkdtemp(prefix="topk0-")
 shutil.copytree(verify_fixtures.model_dir(), model_path, dirs_exist_ok=True)
 with open(os.path.join(model_path, "generation_config.json"), "w") as f:
-    json.dump({"bos_token_id": 1, "eos_token_id": 2, "do_sample": True, "top_k": 0, "top_p": 0.8}, f)
+    config = {"bos_token_id": 1, "eos_token_id": 2, "do_sample": True, "top_k": 0, "top_p": 0.8}
+    json.dump(config, f)
 """
 
 CASES = [

@@ -14,7 +14,8 @@ J2 = """\
 import os, tempfile, types, verify_fixtures
 from transformers import AutoTokenizer
 model_path = verify_fixtures.model_dir()
-tokenizer_manager = types.SimpleNamespace(tokenizer=AutoTokenizer.from_pretrained(model_path), processor=None)
+tokenizer = AutoTokenizer.from_pretrained(model_path)
+tokenizer_manager = types.SimpleNamespace(tokenizer=tokenizer, processor=None)
 os.chdir(tempfile.mkdtemp())
 with open("template.j2", "w") as f:
     f.write(verify_fixtures.CHAT_TEMPLATE)
@@ -29,7 +30,10 @@ with open(path, "w") as f:
     f.write({text!r})
 TemplateManager().load_chat_template(tokenizer_manager, path, model_path)
 """
-SEP_BEFORE = '{"name": "my", "system": "", "user": "USER", "assistant": "ASSISTANT", "sep_style": "add_colon_two", "stop_str": "</s>"}'
+SEP_BEFORE = (
+    '{"name": "my", "system": "", "user": "USER", "assistant": "ASSISTANT", '
+    '"sep_style": "add_colon_two", "stop_str": "</s>"}'
+)
 SEP_AFTER = SEP_BEFORE.replace("add_colon_two", "ADD_COLON_TWO")
 
 CASES = [
@@ -41,6 +45,7 @@ CASES = [
         setup=STUB,
         before=JSON_LOAD.format(text=SEP_BEFORE),
         after=JSON_LOAD.format(text=SEP_AFTER),
-        note="the example is a JSON template file: the case writes it and passes its path as --chat-template",
+        note="the example is a JSON template file: the case writes it and passes its path as "
+        "--chat-template",
     ),
 ]
