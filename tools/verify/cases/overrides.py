@@ -8,7 +8,10 @@ CASES = [
     case(
         "bfd7c504c04746b4",
         gpu="B200",
-        note="TRTLLM MLA needs Blackwell before the KV-dtype check is reached; the check verified (kv dtype) does not read the device",
+        note=(
+            "TRTLLM MLA needs Blackwell before the KV-dtype check is reached; the check "
+            "verified (the KV dtype) does not read the device"
+        ),
     ),
     case("08f9bebedd35cb6a"),
     case("8c7f238386c357cd"),
