@@ -1,6 +1,11 @@
 """Cases for the curated huggingface_hub catalog (errors/huggingface_hub/): repo-id validation
 and the offline / unreachable-Hub paths. Answers of the Hub itself (401/403/404 with error
-codes) are read-checked instead."""
+codes) are read-checked instead.
+
+A missing local path reaches validate_repo_id through snapshot_download (what sglang's weight
+download calls for a model path that is not a directory); transformers' from_pretrained raises the
+same text re-wrapped as OSError.
+"""
 
 from harness import case
 
@@ -31,21 +36,21 @@ CASES = [
     case(
         "0547fd6b6de1f6dd",
         setup=_HUB,
-        before="AutoConfig.from_pretrained('/data/models/Llama-3.1-8B-Instruct')",
+        before="snapshot_download('/data/models/Llama-3.1-8B-Instruct')",
         after="AutoConfig.from_pretrained(verify_fixtures.model_dir())",
         note="an absolute path that does not exist here; the after passes an existing directory",
     ),
     case(
         "33d8d7a69ef432f4",
         setup=_HUB,
-        before="AutoConfig.from_pretrained('./Qwen3-8B')",
+        before="snapshot_download('./Qwen3-8B')",
         after="AutoConfig.from_pretrained(os.path.realpath(verify_fixtures.model_dir()))",
         note="a relative path that does not exist from the working directory",
     ),
     case(
         "367ab48da9044a44",
         setup=_HUB + "snap = predownload('Qwen/Qwen3-8B', {'config.json': {'model_type': 'qwen3'}})",
-        before="AutoConfig.from_pretrained('models--Qwen--Qwen3-8B')",
+        before="snapshot_download('models--Qwen--Qwen3-8B')",
         after="AutoConfig.from_pretrained(snap)",
         note="the cache folder's name given as a model; the after passes the snapshot directory",
     ),
