@@ -271,3 +271,38 @@ def test_case_files_load_and_name_their_group():
     assert all(c.group and (VERIFY / "cases" / f"{c.group}.py").is_file() for c in cases)
     refs = [run.case_ref(c) for c in cases]
     assert len(refs) == len(set(refs))
+
+
+def test_make_units_env_and_unrunnable():
+    from errexplain.models import ExampleFix
+
+    e = _entry("00000000000000c1", "x")
+    bash = Entry(
+        e.id,
+        "sglang",
+        "ValueError",
+        "x",
+        e.source,
+        example_fix=ExampleFix("A=1 sglang serve --model-path M", "sglang serve M", "bash"),
+    )
+    yaml_fix = Entry(
+        "00000000000000c2",
+        "sglang",
+        "ValueError",
+        "y",
+        e.source,
+        example_fix=ExampleFix("a: 1", "a: 2", "yaml"),
+    )
+    cases = [
+        harness.case(bash.id, gpu="B200"),
+        harness.case(yaml_fix.id),
+        harness.case(yaml_fix.id, before="raise ValueError('y')", after="pass"),
+    ]
+    units, broken = run.make_units(cases, [bash, yaml_fix, yaml_fix], 10.0)
+    assert broken == {1: "not runnable: a yaml example: give the case's before/after explicitly"}
+    by = {(u.index, u.half): u for u in units}
+    assert set(by) == {(0, "before"), (0, "after"), (2, "before"), (2, "after")}
+    assert dict(by[0, "before"].env) == {"A": "1", harness.GPU_ENV: "B200"}
+    assert dict(by[0, "after"].env) == {harness.GPU_ENV: "B200"}
+    assert by[2, "before"].env == ()
+    assert by[2, "before"].job["code"] == "raise ValueError('y')"

@@ -368,3 +368,86 @@ def hub_model(name: str, **config: Any) -> str:
         print(f"verify_fixtures: no fixture for {name!r}; using LlamaForCausalLM", file=sys.stderr)
         arch = "LlamaForCausalLM"
     return model_dir(arch, **config)
+
+
+GPUS: dict[str, tuple[str, tuple[int, int], int]] = {
+    "H100": ("NVIDIA H100 80GB HBM3", (9, 0), 80),
+    "H200": ("NVIDIA H200", (9, 0), 141),
+    "A100": ("NVIDIA A100-SXM4-80GB", (8, 0), 80),
+    "L40S": ("NVIDIA L40S", (8, 9), 48),
+    "B200": ("NVIDIA B200", (10, 0), 180),
+    "RTX5090": ("NVIDIA GeForce RTX 5090", (12, 0), 32),
+}
+"""Fake CUDA devices: name, compute capability, memory in GiB."""
+DEFAULT_GPU = "H100"
+GPU_ENV = "ERREXPLAIN_VERIFY_GPU"
+"""The worker's device: a GPUS key (optionally `KEY:count`, default 8 devices), or `cpu` for
+the machine as it is (no CUDA)."""
+
+
+def fake_gpu(profile: str = DEFAULT_GPU, count: int = 8) -> None:
+    """Make torch report `count` CUDA devices of `profile` (device queries only: nothing can run
+    on them), then forget what sglang had cached about the device: the lru caches of sglang's
+    functions (`is_cuda`, `is_sm90_supported`, ...) and the resolved `current_platform`.
+
+    Call it after sglang's modules are imported (the worker imports the server-argument modules
+    first): sglang imports CUDA kernels at module level when it sees CUDA, and those are not
+    installed here. Later imports inside hooks see the fake device."""
+    import types
+
+    import torch
+
+    name, capability, gib = GPUS[profile]
+    total = gib << 30
+    props = types.SimpleNamespace(
+        name=name,
+        major=capability[0],
+        minor=capability[1],
+        total_memory=total,
+        multi_processor_count=132,
+        L2_cache_size=50 << 20,
+        is_integrated=False,
+        uuid="GPU-00000000-0000-0000-0000-000000000000",
+    )
+    cuda = torch.cuda
+    cuda.is_available = lambda: True
+    cuda.is_initialized = lambda: True
+    cuda.device_count = lambda: count
+    cuda.current_device = lambda: 0
+    cuda.get_device_capability = lambda device=None: capability
+    cuda.get_device_name = lambda device=None: name
+    cuda.get_device_properties = lambda device=None: props
+    cuda.mem_get_info = lambda device=None: (int(total * 0.95), total)
+    torch.version.cuda = "12.9"
+    forget_device_facts()
+
+
+def forget_device_facts() -> None:
+    """Clear the lru caches of sglang's functions and re-resolve sglang's current_platform
+    (rebinding the modules that imported the old one by name)."""
+    import functools
+
+    sglang_modules = [m for n, m in list(sys.modules.items()) if n.startswith("sglang") and m]
+    for module in sglang_modules:
+        for value in list(vars(module).values()):  # never getattr: lazy imports would load
+            if isinstance(value, functools._lru_cache_wrapper):
+                value.cache_clear()
+    platforms = sys.modules.get("sglang.srt.platforms")
+    if platforms is None:
+        return
+    old = getattr(platforms, "_current_platform", None)
+    platforms._current_platform = None  # type: ignore[attr-defined]
+    new = platforms.current_platform  # type: ignore[attr-defined]
+    for module in sglang_modules:
+        if old is not None and vars(module).get("current_platform") is old:
+            module.current_platform = new  # type: ignore[attr-defined]
+
+
+def apply_gpu_env() -> str:
+    """Apply $ERREXPLAIN_VERIFY_GPU (default H100, 8 devices); the profile applied."""
+    value = os.environ.get(GPU_ENV) or DEFAULT_GPU
+    if value == "cpu":
+        return value
+    profile, _, count = value.partition(":")
+    fake_gpu(profile, int(count or 8))
+    return value

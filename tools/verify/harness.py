@@ -35,6 +35,7 @@ import shlex
 from dataclasses import dataclass, field
 
 RELEASE = "0.5.23"
+GPU_ENV = "ERREXPLAIN_VERIFY_GPU"
 
 LAUNCHERS = (
     ("python", "-m", "sglang.launch_server"),
@@ -57,7 +58,9 @@ _ENV = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
 class Case:
     """One entry's check: `setup` runs before both halves; `before` must raise the entry's
     error, `after` must not. None means the entry's example_fix text. `expect` is an optional
-    regex that the before half's error text must contain."""
+    regex that the before half's error text must contain. `gpu` names the fake device the
+    worker reports (a `verify_fixtures.GPUS` key, `KEY:count`, or "cpu" for none); None is the
+    default, H100 x 8."""
 
     entry: str
     setup: str = ""
@@ -66,6 +69,7 @@ class Case:
     expect: str | None = None
     note: str = ""
     group: str = field(default="", compare=False)
+    gpu: str | None = None
 
 
 def case(
@@ -75,11 +79,12 @@ def case(
     after: str | None = None,
     expect: str | None = None,
     note: str = "",
+    gpu: str | None = None,
 ) -> Case:
     """A harness case for catalog entry `entry` (its 16-hex id)."""
     if not re.fullmatch(r"[0-9a-f]{16}", entry):
         raise ValueError(f"case(): {entry!r} is not a 16-hex catalog id")
-    return Case(entry, setup, before, after, expect, note)
+    return Case(entry, setup, before, after, expect, note, gpu=gpu)
 
 
 class NotRunnable(ValueError):

@@ -11,12 +11,14 @@ every selected case passed, 1 otherwise, 2 for a usage error.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib.util
 import json
 import os
 import queue
 import subprocess
 import sys
+import tempfile
 import threading
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -29,7 +31,7 @@ ROOT = HERE.parents[1]
 sys.path.insert(0, str(HERE))
 
 from check import Half, Verdict, judge_after, judge_before  # noqa: E402
-from harness import RELEASE, Case, NotRunnable, half_code  # noqa: E402
+from harness import GPU_ENV, RELEASE, Case, NotRunnable, half_code  # noqa: E402
 from record import write_verified  # noqa: E402
 
 VENV_ENV = "ERREXPLAIN_VERIFY_VENV"
@@ -65,11 +67,12 @@ class Worker:
 
     def __init__(self, env: dict[str, str]) -> None:
         full = {**os.environ, **env, "PYTHONDONTWRITEBYTECODE": "1"}
+        self.log = tempfile.TemporaryFile(mode="w+", encoding="utf-8")  # noqa: SIM115 (close())
         self.proc = subprocess.Popen(
             [venv_python(), str(HERE / "worker.py")],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
+            stderr=self.log,
             text=True,
             env=full,
             cwd=str(ROOT),
@@ -95,9 +98,14 @@ class Worker:
         return self._read()
 
     def close(self) -> None:
-        if self.proc.stdin is not None:
-            self.proc.stdin.close()
-        self.proc.wait(timeout=60)
+        if self.proc.stdin is not None and not self.proc.stdin.closed:
+            with contextlib.suppress(OSError):
+                self.proc.stdin.close()
+        try:
+            self.proc.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+        self.log.close()
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,6 +138,8 @@ def make_units(
             for half in ("before", "after"):
                 text, language = _text(c, half, entry)
                 env, code = half_code(text, language)
+                if c.gpu is not None:
+                    env[GPU_ENV] = c.gpu
                 job = {"id": f"{i}:{half}", "half": half, "setup": c.setup, "code": code}
                 job["timeout"] = timeout
                 units.append(Unit(i, half, tuple(sorted(env.items())), job))
@@ -140,30 +150,29 @@ def make_units(
 
 
 class Pool:
-    """Workers with the default environment, shared; a fresh worker per job with its own."""
+    """Worker processes, reused among the jobs that want the same environment."""
 
     def __init__(self) -> None:
-        self.idle: queue.SimpleQueue[Worker] = queue.SimpleQueue()
+        self.idle: dict[tuple[tuple[str, str], ...], queue.SimpleQueue[Worker]] = {}
         self.all: list[Worker] = []
         self.lock = threading.Lock()
 
-    def run(self, unit: Unit) -> dict[str, Any]:
-        if unit.env:
-            worker = Worker(dict(unit.env))
-            try:
-                return worker.run(unit.job)
-            finally:
-                worker.close()
+    def _take(self, env: tuple[tuple[str, str], ...]) -> Worker:
+        with self.lock:
+            idle = self.idle.setdefault(env, queue.SimpleQueue())
         try:
-            worker = self.idle.get_nowait()
+            return idle.get_nowait()
         except queue.Empty:
-            worker = Worker({})
+            worker = Worker(dict(env))
             with self.lock:
                 self.all.append(worker)
-        try:
-            return worker.run(unit.job)
-        finally:
-            self.idle.put(worker)
+            return worker
+
+    def run(self, unit: Unit) -> dict[str, Any]:
+        worker = self._take(unit.env)
+        result = worker.run(unit.job)  # a worker that fails is not handed out again
+        self.idle[unit.env].put(worker)
+        return result
 
     def close(self) -> None:
         for w in self.all:
@@ -176,7 +185,7 @@ def run_units(units: list[Unit], jobs: int) -> Iterator[tuple[Unit, Half]]:
     def one(u: Unit) -> tuple[Unit, Half]:
         try:
             r = pool.run(u)
-        except RuntimeError as exc:
+        except (RuntimeError, OSError, ValueError) as exc:
             return u, Half("crash", str(exc))
         return u, Half(r["status"], r.get("text", ""), r.get("seconds", 0.0), r.get("output", ""))
 

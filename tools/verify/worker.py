@@ -11,10 +11,12 @@ e.g. argparse's error), "setup" (the case's setup raised), "timeout", "crash".
 from __future__ import annotations
 
 import contextlib
+import importlib
 import io
 import json
 import linecache
 import os
+import pkgutil
 import signal
 import sys
 import tempfile
@@ -22,7 +24,18 @@ import time
 import traceback
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-PREIMPORT = ("sglang.srt.server_args", "sglang.srt.arg_groups.pipeline")
+PREIMPORT = (
+    "sglang.srt.server_args",
+    "sglang.srt.arg_groups.pipeline",
+    "sglang.srt.configs.model_config",
+    "sglang.srt.layers.quantization",
+    "sglang.srt.model_executor.cuda_graph_config",
+    "sglang.srt.mem_cache.kv_cache_configurator",
+    "sglang.srt.model_executor.pool_configurator",
+)
+PREIMPORT_PACKAGES = ("sglang.srt.arg_groups", "sglang.srt.configs")
+"""Imported (packages: with every submodule) before the fake GPU is applied, so that their
+module-level imports take the CPU branch (see fixtures.fake_gpu)."""
 OUTPUT_LIMIT = 20_000
 
 
@@ -110,12 +123,22 @@ def run_job(job: dict[str, str]) -> dict[str, object]:
     return result
 
 
+def _preimports() -> list[str]:
+    names = list(PREIMPORT)
+    for package in PREIMPORT_PACKAGES:
+        with contextlib.suppress(Exception):
+            path = importlib.import_module(package).__path__
+            names += [m.name for m in pkgutil.walk_packages(path, package + ".")]
+    return names
+
+
 def main() -> None:
     sys.path.insert(0, HERE)
     _install_fixtures()
-    for name in PREIMPORT:
+    for name in _preimports():
         with contextlib.suppress(Exception):
-            __import__(name)
+            importlib.import_module(name)
+    sys.modules["verify_fixtures"].apply_gpu_env()  # type: ignore[attr-defined]
     print(json.dumps({"ready": True}), flush=True)
     for line in sys.stdin:
         if not line.strip():
