@@ -7,7 +7,12 @@ download calls for a model path that is not a directory); transformers' from_pre
 same text re-wrapped as OSError.
 """
 
-from harness import case
+from functools import partial
+
+from harness import case as _case
+
+# Upstream CPU paths: the worker reports no GPU (no fake CUDA device).
+case = partial(_case, gpu="cpu")
 
 _HUB = """\
 import json, os, tempfile
@@ -49,7 +54,8 @@ CASES = [
     ),
     case(
         "367ab48da9044a44",
-        setup=_HUB + "snap = predownload('Qwen/Qwen3-8B', {'config.json': {'model_type': 'qwen3'}})",
+        setup=_HUB
+        + "snap = predownload('Qwen/Qwen3-8B', {'config.json': {'model_type': 'qwen3'}})",
         before="snapshot_download('models--Qwen--Qwen3-8B')",
         after="AutoConfig.from_pretrained(snap)",
         note="the cache folder's name given as a model; the after passes the snapshot directory",

@@ -4,7 +4,12 @@ Entries without an example_fix give their before/after here: the before raises t
 entry explains, the after applies one of the entry's solutions to the same code.
 """
 
-from harness import case
+from functools import partial
+
+from harness import case as _case
+
+# Upstream CPU paths: the worker reports no GPU (no fake CUDA device).
+case = partial(_case, gpu="cpu")
 
 _SHADOW = """\
 import os, sys, tempfile

@@ -5,7 +5,12 @@ Messages that need a Hub answer (repository not found, gated, unknown revision) 
 read-checked instead.
 """
 
-from harness import case
+from functools import partial
+
+from harness import case as _case
+
+# Upstream CPU paths: the worker reports no GPU (no fake CUDA device).
+case = partial(_case, gpu="cpu")
 
 _DIRS = """\
 import json, os, shutil, tempfile
@@ -80,8 +85,7 @@ CASES = [
     ),
     case(
         "5fb99e1727819ca8",
-        setup=_DIRS
-        + "adapter = folder('llama3-lora', {'adapter_config.json': "
+        setup=_DIRS + "adapter = folder('llama3-lora', {'adapter_config.json': "
         "{'peft_type': 'LORA', 'r': 8, 'base_model_name_or_path': base}})",
         before="AutoConfig.from_pretrained(adapter)",
         after="AutoConfig.from_pretrained(base)",
@@ -101,14 +105,13 @@ CASES = [
     ),
     case(
         "2d977ca8c0f9f630",
-        setup=_DIRS
-        + "from sglang.srt.utils.hf_transformers_utils import get_config\n"
+        setup=_DIRS + "from sglang.srt.utils.hf_transformers_utils import get_config\n"
         "model = folder('custom-arch-7b', {\n"
         "    'config.json': {'model_type': 'custom_arch', 'architectures': "
         "['CustomArchForCausalLM'], 'auto_map': {'AutoConfig': "
         "'configuration_custom.CustomArchConfig'}},\n"
         "    'configuration_custom.py': 'from transformers import PretrainedConfig\\n"
-        "class CustomArchConfig(PretrainedConfig):\\n    model_type = \"custom_arch\"\\n',\n"
+        'class CustomArchConfig(PretrainedConfig):\\n    model_type = "custom_arch"\\n\',\n'
         "})",
         before="get_config(model, trust_remote_code=False)",
         after="get_config(model, trust_remote_code=True)",
@@ -118,8 +121,7 @@ CASES = [
     ),
     case(
         "046809210b3a2042",
-        setup=_DIRS
-        + "from transformers import GenerationConfig\n"
+        setup=_DIRS + "from transformers import GenerationConfig\n"
         "copy = folder('Qwen3-8B-copy', {'config.json': {'model_type': 'qwen3'}})",
         before="GenerationConfig.from_pretrained(copy)",
         after=(
