@@ -207,9 +207,11 @@ def report(results: list[tuple[Any, ...]], title: str) -> None:
     for fmt in sorted(by_fmt):
         oks = by_fmt[fmt]
         print(f"    {fmt:<16} {_pct(sum(oks), len(oks))}")
-    print("  misses per failure class:")
+    print("  misses per failure class (and per category):")
     for why, k in fails.most_common():
-        print(f"    {why:<36} {k}")
+        cats = Counter(r[0]["category"] for r in results if not r[2] and r[3] == why)
+        per = ", ".join(f"{c} {n}" for c, n in sorted(cats.items()))
+        print(f"    {why:<36} {k}  ({per})")
     neg = [r for r in results if r[0]["category"] in ("external", "sglang-removed")]
     fc = sum(1 for r in neg if r[4])
     allfc = sum(1 for r in results if r[4])

@@ -81,7 +81,8 @@ def test_explain_text_matches_a_traceback(view):
     assert top.entry is ENTRIES[0]
     assert top.kind == "exact"
     assert dict(top.values) == {"a": "5824", "b": "5760"}
-    assert top.related == (Related(NCCL, "NCCL error: <error_str>", "RuntimeError"),)
+    why = "similar wording (picked before related came from the code)"  # nothing in common
+    assert top.related == (Related(NCCL, "NCCL error: <error_str>", "RuntimeError", why),)
     assert any("frame" in r for r in top.reasons)
     assert exp.generic is None  # a curated match needs no generic text
     assert exp.notes == ()
@@ -351,3 +352,15 @@ def test_an_exception_inside_a_catalogued_log_line_is_explained_by_the_line():
     other = text.replace("with exception TransferError", "; then TransferError")
     [exp] = explain_text(other, view)
     assert not exp.matches or exp.matches[0].entry.id != "f" * 16
+
+
+def test_a_log_record_starting_with_a_long_template_head_is_a_catalogued_message():
+    short = _entry(
+        "9" * 16, "Invalid request object: <obj>", "error", "demo/loop.py", kind="log", derived=True
+    )
+    view = MemoryCatalog((*ENTRIES, short))
+    line = "Invalid request object: UpdateReq(model_path='/data/models/Llama-3-8B', fmt='auto')"
+    [exp] = explain_text(f"```\n[14:26:31] {line}\n```\n", view)
+    assert exp.matches and exp.matches[0].entry.id == "9" * 16
+    # the same text in prose (no log record): too little of it is pinned down to say so
+    assert not explain_text(f"we see {line} sometimes\n", view)

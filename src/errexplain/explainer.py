@@ -13,6 +13,7 @@ from errexplain._startup import TYPE_CHECKING, replace
 from errexplain.match.rank import FUZZY_CUTOFF, Hit, Ranking, rank
 from errexplain.match.release import Facts, guess, pin, site_lines, window
 from errexplain.match.sites import ambiguous, locate, wants_sites
+from errexplain.match.template import compile_template
 from errexplain.models import Current, Entry, Explanation, Frame, Match, RaisedError, ReleaseGuess
 from errexplain.parse import parse_traceback
 
@@ -318,6 +319,7 @@ def _enclosing_line(text: str, exp: Explanation, view: CatalogView) -> Explanati
 BARE_MIN_CHARS = 20
 BARE_MAX_CANDIDATES = 400
 BARE_SCORE = 0.9
+RECORD_HEAD = 12
 """A line of a paste with no exception in it is taken as an error message only when the catalog
 knows it this well: an exact match of at least BARE_MIN_CHARS literal characters covering most
 of it, or any match scoring BARE_SCORE (a message cut short at a template's boundary)."""
@@ -359,15 +361,17 @@ def _suffixes(st: str, limit: int = 4) -> list[str]:
     return out
 
 
-def _bare_candidates(text: str) -> list[tuple[int, list[str]]]:
+def _bare_candidates(text: str) -> list[tuple[int, list[str], bool]]:
     """Per line: the line, the line joined with the next one or two (a message wrapped by the
     paster), its quoted parts and what follows each `: `: the places a message hides in prose
-    and logs."""
+    and logs; and whether the line is a log record (it had a log prefix, which was removed)."""
     from errexplain.parse.lines import clean_lines
 
-    lines = [(ln.no, ln.text.strip()) for ln in clean_lines(text)]
+    cleaned = list(clean_lines(text))
+    records = {ln.no for ln in cleaned if ln.record}
+    lines = [(ln.no, ln.text.strip()) for ln in cleaned]
     seen: set[str] = set()
-    out: list[tuple[int, list[str]]] = []
+    out: list[tuple[int, list[str], bool]] = []
     total = 0
     for i, (no, st) in enumerate(lines):
         if not st:
@@ -382,17 +386,21 @@ def _bare_candidates(text: str) -> list[tuple[int, list[str]]]:
         fresh = [c for c in parts if len(c) >= BARE_MIN_CHARS and c not in seen]
         seen.update(fresh)
         if fresh:
-            out.append((no, fresh))
+            out.append((no, fresh, no in records))
             total += len(fresh)
         if total >= BARE_MAX_CANDIDATES:
             break
     return out
 
 
-def _known_well(hit: Hit, msg: str, coverage: float = 0.5) -> bool:
+def _known_well(hit: Hit, msg: str, coverage: float = 0.5, record: bool = False) -> bool:
     if hit.kind == "exact":
         literal = hit.cand.literal_len
-        return literal >= BARE_MIN_CHARS and literal >= coverage * len(msg)
+        if literal >= BARE_MIN_CHARS and literal >= coverage * len(msg):
+            return True
+        # a log record is one message: a template whose long head starts it, values after
+        lead = compile_template(hit.cand.template).literals[0].strip()
+        return record and len(lead) >= RECORD_HEAD and msg.startswith(lead)
     return hit.score >= BARE_SCORE
 
 
@@ -405,25 +413,28 @@ def bare_messages(
     whatever follows the message). An exact match must pin down `coverage` of the line with
     its literal text (less when an exception was seen inside the line: long values)."""
     found: dict[int, tuple[float, Explanation]] = {}
-    for no, cands in _bare_candidates(text):
-        best: tuple[float, str, Ranking] | None = None
-        for msg in cands:
+    for no, cands, record in _bare_candidates(text):
+        best: tuple[float, str, Ranking, bool] | None = None
+        for k, msg in enumerate(cands):
             ranking = rank(view, msg)
             hit = ranking.hits[0] if ranking.hits else None
+            whole = record and k == 0  # the whole of a log record's line
             if (
                 hit is not None
-                and _known_well(hit, msg, coverage)
+                and _known_well(hit, msg, coverage, whole)
                 and (best is None or hit.raw > best[0])
             ):
-                best = (hit.raw, msg, ranking)
+                best = (hit.raw, msg, ranking, whole)
         if best is None:
             continue
-        raw, msg, ranking = best
+        raw, msg, ranking, whole = best
         pos = ranking.hits[0].pos
         if pos in found and found[pos][0] >= raw:
             continue
         error = RaisedError("", msg, line_no=no)
-        matches = tuple(_to_match(view, h) for h in ranking.hits if _known_well(h, msg, coverage))
+        matches = tuple(
+            _to_match(view, h) for h in ranking.hits if _known_well(h, msg, coverage, whole)
+        )
         notes = ("no exception line in the text: this line reads as a catalogued message",)
         found[pos] = (raw, Explanation(error, matches, (), ranking.ambiguous, None, notes))
     return tuple(sorted((e for _, e in found.values()), key=lambda e: e.error.line_no))

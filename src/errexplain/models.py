@@ -250,6 +250,8 @@ class Related:
     id: str
     template: str
     exception: str
+    why: str = ""
+    """How it relates to the entry, in one line (errexplain.catalog.relation)."""
 
 
 @record
