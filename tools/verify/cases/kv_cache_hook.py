@@ -3,8 +3,6 @@
 from harness import case
 
 CASES = [
-    case("98ee2261350ab525"),
-    case("32b97cf6db655eb9"),
     case("54b0d49bf1e13336"),
     case("d56ba884cf99a0fc"),
     case("910cd1652a7a18e5"),

@@ -3,7 +3,6 @@
 from harness import case
 
 CASES = [
-    case("1dab74b9eae66773"),
     case("d3460b1664e173ff"),
     case("569a825829f615dc"),
     case("bcdad3b7d9e5ebac"),
