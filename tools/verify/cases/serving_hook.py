@@ -1,0 +1,13 @@
+"""Cases for errors/sglang/srt/arg_groups/serving_hook.yaml."""
+
+from harness import case
+
+CASES = [
+    case("3994bf3167de9565"),
+    case("f38bb541741fe411"),
+    case("f5521bcac19e901a"),
+    case("84228dd638e950b9"),
+    case("774467d108c01b9f"),
+    case("6c462e60ff6de0f2"),
+    case("cab8708fe56ebede"),
+]
