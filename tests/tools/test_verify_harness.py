@@ -112,7 +112,7 @@ def test_bash_code_runs_prepare_and_resolve():
     env, code = harness.bash_code("A=1 sglang serve --model-path M --port 1")
     assert env == {"A": "1"}
     assert "prepare_server_args(['--model-path', verify_fixtures.hub_model('M')" in code
-    assert code.rstrip().endswith("server_args.resolve_once()")
+    assert "server_args.resolve_once()\nserver_args.check_server_args()" in code
     compile(code, "<code>", "exec")
 
 

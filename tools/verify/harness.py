@@ -18,8 +18,9 @@ A case file (`tools/verify/cases/<group>.py`) holds `CASES = [case(...), ...]`:
 `before`/`after` default to the entry's `example_fix.before`/`.after` (the catalog's example is
 what is run). A bash example that starts `python -m sglang.launch_server`, `python3 -m
 sglang.launch_server` or `sglang serve` (with `\\` continuations and leading `VAR=value`
-assignments) is run as `prepare_server_args(flags).resolve_once()`: argument parsing and every
-resolution hook, no server. A `--model-path` (or draft model / tokenizer path) is passed through
+assignments) is run as `prepare_server_args(flags)`, `.resolve_once()`, `.check_server_args()`
+and `resolve_auto_parsers(...)`: argument parsing, every resolution hook and the launch-time
+validation, no server. A `--model-path` (or draft model / tokenizer path) is passed through
 `verify_fixtures.hub_model(name)`: a hub name (or a path that does not exist here) becomes a local
 model directory of the same architecture (config.json and a small tokenizer). A case's own
 `before`/`after` text is taken the same way when it starts with a launch command, else as Python.
@@ -169,11 +170,17 @@ def argv_source(argv: tuple[str, ...]) -> str:
 
 SERVER_ARGS_CODE = """\
 import verify_fixtures
+from sglang.srt.parser.template_detection import resolve_auto_parsers
 from sglang.srt.server_args import prepare_server_args
 
 server_args = prepare_server_args({argv})
 server_args.resolve_once()
+server_args.check_server_args()
+resolve_auto_parsers(server_args)
 """
+"""What `sglang serve` does with its flags before it starts anything: parse, resolve (every
+arg_groups hook), validate (`check_server_args`), pick the reasoning/tool parsers (as
+`Engine._launch_subprocesses` does, in this order)."""
 
 
 def bash_code(text: str) -> tuple[dict[str, str], str]:

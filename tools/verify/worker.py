@@ -32,6 +32,7 @@ PREIMPORT = (
     "sglang.srt.model_executor.cuda_graph_config",
     "sglang.srt.mem_cache.kv_cache_configurator",
     "sglang.srt.model_executor.pool_configurator",
+    "sglang.srt.parser.template_detection",
 )
 PREIMPORT_PACKAGES = ("sglang.srt.arg_groups", "sglang.srt.configs")
 """Imported (packages: with every submodule) before the fake GPU is applied, so that their
