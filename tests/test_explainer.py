@@ -327,3 +327,27 @@ def test_a_wrapped_or_prefixed_message_without_exception_is_found(view):
     [exp] = explain_text(prefixed, view)
     assert exp.matches[0].entry.id == CURATED
     assert exp.error.message == "feature length does not match image grids: 1 != 2"
+
+
+def test_an_exception_inside_a_catalogued_log_line_is_explained_by_the_line():
+    logged = _entry(
+        "f" * 16,
+        "Transfer failed for request <rid> after bootstrapping with exception <e>",
+        "error",
+        "demo/transfer.py",
+        kind="log",
+        derived=True,
+    )
+    view = MemoryCatalog((*ENTRIES, logged))
+    text = (
+        "[2026-01-02 10:00:00 TP3] Transfer failed for request rid='9f2' after bootstrapping "
+        "with exception TransferError(room=7): Request 7 timed out after 600.0s in Poll.Waiting\n"
+    )
+    [exp] = explain_text(text, view)
+    assert exp.matches and exp.matches[0].entry.id == "f" * 16
+    assert exp.error.type == "TransferError"
+    assert any("inside a catalogued log message" in n for n in exp.notes)
+    # a line that does not carry the exception in a value is not taken for it
+    other = text.replace("with exception TransferError", "; then TransferError")
+    [exp] = explain_text(other, view)
+    assert not exp.matches or exp.matches[0].entry.id != "f" * 16

@@ -69,17 +69,18 @@ def _bind(
     dataclass ``__init__`` or a namedtuple ``__new__`` binds them (TypeError like theirs)."""
     if len(args) > len(names):
         raise TypeError(f"{name}() takes {len(names)} arguments")
-    values = dict(zip(names, args, strict=False))
-    for k, v in kw.items():
-        if k not in names or k in values:
-            raise TypeError(f"{name}() got an unexpected or repeated {k!r}")
-        values[k] = v
-    for n in names:
-        if n not in values:
-            if n not in defaults:
-                raise TypeError(f"{name}() missing argument {n!r}")
-            values[n] = defaults[n]
-    return tuple(values[n] for n in names)
+    values = dict(defaults)
+    values.update(zip(names, args, strict=False))  # (the positional ones)
+    if kw:
+        given = names[: len(args)]
+        if not kw.keys() <= set(names) or not kw.keys().isdisjoint(given):
+            bad = next(k for k in kw if k not in names or k in given)
+            raise TypeError(f"{name}() got an unexpected or repeated {bad!r}")
+        values.update(kw)
+    try:
+        return tuple([values[n] for n in names])
+    except KeyError as exc:
+        raise TypeError(f"{name}() missing argument {exc.args[0]!r}") from None
 
 
 def _make_init(name: str, names: tuple[str, ...], defaults: dict[str, Any]) -> Callable[..., None]:

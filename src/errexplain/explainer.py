@@ -276,7 +276,43 @@ def explain_text(
     errors = parse_traceback(text)
     if not errors:
         return bare_messages(text, view)
-    return tuple(explain_error(e, view, cutoff=cutoff, text=text, release=release) for e in errors)
+    out = []
+    for e in errors:
+        exp = explain_error(e, view, cutoff=cutoff, text=text, release=release)
+        if not exp.matches and e.form in ("log", "repr") and e.line_no:
+            exp = _enclosing_line(text, exp, view) or exp
+        out.append(exp)
+    return tuple(out)
+
+
+def _enclosing_line(text: str, exp: Explanation, view: CatalogView) -> Explanation | None:
+    """An exception quoted inside a log line (`... with exception KVTransferError(...): ...`)
+    whose own message the catalog does not know, while the line around it is a catalogued
+    (logged) message: the line's entry explains it."""
+    from errexplain.parse.lines import clean_lines
+
+    err = exp.error
+    near = [ln.text for ln in clean_lines(text) if err.line_no - 1 <= ln.no <= err.line_no + 1]
+    # (a wrapped line: its neighbours too); the line holds long values: no coverage asked
+    found = bare_messages("\n".join(near), view, coverage=0.0)
+    # the line's entry must carry the exception in one of its values (`... with exception <e>`)
+    inner = next(
+        (
+            x
+            for x in found
+            if x.matches and any(err.short_type in v for _, v in x.matches[0].values)
+        ),
+        None,
+    )
+    if inner is None:
+        return None
+    error = replace(inner.error, type=err.type, count=err.count, ranks=err.ranks, form=err.form)
+    error = replace(error, line_no=err.line_no, truncated=err.truncated)
+    note = (
+        f"the {err.short_type} is reported inside a catalogued log message; its own text is not "
+        "in the catalog (it is built where the exception is created)"
+    )
+    return replace(inner, error=error, notes=(note,))
 
 
 BARE_MIN_CHARS = 20
@@ -353,25 +389,32 @@ def _bare_candidates(text: str) -> list[tuple[int, list[str]]]:
     return out
 
 
-def _known_well(hit: Hit, msg: str) -> bool:
+def _known_well(hit: Hit, msg: str, coverage: float = 0.5) -> bool:
     if hit.kind == "exact":
         literal = hit.cand.literal_len
-        return literal >= BARE_MIN_CHARS and literal >= 0.5 * len(msg)
+        return literal >= BARE_MIN_CHARS and literal >= coverage * len(msg)
     return hit.score >= BARE_SCORE
 
 
-def bare_messages(text: str, view: CatalogView) -> tuple[Explanation, ...]:
+def bare_messages(
+    text: str, view: CatalogView, *, coverage: float = 0.5
+) -> tuple[Explanation, ...]:
     """Explanations for lines (or parts of lines) that are catalogued messages, in the order
     they appear, one per entry; each error has an empty type (none was printed). Of the
     readings of one line, the best-scored wins (a trailing placeholder would otherwise take
-    whatever follows the message)."""
+    whatever follows the message). An exact match must pin down `coverage` of the line with
+    its literal text (less when an exception was seen inside the line: long values)."""
     found: dict[int, tuple[float, Explanation]] = {}
     for no, cands in _bare_candidates(text):
         best: tuple[float, str, Ranking] | None = None
         for msg in cands:
             ranking = rank(view, msg)
             hit = ranking.hits[0] if ranking.hits else None
-            if hit is not None and _known_well(hit, msg) and (best is None or hit.raw > best[0]):
+            if (
+                hit is not None
+                and _known_well(hit, msg, coverage)
+                and (best is None or hit.raw > best[0])
+            ):
                 best = (hit.raw, msg, ranking)
         if best is None:
             continue
@@ -380,7 +423,7 @@ def bare_messages(text: str, view: CatalogView) -> tuple[Explanation, ...]:
         if pos in found and found[pos][0] >= raw:
             continue
         error = RaisedError("", msg, line_no=no)
-        matches = tuple(_to_match(view, h) for h in ranking.hits if _known_well(h, msg))
+        matches = tuple(_to_match(view, h) for h in ranking.hits if _known_well(h, msg, coverage))
         notes = ("no exception line in the text: this line reads as a catalogued message",)
         found[pos] = (raw, Explanation(error, matches, (), ranking.ambiguous, None, notes))
     return tuple(sorted((e for _, e in found.values()), key=lambda e: e.error.line_no))

@@ -225,11 +225,13 @@ def _older_paths(e: Entry) -> tuple[str, ...]:
     records (this runs for every entry of an index build)."""
     if not e.at:
         return ()
-    try:
-        paths = [fields[2] for fields in _at_fields(e.at)]
-    except ValueError:
-        return ()
-    return tuple(dict.fromkeys(p for p in paths if p != e.source.path))
+    own, paths = e.source.path, dict[str, None]()
+    for part in e.at.split(";"):  # (the loader has checked the text: `first[..last] [path]:line`)
+        words = part.split(None, 2)
+        path = words[1].rpartition(":")[0] if len(words) > 1 else ""
+        if path and path != own:
+            paths[path] = None
+    return tuple(paths)
 
 
 @record
@@ -248,6 +250,8 @@ class Related:
     id: str
     template: str
     exception: str
+    why: str = ""
+    """How it relates to the entry, in one line (errexplain.catalog.relation)."""
 
 
 @record

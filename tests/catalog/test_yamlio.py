@@ -154,3 +154,133 @@ def test_entry_line_none_when_not_found(tmp_path, text):
 
 def test_entry_line_missing_file(tmp_path):
     assert entry_line(tmp_path / "missing.yaml", 0) is None
+
+
+# ------------------------------------------------- the event reader gives the safe loader's values
+
+yaml = pytest.importorskip("yaml")
+pytestmark_c = pytest.mark.skipif(
+    not hasattr(yaml, "CSafeLoader"), reason="PyYAML without libyaml: only the full loader"
+)
+
+
+def _safe(text: str):
+    return yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+
+
+SCALARS = [
+    "~",
+    "null",
+    "Null",
+    "",
+    "true",
+    "False",
+    "yes",
+    "NO",
+    "on",
+    "Off",
+    "0",
+    "7",
+    "012",
+    "0x1f",
+    "0o17",
+    "+3",
+    "-4",
+    "1_000",
+    "190:20:30",
+    "1.5",
+    "-.inf",
+    ".NaN",
+    "1e3",
+    "0.5.23",
+    "2026-12-01",
+    "2001-12-14t21:59:43.10-05:00",
+    "'quoted'",
+    '"dq\\n"',
+    "=",
+    "a: b",
+    "plain text",
+    "0.4",
+    "v0.4.6",
+    "12abc",
+    "'0'",
+    "!!str 7",
+    "!!int '7'",
+]
+
+
+@pytestmark_c
+@pytest.mark.parametrize("scalar", SCALARS)
+def test_event_reader_resolves_scalars_as_the_safe_loader(scalar):
+    from errexplain.catalog.yamlio import _fast_load, _Unusual
+
+    for text in (f"k: {scalar}\n", f"- {scalar}\n", f"k:\n- x\n- {scalar}\n"):
+        try:
+            expected = _safe(text)
+        except yaml.YAMLError:
+            continue
+        try:
+            got = _fast_load(text)
+        except _Unusual:
+            continue  # the full loader takes it (parse_yaml falls back)
+        assert got == expected and type(got) is type(expected), text
+
+
+@pytestmark_c
+@pytest.mark.parametrize(
+    "text",
+    [
+        "a: &x [1, 2]\nb: *x\n",  # anchors and aliases
+        "a: !!set {x, y}\n",  # explicit tags
+        "base: &b {x: 1}\nc:\n  <<: *b\n  y: 2\n",  # merge keys
+        "? [a, b]\n: c\n",  # complex keys
+        "a: 1\n---\nb: 2\n",  # several documents
+        "a: !!python/name:os.system ''\n",
+    ],
+)
+def test_event_reader_leaves_unusual_yaml_to_the_full_loader(text):
+    from errexplain.catalog.yamlio import _fast_load, _Unusual
+
+    with pytest.raises(_Unusual):
+        _fast_load(text)
+
+
+@pytestmark_c
+def test_parse_yaml_falls_back_with_the_same_values_and_errors():
+    assert parse_yaml("a: &x [1, 2]\nb: *x\n", "f.yaml") == {"a": [1, 2], "b": [1, 2]}
+    with pytest.raises(CatalogError, match=r"f\.yaml"):
+        parse_yaml("a: 1\n---\nb: 2\n", "f.yaml")
+    with pytest.raises(CatalogError):
+        parse_yaml("a: !!python/name:os.system ''\n", "f.yaml")
+
+
+def _documents():
+    from hypothesis import strategies as st
+
+    text = st.text(st.characters(blacklist_categories=("Cs",)), max_size=12)
+    leaf = st.none() | st.booleans() | st.integers() | text | st.sampled_from(SCALARS)
+    return st.recursive(
+        leaf,
+        lambda kids: st.lists(kids, max_size=4) | st.dictionaries(text, kids, max_size=4),
+        max_leaves=20,
+    )
+
+
+@pytestmark_c
+def test_event_reader_equals_the_safe_loader_on_dumped_documents():
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from errexplain.catalog.yamlio import _fast_load, _Unusual
+
+    @settings(max_examples=300, deadline=None)
+    @given(_documents(), st.sampled_from([None, False, True]), st.sampled_from(['"', "'", None]))
+    def check(doc, flow, style):
+        text = yaml.dump(doc, default_flow_style=flow, default_style=style, allow_unicode=True)
+        try:
+            got = _fast_load(text)
+        except _Unusual:
+            return
+        assert got == _safe(text)
+
+    check()

@@ -320,7 +320,10 @@ def test_merge_keeps_curated_text(tmp_path):
     assert (local["derived"], local["meaning"]) == (False, "A person wrote this.")
     assert local["solutions"] == ["Pass a smaller x."]
     assert local["examples"] == ["local message for 3"]
-    assert local["related"] == [] and "unknown_key" not in local
+    assert "unknown_key" not in local
+    # `related` is picked from the code for curated entries too (the curated [] is replaced)
+    by_id = {e["id"]: e for e in _entries(out)}
+    assert local.get("related") and all(r in by_id for r in local["related"])
     assert local["source"]["line"] == old_local["source"]["line"] + 1  # +3 lines, -2 lines
     assert local["versions"] == ["1.0", "2.0"]
 

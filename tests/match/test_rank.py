@@ -255,3 +255,30 @@ def test_a_candidate_far_ahead_with_long_literal_overlap_is_probable():
     # nothing far ahead: no probable answer
     r = rank(view, "pipeline size is wrong", "ValueError")
     assert not r.hits
+
+
+def test_a_message_cut_after_a_whole_value_matches_the_templates_head():
+    # "... a `ValueError: Cannot find any of ['quant_method']` error, which ..." in prose: the
+    # message stops after a whole list, before the template's tail
+    view = _view(
+        _entry(
+            "h" * 16, "ValueError", "Cannot find any of <keys> in the model's quantization config."
+        )
+    )
+    r = rank(view, "Cannot find any of ['quant_method']", "ValueError")
+    assert r.hits and r.hits[0].id == "h" * 16
+    assert any("up to a placeholder" in why for why in r.hits[0].reasons)
+    # a value that is not whole (cut inside it) is not such a boundary
+    assert not rank(view, "Cannot find any of ['quant_me", "ValueError").hits
+
+
+def test_a_few_generic_words_inside_a_long_message_are_not_a_match():
+    view = _view(_entry("i" * 16, "error", "Server error: <str(e)>", kind="log"))
+    msg = (
+        "Internal server error: Message has tool role, but there was no previous assistant "
+        "message with a tool call!"
+    )
+    r = rank(view, msg, "")
+    assert not r.hits
+    # the same words at the start of the message: the template's head, values after it
+    assert rank(view, "Server error: " + msg, "").hits

@@ -96,7 +96,7 @@ def test_keys_follow_the_schema(small_index):
     assert set(match) == MATCH_KEYS
     assert set(match["source"]) == SOURCE_KEYS
     assert set(match["example_fix"]) == {"before", "after", "language"}
-    assert [set(r) for r in match["related"]] == [{"id", "template", "exception_type"}]
+    assert [set(r) for r in match["related"]] == [{"id", "template", "exception_type", "why"}]
     assert match["values"] == {"pixel_values.shape[0]": "5824", "sum(patch_counts)": "5760"}
     assert (
         match["source"]["url"]

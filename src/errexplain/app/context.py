@@ -86,25 +86,28 @@ def emit_rows(
     rows: Sequence[Candidate],
     scores: Sequence[float] | None = None,
     title: str | None = None,
+    whys: Sequence[str] | None = None,
 ) -> ExitCode:
-    """Print a listing of entries (search, list, related)."""
+    """Print a listing of entries (search, list, related); `whys`: a reason per row."""
     if ctx.fmt == "json":
         from errexplain.render.json import dumps, row_dict
 
-        ctx.stdout.write(
-            dumps(
-                {
-                    "entries": [
-                        row_dict(c, scores[k] if scores else None) for k, c in enumerate(rows)
-                    ]
-                }
-            )
-        )
+        found = []
+        for k, c in enumerate(rows):
+            row = row_dict(c, scores[k] if scores else None)
+            if whys is not None:
+                row["why"] = whys[k]
+            found.append(row)
+        ctx.stdout.write(dumps({"entries": found}))
     else:
         from errexplain.render.plain import lines
         from errexplain.render.view import row_view
 
-        parts = [p for k, c in enumerate(rows) for p in row_view(c, scores[k] if scores else None)]
+        parts = [
+            p
+            for k, c in enumerate(rows)
+            for p in row_view(c, scores[k] if scores else None, whys[k] if whys else None)
+        ]
         out = ([title] if title else []) + (lines(parts) or ["(nothing found)"])
         ctx.write("\n".join(out))
     return ExitCode.EXPLAINED if rows else ExitCode.NO_MATCH

@@ -30,9 +30,12 @@ def run(ctx: Context, what: str) -> ExitCode:
                 hint="try errexplain search WORDS",
             )
         entry = exp.matches[0].entry
-    positions = [p for p in (view.position(r) for r in entry.related) if p is not None]
+    pos = view.position(entry.id)
+    related = view.related(pos) if pos is not None else ()
+    positions = [p for p in (view.position(r.id) for r in related) if p is not None]
     return emit_rows(
         ctx,
         [view.candidate(p) for p in positions],
         title=f"Related to {entry.id} ({entry.exception}):",
+        whys=[r.why for r in related if view.position(r.id) is not None],
     )

@@ -56,8 +56,8 @@ if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator, Mapping, Sequence
     from typing import Any
 
-MAGIC = b"ERRXIDX9"
-FORMAT = 9
+MAGIC = b"ERRXIDXA"
+FORMAT = 10
 _NBLOBS = 9
 _HEAD_SIZE = len(MAGIC) + 8 * _NBLOBS
 
@@ -66,10 +66,16 @@ class IndexCorrupt(Exception):
     """The file is not a complete index of this format (it gets rebuilt)."""
 
 
-def _prose(entry: Entry, brief: dict[str, tuple[str, str]]) -> tuple[Any, ...]:
+def _prose(entry: Entry, brief: Mapping[str, Entry]) -> tuple[Any, ...]:
     """The prose of an entry, with its related entries resolved to (id, template, type)."""
     fix = entry.example_fix
-    related = tuple((rid, *brief[rid]) for rid in entry.related if rid in brief)
+    from errexplain.catalog.relation import related_why
+
+    related = tuple(
+        (r.id, r.template, r.exception, related_why(entry, r))
+        for r in (brief.get(rid) for rid in entry.related)
+        if r is not None
+    )
     return (
         entry.condition,
         entry.doc,
@@ -128,7 +134,7 @@ def build_bytes(
 
     release_facts = tuple(release_facts)
     order, rare = _bucket_order(entries)
-    brief = {e.id: (e.template, e.exception) for e in entries}
+    brief = {e.id: e for e in entries}
     bases = {e.exception: e.base for e in entries if e.base and e.base != e.exception}
     rows, store = bytearray(), bytearray()
     row_offs, store_offs = [], []

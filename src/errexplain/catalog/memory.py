@@ -66,12 +66,15 @@ class MemoryCatalog:
         return self._entries[pos]
 
     def related(self, pos: int) -> tuple[Related, ...]:
+        from errexplain.catalog.relation import related_why
+
+        me = self._entries[pos]
         out = []
         for rid in self._entries[pos].related:
             other = self._ids.get(rid)
             if other is not None:
                 e = self._entries[other]
-                out.append(Related(e.id, e.template, e.exception))
+                out.append(Related(e.id, e.template, e.exception, related_why(me, e)))
         return tuple(out)
 
     def position(self, entry_id: str) -> int | None:

@@ -14,9 +14,151 @@ _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _DUMPER = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
 
 
+class _Unusual(Exception):
+    """The document uses a YAML feature the event reader leaves to the full loader."""
+
+
+_STR = "tag:yaml.org,2002:str"
+_PLAIN_TAGS = (None, "!")
+
+
+def _event_kinds() -> dict[type, int]:
+    return {
+        yaml.ScalarEvent: 0,
+        yaml.MappingStartEvent: 1,
+        yaml.MappingEndEvent: 2,
+        yaml.SequenceStartEvent: 3,
+        yaml.SequenceEndEvent: 4,
+        yaml.DocumentStartEvent: 5,
+        yaml.DocumentEndEvent: 6,
+        yaml.StreamStartEvent: 5,
+        yaml.StreamEndEvent: 7,
+    }
+
+
+class _Scalars:
+    """Plain scalars resolved and built exactly as the safe loader does: the resolver's own
+    implicit-resolver table picks the tag, SafeConstructor builds anything but the common
+    null/bool/int/str (fast paths that give the same values)."""
+
+    def __init__(self) -> None:
+        self.table = yaml.resolver.Resolver.yaml_implicit_resolvers
+        self.constructor = yaml.constructor.SafeConstructor()
+        self.cache: dict[str, Any] = {}
+
+    def plain(self, value: str) -> Any:
+        hit = self.cache.get(value, self)
+        if hit is not self:
+            return hit
+        tag = _STR
+        for candidate, regexp in self.table.get(value[:1] if value else "", ()):
+            if regexp.match(value):
+                tag = candidate
+                break
+        if tag == _STR:
+            out: Any = value
+        elif tag.endswith(":null"):
+            out = None
+        elif tag.endswith(":bool"):
+            out = value.lower() in ("yes", "true", "on")
+        elif tag.endswith(":int") and value.isdigit() and (value[0] != "0" or len(value) == 1):
+            out = int(value)
+        elif tag.endswith((":int", ":float", ":timestamp")):
+            node = yaml.ScalarNode(tag, value)
+            out = self.constructor.yaml_constructors[tag](self.constructor, node)
+        else:  # merge keys, "=" values: the full loader decides (and reports)
+            raise _Unusual(tag)
+        if len(self.cache) < 4096 and not isinstance(out, (list, dict)):
+            self.cache[value] = out
+        return out
+
+
+_scalars: list[_Scalars] = []
+
+
+_NO_KEY = object()
+
+
+class _Builder:
+    """Containers under construction, innermost last."""
+
+    def __init__(self) -> None:
+        self.stack: list[tuple[Any, Any]] = []
+        self.container: Any = None
+        self.key: Any = _NO_KEY  # the pending key of the innermost mapping
+        self.root: Any = None
+
+    def start(self, ev: Any, mapping: bool) -> None:
+        if ev.tag not in _PLAIN_TAGS or (isinstance(self.container, dict) and self.key is _NO_KEY):
+            raise _Unusual("tagged node or complex key")
+        self.stack.append((self.container, self.key))
+        self.container, self.key = ({} if mapping else []), _NO_KEY
+
+    def end(self) -> None:
+        value = self.container
+        self.container, self.key = self.stack.pop()
+        self.add(value)
+
+    def add(self, value: Any) -> None:
+        container = self.container
+        if container is None:
+            self.root = value
+        elif type(container) is list:
+            container.append(value)
+        elif self.key is _NO_KEY:
+            self.key = value
+        else:
+            container[self.key] = value
+            self.key = _NO_KEY
+
+
+def _scalar(ev: Any, scalars: _Scalars) -> Any:
+    if ev.tag in _PLAIN_TAGS:
+        return scalars.plain(ev.value) if ev.implicit[0] else ev.value
+    if ev.tag == _STR:
+        return ev.value
+    raise _Unusual(ev.tag)
+
+
+def _fast_load(data: bytes | str) -> Any:
+    """``yaml.load(data, CSafeLoader)`` for the plain documents a catalog is made of, built
+    from libyaml's events without the Python composer and constructor (about 3x faster on the
+    bundled catalog). Anchors, aliases, explicit tags, merge keys, complex keys and several
+    documents raise _Unusual: the full loader takes those (same values, same errors)."""
+    from yaml._yaml import CParser
+
+    if not _scalars:
+        _scalars.append(_Scalars())
+    scalars, kinds, out = _scalars[0], _event_kinds(), _Builder()
+    get = CParser(data).get_event
+    docs = 0
+    while True:
+        ev: Any = get()
+        kind = kinds.get(type(ev))
+        if kind is None or getattr(ev, "anchor", None) is not None:
+            raise _Unusual("alias or anchor")
+        if kind == 0:
+            out.add(_scalar(ev, scalars))
+        elif kind in (1, 3):
+            out.start(ev, kind == 1)
+        elif kind in (2, 4):
+            out.end()
+        elif kind == 6:
+            docs += 1
+            if docs > 1:
+                raise _Unusual("several documents")
+        elif kind == 7:
+            return out.root
+
+
 def parse_yaml(data: bytes | str, where: Path | str) -> Any:
     """Parse YAML text; a syntax error becomes a CatalogError naming `where` and the line."""
     try:
+        if _LOADER is not yaml.SafeLoader:  # libyaml is there: the event reader first
+            try:
+                return _fast_load(data)
+            except _Unusual:
+                pass
         return yaml.load(data, Loader=_LOADER)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)

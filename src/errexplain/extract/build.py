@@ -144,12 +144,15 @@ def _gone(old: Entry, version: str) -> Entry:
 
 def _derive(placed: Sequence[_Placed]) -> None:
     live = [p for p in placed if p.site is not None]
-    wanted = {str(p.entry["id"]) for p in live if not is_curated(p.entry)}
+    wanted = {str(p.entry["id"]) for p in live}
     related = derive.related_ids([(str(p.entry["id"]), p.site) for p in live if p.site], wanted)
     for p in live:
-        if str(p.entry["id"]) in wanted and p.site is not None:
+        if p.site is None:
+            continue
+        # `related` comes from the code for every live entry, curated ones too
+        p.entry["related"] = related[str(p.entry["id"])] or None
+        if not is_curated(p.entry):
             p.entry["meaning"] = derive.meaning(p.site)
-            p.entry["related"] = related[str(p.entry["id"])] or None
 
 
 def _record(p: _Placed, plan: Plan) -> None:

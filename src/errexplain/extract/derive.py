@@ -1,21 +1,25 @@
-"""The derived layer: a factual ``meaning`` and the ``related`` ids of uncurated entries."""
+"""The derived layer: a factual ``meaning`` of uncurated entries and the ``related`` ids of
+every live entry, picked from the code (errexplain.catalog.relation)."""
 
 from __future__ import annotations
 
-import re
-from collections import Counter, defaultdict
+from collections import defaultdict
 from collections.abc import Iterable, Sequence
 
-from rapidfuzz import fuzz, process, utils
+from rapidfuzz import fuzz, utils
 
+from errexplain.catalog.relation import SAME_FAILURE, SAME_FUNCTION, guard_names, relation
+from errexplain.catalog.relation import Site as RelSite
 from errexplain.extract.records import Site
 from errexplain.match.template import compile_template
 
-MAX_RELATED = 5
-FUZZY_CUTOFF = 70
-_MAX_CANDIDATES = 60
-_MAX_TOKEN_DF = 400
-_TOKEN = re.compile(r"[a-z_][a-z0-9_]{2,}")
+MAX_RELATED = 6
+FAILURE_SIMILARITY = 50
+"""The weakest relation (another error of the same class in the same module) counts only with
+this much wording in common (rapidfuzz token_set_ratio)."""
+_MAX_NAME_DF = 40
+"""A guard name that more checks than this test is too common to relate them."""
+_MAX_MODULE = 400
 
 
 def meaning(facts: Site) -> str:
@@ -41,59 +45,35 @@ def meaning(facts: Site) -> str:
     return text
 
 
-def _tokens(text: str) -> set[str]:
-    return set(_TOKEN.findall(text.lower()))
+def _relation_site(site: Site) -> RelSite:
+    return RelSite(site.path, site.function, site.condition, site.template, site.exception)
 
 
 class RelatedIndex:
-    """Finds related entries: same function, same template, then similar literal text."""
+    """Finds the entries related to an entry in the code (errexplain.catalog.relation): the
+    same function, the same message raised elsewhere, a rare guard name in common, the same
+    class, or the same failure in the same module; wording similarity only orders them (and
+    must be fair for the weakest relation)."""
 
     def __init__(self, entries: Sequence[tuple[str, Site]]) -> None:
         self.ids = [i for i, _ in entries]
         self.entries = [s for _, s in entries]
+        self.rel = [_relation_site(s) for s in self.entries]
+        self.texts = [
+            utils.default_process(compile_template(e.template).literal_text) for e in self.entries
+        ]
         self.by_func: dict[tuple[str, str], list[int]] = defaultdict(list)
         self.by_template: dict[str, list[int]] = defaultdict(list)
-        self.texts = [compile_template(e.template).literal_text for e in self.entries]
-        self.processed = [utils.default_process(t) for t in self.texts]
-        self.tokens = [_tokens(t) for t in self.texts]
-        self.postings: dict[str, list[int]] = defaultdict(list)
+        self.by_path: dict[str, list[int]] = defaultdict(list)
+        self.by_name: dict[str, list[int]] = defaultdict(list)
+        self.names = [guard_names(r) for r in self.rel]
         for i, e in enumerate(self.entries):
             self.by_func[(e.path, e.function)].append(i)
             self.by_template[e.template].append(i)
-            if e.kind != "log":  # logged errors never change a raise site's related ids
-                for tok in self.tokens[i]:
-                    self.postings[tok].append(i)
-        self.df = Counter({tok: len(ids) for tok, ids in self.postings.items()})
-
-    def _candidates(self, i: int) -> list[int]:
-        ranked = sorted((self.df[t], t) for t in self.tokens[i] if 1 < self.df[t] <= _MAX_TOKEN_DF)
-        seen: dict[int, None] = {}
-        for _, tok in ranked[:4]:
-            for j in self.postings[tok]:
-                if j != i:
-                    seen[j] = None
-            if len(seen) >= _MAX_CANDIDATES:
-                break
-        return sorted(seen)[:_MAX_CANDIDATES]
-
-    def _fuzzy(self, i: int) -> list[int]:
-        if not self.texts[i]:
-            return []
-        cands = self._candidates(i)
-        if not cands:
-            return []
-        hits = process.extract(
-            self.processed[i],
-            [self.processed[j] for j in cands],
-            scorer=fuzz.token_set_ratio,
-            processor=None,
-            score_cutoff=FUZZY_CUTOFF,
-            limit=3 * MAX_RELATED,
-        )
-        ranked = sorted(
-            (-score, -fuzz.ratio(self.processed[i], text), cands[k]) for text, score, k in hits
-        )
-        return [j for _, _, j in ranked]
+            self.by_path[e.path].append(i)
+            for n in self.names[i]:
+                self.by_name[n].append(i)
+        self.rare = frozenset(n for n, ids in self.by_name.items() if len(ids) <= _MAX_NAME_DF)
 
     def _offered(self, j: int, me: Site) -> bool:
         """Entries without a message are never offered as related (nothing to read), nor
@@ -101,22 +81,33 @@ class RelatedIndex:
         other = self.entries[j]
         return bool(other.template) and (other.kind != "log" or me.kind == "log")
 
+    def _candidates(self, i: int) -> set[int]:
+        me = self.entries[i]
+        out = set(self.by_func[(me.path, me.function)]) | set(self.by_template[me.template])
+        for n in self.names[i] & self.rare:
+            out.update(self.by_name[n])
+        if len(self.by_path[me.path]) <= _MAX_MODULE:
+            out.update(self.by_path[me.path])
+        out.discard(i)
+        return out
+
     def related(self, i: int) -> list[str]:
         me = self.entries[i]
-        same_func = sorted(
-            (j for j in self.by_func[(me.path, me.function)] if j != i and self._offered(j, me)),
-            key=lambda j: (abs(self.entries[j].line - me.line), self.entries[j].line),
-        )
-        same_text = [j for j in self.by_template[me.template] if j != i and self._offered(j, me)]
-        picked: dict[str, None] = {}
-        for group in (same_func, same_text):
-            for j in group:
-                picked.setdefault(self.ids[j], None)
-        if len(picked) < MAX_RELATED:
-            for j in self._fuzzy(i):
-                if self._offered(j, me):
-                    picked.setdefault(self.ids[j], None)
-        return [x for x in picked if x != self.ids[i]][:MAX_RELATED]
+        ranked = []
+        for j in self._candidates(i):
+            if not self._offered(j, me):
+                continue
+            found = relation(self.rel[i], self.rel[j], names=self.rare)
+            if found is None:
+                continue
+            similar = fuzz.token_set_ratio(self.texts[i], self.texts[j]) if self.texts[i] else 0
+            if found[0] == SAME_FAILURE and similar < FAILURE_SIMILARITY:
+                continue
+            distance = abs(self.entries[j].line - me.line) if self.entries[j].path == me.path else 0
+            near = distance if found[0] == SAME_FUNCTION else 0  # in a function: nearest first
+            ranked.append((-found[0], near, -similar, distance, self.ids[j]))
+        ranked.sort()
+        return [ident for *_, ident in ranked if ident != self.ids[i]][:MAX_RELATED]
 
 
 def related_ids(entries: Iterable[tuple[str, Site]], wanted: set[str]) -> dict[str, list[str]]:

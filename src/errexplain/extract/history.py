@@ -333,11 +333,13 @@ def render(
         entry = _carry(entry, old.get(kept_by[i]) if i in kept_by else None)
         placed.append((catalog_file_for(head.site.path), head.site.path, entry))
     wanted = {ident for ident, _ in live_heads}
-    wanted -= {e["id"] for _, _, e in placed if is_curated(e)}
     related = derive.related_ids(live_heads, wanted)
-    for _, _, e in placed:
-        if e["id"] in related and related[e["id"]]:
-            e["related"] = related[e["id"]]
+    for _, _, e in placed:  # from the code for every live head, curated ones too
+        if e["id"] in related:
+            if related[e["id"]]:
+                e["related"] = related[e["id"]]
+            else:
+                e.pop("related", None)
     pinned = {r for e in old.values() if is_curated(e) for r in e.get("related") or []}
     unmatched = []
     for ident in sorted(set(old) - set(adopted)):

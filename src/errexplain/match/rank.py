@@ -19,6 +19,7 @@ from errexplain._startup import TYPE_CHECKING, record, replace
 from errexplain.match.normalize import mask, mask_template, template_words, words
 from errexplain.match.release import Window
 from errexplain.match.template import (
+    VALUE_MIN,
     compile_loose,
     compile_template,
     loosen,
@@ -315,7 +316,7 @@ def _prefix_score(template: str, msg: str) -> tuple[float, str] | None:
     """The message is the start of this template, cut off (as truncated log lines are)."""
     compiled = compile_template(template)
     matched, boundary = match_prefix(compiled, msg)
-    if matched < MIN_PREFIX:
+    if matched < (VALUE_MIN if boundary else MIN_PREFIX):
         return None
     share = matched / max(compiled.literal_len, 1)
     if boundary:
@@ -329,7 +330,7 @@ def _prefix_score(template: str, msg: str) -> tuple[float, str] | None:
     )
 
 
-def _word_score(template: str, msg_words: dict[str, int], msg_len: int) -> tuple[float, str] | None:
+def _word_score(template: str, msg_words: dict[str, int], msg: str) -> tuple[float, str] | None:
     """Placeholders can hold any text, so compare only the template's literal words: the share
     of them (by length) that the message contains, so that a dropped, inserted or reworded word
     costs little and values cost nothing; a template whose literal text covers little of the
@@ -346,9 +347,14 @@ def _word_score(template: str, msg_words: dict[str, int], msg_len: int) -> tuple
             left[w] -= 1
             found += len(w)
     share = found / total
-    coverage = min(1.0, compiled.literal_len / max(msg_len, 1))
+    coverage = min(1.0, compiled.literal_len / max(len(msg), 1))
     # with no placeholder, nothing can absorb extra message text: coverage weighs more
     base = CHUNK_BASE if compiled.names else CHUNK_BASE_FIXED
+    literal_len, lead = compiled.literal_len, compiled.literals[0].strip().lower()
+    anchored = len(lead) >= 4 and msg.lstrip().lower().startswith(lead)
+    if literal_len < SHORT_LITERAL and coverage < 0.5 and not anchored:
+        # a few generic words ("Server error: <e>") found inside a long message prove little
+        base -= 0.25 * (1 - literal_len / SHORT_LITERAL) * (1 - coverage)
     score = FUZZY_SCALE * share * (base + (1 - base) * coverage)
     return score, f"fuzzy: the message has {share:.0%} of the template's literal words"
 
@@ -361,7 +367,7 @@ def _best_fuzzy(
     for other in (
         _loose_score(template, loose_msg),
         _prefix_score(template, msg),
-        _word_score(template, msg_words, len(msg)),
+        _word_score(template, msg_words, msg),
     ):
         if other is not None and other[0] > best[0]:
             best = other

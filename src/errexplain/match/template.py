@@ -160,6 +160,24 @@ def _runs_on(rest: str, later: tuple[str, ...]) -> bool:
 
 _WORDS = compile_regex(r"[A-Za-z_]{4,40}")
 INSIDE_MIN = 30
+VALUE_MIN = 15
+"""A message that ends with a whole bracketed or quoted value (``Cannot find any of
+['quant_method']``, the paster's sentence going on after it) is cut at a boundary after this
+many literal characters already."""
+_CLOSERS = {"[": "]", "(": ")", "{": "}", "'": "'", '"': '"'}
+
+
+def _whole_value(text: str) -> bool:
+    """A whole Python repr of a list, tuple, dict or string, and nothing else."""
+    text = text.strip()
+    return (
+        len(text) >= 2
+        and _CLOSERS.get(text[0]) == text[-1]
+        and "\n" not in text
+        and text.count(text[0]) == text.count(text[-1])
+    )
+
+
 """A message that matches this many literal characters and then runs on inside a placeholder
 (a log line cut in the middle of the value) ends at a boundary as far as scoring goes."""
 
@@ -188,7 +206,9 @@ def match_prefix(compiled: Compiled, msg: str) -> tuple[int, bool]:
             overlap = _overlap(msg[pos:], chunk)
             # cut inside the placeholder after a long literal head: a boundary too, unless
             # the rest of the message holds words of the template's later text (reworded)
-            inside = not overlap and matched >= INSIDE_MIN and not _runs_on(msg[pos:], lits[i:])
+            rest = msg[pos:]
+            long_head = matched >= INSIDE_MIN or (matched >= VALUE_MIN and _whole_value(rest))
+            inside = not overlap and long_head and not _runs_on(rest, lits[i:])
             return matched + overlap, inside
         matched += len(chunk.strip())
         pos = found + len(chunk)

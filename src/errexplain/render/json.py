@@ -39,7 +39,7 @@ def error_dict(e: RaisedError) -> dict[str, Any]:
 
 
 def related_dict(r: Related) -> dict[str, str]:
-    return {"id": r.id, "template": r.template, "exception_type": r.exception}
+    return {"id": r.id, "template": r.template, "exception_type": r.exception, "why": r.why}
 
 
 def entry_dict(e: Entry) -> dict[str, Any]:

@@ -281,6 +281,8 @@ def _related(m: Match) -> list[Part]:
     for r in m.related:
         spans = (Span(r.id, "dim"), Span("  "), *template_spans(r.exception, r.template))
         out.append(Line(spans, 2, False))
+        if r.why:
+            out.append(Line((Span(r.why, "dim"),), 20, True))
     return out
 
 
@@ -356,15 +358,15 @@ def entry_view(entry: Entry) -> View:
     return View(f"{entry.id} · {entry.project}", tuple(parts))
 
 
-def row_view(c: Candidate, score: float | None = None) -> tuple[Line, Line]:
-    """One entry in a listing (`search`, `list`, `related`): id and template, then where."""
+def row_view(c: Candidate, score: float | None = None, why: str | None = None) -> tuple[Line, ...]:
+    """One entry in a listing (`search`, `list`, `related`): id and template, then where (and
+    why it is listed, for `related`)."""
     where = f"{c.path}:{c.line}" if c.path else c.project
     lead = (Span(f"{score:.2f}  "),) if score is not None else ()
-    return (
-        Line(
-            (*lead, Span(c.id, "dim"), Span("  "), *template_spans(c.exception, c.template)),
-            0,
-            False,
-        ),
-        _line(where, "dim", 6, False),
+    head = Line(
+        (*lead, Span(c.id, "dim"), Span("  "), *template_spans(c.exception, c.template)),
+        0,
+        False,
     )
+    tail = (_line(f"why: {why}", "dim", 6, True),) if why else ()
+    return (head, _line(where, "dim", 6, False), *tail)

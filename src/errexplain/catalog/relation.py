@@ -1,0 +1,165 @@
+"""How two catalog entries are related in the code, in one line: the same function, the same
+message raised elsewhere, the same guard variable or server argument, the same class, or the
+same kind of failure in the same module. Wording alone never relates two entries; it only
+orders entries that are related in the code (extract.derive picks `related` with this, the index
+prints the reason beside each related id)."""
+
+from __future__ import annotations
+
+from errexplain._startup import TYPE_CHECKING, compile_regex, record
+
+if TYPE_CHECKING:
+    from collections.abc import Collection
+
+    from errexplain.models import Entry
+
+_NAME = compile_regex(r"[A-Za-z_][A-Za-z0-9_]{2,}")
+COMMON_NAMES = frozenset(
+    (
+        "and",
+        "not",
+        "none",
+        "true",
+        "false",
+        "self",
+        "cls",
+        "len",
+        "isinstance",
+        "int",
+        "str",
+        "float",
+        "bool",
+        "list",
+        "dict",
+        "tuple",
+        "set",
+        "type",
+        "getattr",
+        "hasattr",
+        "any",
+        "all",
+        "min",
+        "max",
+        "sum",
+        "args",
+        "kwargs",
+        "config",
+        "server_args",
+        "model_config",
+        "hf_config",
+        "get",
+        "keys",
+        "values",
+        "items",
+        "shape",
+        "dtype",
+        "device",
+        "torch",
+        "tensor",
+        "data",
+        "value",
+        "name",
+        "key",
+        "numel",
+        "size",
+        "item",
+        "format",
+        "join",
+        "lower",
+        "upper",
+        "startswith",
+        "endswith",
+        "split",
+        "strip",
+        "range",
+        "zip",
+        "enumerate",
+        "sorted",
+        "reversed",
+        "print",
+        "repr",
+        "callable",
+        "issubclass",
+        "object",
+        "super",
+        "open",
+        "path",
+        "self_attn",
+        "module",
+        "params",
+        "kwargs_",
+        "copy",
+    )
+)
+"""Names that every second guard mentions: sharing them says nothing."""
+
+SAME_FUNCTION, SAME_MESSAGE, SAME_GUARD, SAME_CLASS, SAME_FAILURE = 5, 4, 3, 2, 1
+
+
+@record
+class Site:
+    """What relates entries: where the check is, what it tests and what it says."""
+
+    path: str | None
+    function: str | None
+    condition: str | None
+    template: str
+    exception: str
+
+
+def guard_names(site: Site) -> frozenset[str]:
+    """The names a check tests: identifiers of its condition and of its message's
+    placeholders (``<self.tp_size>``), without the common ones."""
+    text = f"{site.condition or ''} {' '.join(_placeholders(site.template))}"
+    return frozenset(n for n in _NAME.findall(text) if n.lower() not in COMMON_NAMES)
+
+
+def _placeholders(template: str) -> list[str]:
+    out, pos = [], template.find("<")
+    while pos >= 0:
+        end = template.find(">", pos + 1)
+        if end < 0:
+            break
+        out.append(template[pos + 1 : end])
+        pos = template.find("<", end + 1)
+    return out
+
+
+def _class(function: str | None) -> str | None:
+    if not function or "." not in function:
+        return None
+    return function.rsplit(".", 1)[0]
+
+
+def relation(a: Site, b: Site, *, names: Collection[str] | None = None) -> tuple[int, str] | None:
+    """(strength, one-line reason) of how ``b`` relates to ``a`` in the code, or None.
+    ``names``: the guard names that may count (the rare ones, when picking); by default all
+    uncommon ones."""
+    func = (b.function or "").rsplit(".", 1)[-1]
+    if a.path == b.path and a.function and a.function == b.function:
+        return SAME_FUNCTION, f"checked in the same function, {func}"
+    if a.template and a.template == b.template:
+        return SAME_MESSAGE, f"the same message, raised in {func} ({b.path})"
+    shared = guard_names(a) & guard_names(b)
+    if names is not None:
+        shared &= frozenset(names)
+    if shared:
+        name = max(sorted(shared), key=len)
+        return SAME_GUARD, f"also checks {name} (in {func})"
+    cls = _class(a.function)
+    if cls and a.path == b.path and cls == _class(b.function):
+        return SAME_CLASS, f"in the same class, {cls}"
+    if a.path and a.path == b.path and a.exception == b.exception:
+        return SAME_FAILURE, f"another {b.exception} of the same module"
+    return None
+
+
+def of_entry(e: Entry) -> Site:
+    return Site(e.source.path, e.source.function, e.condition, e.template, e.exception)
+
+
+def related_why(a: Entry, b: Entry) -> str:
+    """The reason printed beside a related entry (entries related before `related` was picked
+    from the code, such as removed ones, say so)."""
+    found = relation(of_entry(a), of_entry(b))
+    return found[1] if found else "similar wording (picked before related came from the code)"
