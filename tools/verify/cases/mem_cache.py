@@ -20,7 +20,8 @@ CASES = [
             "except ImportError:\n"
             "    pass  # the field check passed; my_pkg is the user's own package\n"
         ),
-        note="the factory call HiCache makes with the example's --hicache-storage-backend-extra-config;"
-        " the after half stops at importing the user's (absent) module",
+        note="the factory call HiCache makes with the example's"
+        " --hicache-storage-backend-extra-config; the after half stops at importing the"
+        " user's (absent) module",
     ),
 ]

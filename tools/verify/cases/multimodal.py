@@ -17,15 +17,18 @@ sys.modules.setdefault("sgl_kernel", _Stub("sgl_kernel"))
 CASES = [
     case(
         "838721c155b9c736",
-        setup=STUB_SGL_KERNEL + "from sglang.srt.multimodal.processors.qwen_vl import smart_nframes",
+        setup=STUB_SGL_KERNEL
+        + "from sglang.srt.multimodal.processors.qwen_vl import smart_nframes",
         before='smart_nframes({"nframes": 64}, total_frames=48, video_fps=24.0)\n',
-        after='smart_nframes({"fps": 2.0, "max_frames": 64}, total_frames=48, video_fps=24.0)\n',
+        after=('smart_nframes({"fps": 2.0, "max_frames": 64}, total_frames=48, video_fps=24.0)\n'),
         note="the launch example only sets the video config; the check runs per video request, so"
         " the case calls the function the processor calls with that config and a 48-frame clip",
     ),
     case(
         "4139c86e75e2033d",
-        setup=STUB_SGL_KERNEL + "from sglang.srt.multimodal.processors.whisper import normalize_language_to_code",
+        setup=STUB_SGL_KERNEL
+        + "from sglang.srt.multimodal.processors.whisper import"
+        + " normalize_language_to_code",
         before='normalize_language_to_code("en-US")\n',
         after='normalize_language_to_code("en")\n',
         note="the curl example needs a server; the case calls the function the transcription"
