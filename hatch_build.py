@@ -22,9 +22,40 @@ class CatalogIndexHook(BuildHookInterface):  # type: ignore[type-arg]
         try:
             from errexplain._version import __version__
             from errexplain.catalog.store import build
+
+            programs = _regex_programs()
         finally:
             sys.path.pop(0)
         data = build((root / "errors",), key=f"bundled-{__version__}")
         out = Path(tempfile.mkdtemp(prefix="errexplain-index-")) / "catalog.idx"
         out.write_bytes(data)
         build_data["force_include"][str(out)] = "errexplain/_index/catalog.idx"
+        progs = out.with_name("regex.programs")
+        progs.write_bytes(programs)
+        build_data["force_include"][str(progs)] = "errexplain/_index/regex.programs"
+
+
+REGEX_MODULES = (
+    "errexplain.input.window",
+    "errexplain.parse.inline",
+    "errexplain.parse.lines",
+    "errexplain.parse.traceback",
+    "errexplain.match.normalize",
+    "errexplain.match.release",
+    "errexplain.match.template",
+    "errexplain.match.rank",
+    "errexplain.explainer",
+    "errexplain.app.explain",
+)
+"""The modules whose patterns the piped path compiles (their programs ship in the wheel)."""
+
+
+def _regex_programs() -> bytes:
+    """Every pattern those modules compile at import, as this interpreter's programs."""
+    import importlib
+
+    for name in REGEX_MODULES:
+        importlib.import_module(name)
+    from errexplain._startup import programs_blob
+
+    return programs_blob()

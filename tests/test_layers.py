@@ -15,6 +15,7 @@ SRC = Path(__file__).parent.parent / "src" / "errexplain"
 LAYERS = {
     "errexplain._startup": 0,
     "errexplain._version": 0,
+    "errexplain.bounds": 0,
     "errexplain.errors": 1,
     "errexplain.models": 2,
     "errexplain.parse": 3,

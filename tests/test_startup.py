@@ -8,8 +8,6 @@ import collections
 import dataclasses
 import enum
 import functools
-import marshal
-import os
 import pickle
 import re
 import sys
@@ -134,7 +132,7 @@ def test_memo_calls_once_per_argument_until_full():
     assert seen == [1, 2, 3, 1]
 
 
-# ---------------------------------------------------------------------------- regex cache
+# ------------------------------------------------------------------------- regex programs
 
 PATTERNS = [
     r"(?P<type>[A-Za-z_][\w.]*(?:Error|Exception)): ?(?P<msg>.*)",
@@ -147,32 +145,40 @@ PATTERNS = [
 
 
 @pytest.fixture
-def fresh_cache(monkeypatch):
+def fresh_table(monkeypatch):
     monkeypatch.setattr(_startup, "_codes", {})
-    monkeypatch.setattr(_startup, "_state", {"dirty": False, "enabled": True})
+    monkeypatch.setattr(_startup, "_seen", {})
+    monkeypatch.setattr(_startup, "_state", {"loaded": True})
     return _startup
 
 
 def _program_patterns() -> list[tuple[str, int]]:
-    """Every pattern the program compiles through the shim: a fresh interpreter imports the
-    modules that hold them, which records each in the in-memory table (no module reloading
-    here, which would leave other tests with two copies of a module's classes)."""
+    """Every pattern the wheel ships a program for: a fresh interpreter imports the modules the
+    build hook imports, which records each pattern (no module reloading here, which would leave
+    other tests with two copies of a module's classes)."""
     import json
     import subprocess
 
     code = (
-        "import json, errexplain._startup as s\n"
-        "import errexplain.input.window, errexplain.match.normalize\n"
-        "import errexplain.match.template, errexplain.parse.lines\n"
-        "print(json.dumps(sorted(s._codes)))\n"
+        "import json, sys, importlib; sys.path.insert(0, sys.argv[1])\n"
+        "import hatch_build, errexplain._startup as s\n"
+        "[importlib.import_module(m) for m in hatch_build.REGEX_MODULES]\n"
+        "print(json.dumps(sorted(s._seen)))\n"
     )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    root = str(Path(__file__).parent.parent)
+    out = subprocess.run(
+        [sys.executable, "-c", code, root], capture_output=True, text=True, check=True
+    )
     return [(p, f) for p, f in json.loads(out.stdout)]
 
 
-def test_every_program_pattern_compiles_both_ways_and_agrees_on_the_corpus(fresh_cache):
+def test_every_shipped_program_behaves_like_re_on_the_corpus(fresh_table):
     patterns = _program_patterns()
     assert len(patterns) >= 20
+    _startup._seen.update(dict.fromkeys(patterns))
+    table = _startup.read_programs(_startup.programs_blob())
+    assert set(table) == set(patterns)
+    _startup._codes.update(table)
     corpus = [
         p.read_text(encoding="utf-8", errors="replace")
         for p in sorted((Path(__file__).parent / "data" / "tracebacks").glob("*.txt"))
@@ -180,104 +186,52 @@ def test_every_program_pattern_compiles_both_ways_and_agrees_on_the_corpus(fresh
     lines = [line for text in corpus for line in text.splitlines()]
     for pattern, flags in patterns:
         ours, theirs = compile_regex(pattern, flags), re.compile(pattern, flags)
-        assert (ours.pattern, ours.flags, ours.groupindex) == (
+        assert ours is not theirs
+        assert (ours.pattern, ours.flags, ours.groupindex, ours.groups) == (
             theirs.pattern,
             theirs.flags,
             theirs.groupindex,
+            theirs.groups,
         )
         for line in lines:
             a, b = ours.search(line), theirs.search(line)
             assert (a and (a.span(), a.groups())) == (b and (b.span(), b.groups())), pattern
 
 
-def test_cache_round_trip(tmp_path, fresh_cache):
+def _blob() -> bytes:
     for p in PATTERNS:
         compile_regex(p)
-    saved = dict(_startup._codes)
-    _startup.save_regex_cache(str(tmp_path))
-    assert len(list(tmp_path.iterdir())) == 1
-    _startup._codes.clear()
-    _startup.load_regex_cache(str(tmp_path))
-    assert _startup._codes == saved
-    for p in PATTERNS:
-        cached, plain = compile_regex(p), re.compile(p)
-        assert (cached.pattern, cached.flags, cached.groupindex) == (
-            plain.pattern,
-            plain.flags,
-            plain.groupindex,
-        )
+    return _startup.programs_blob()
 
 
 @given(st.text(max_size=200))
-def test_cached_patterns_match_like_re(text):
+def test_shipped_programs_match_like_re(text):
+    table = _startup.read_programs(_blob())
     for p in PATTERNS:
-        a, b = compile_regex(p).search(text), re.compile(p).search(text)
+        ours = _startup._sre_build(p, table[(p, 0)])
+        assert ours is not None
+        a, b = ours.search(text), re.compile(p).search(text)
         assert (a and a.groupdict(), a and a.span()) == (b and b.groupdict(), b and b.span())
 
 
-def _saved(tmp_path: Path) -> Path:
-    for p in PATTERNS:
-        compile_regex(p)
-    _startup.save_regex_cache(str(tmp_path))
-    [f] = list(tmp_path.iterdir())
-    _startup._codes.clear()
-    return f
+def test_damaged_programs_file_is_ignored(fresh_table):
+    blob = _blob()
+    assert len(_startup.read_programs(blob)) == len(PATTERNS)
+    for i in (0, len(blob) // 2, len(blob) - 1):
+        bad = bytearray(blob)
+        bad[i] ^= 0x40
+        assert _startup.read_programs(bytes(bad)) == {}
+    assert _startup.read_programs(b"") == {}
+    assert _startup.read_programs(blob[:-3]) == {}
 
 
-def test_corrupt_cache_file_is_ignored(tmp_path, fresh_cache):
-    f = _saved(tmp_path)
-    f.write_bytes(b"\x00garbage")
-    _startup.load_regex_cache(str(tmp_path))
-    assert _startup._codes == {}
-    assert compile_regex(PATTERNS[1]).sub(" ", "a  b") == "a b"
+def test_other_interpreter_programs_are_refused(fresh_table, monkeypatch):
+    blob = _blob()
+    monkeypatch.setattr(_startup, "_tag", lambda: "cpython-00-0-0-0")
+    assert _startup.read_programs(blob) == {}
 
 
-def test_swapped_programs_are_refused(tmp_path, fresh_cache):
-    """One pattern's opcodes filed under another's key fail the checksum: both are compiled
-    afresh rather than run with the wrong program."""
-    f = _saved(tmp_path)
-    tag, entries = marshal.loads(f.read_bytes())
-    a, b = (PATTERNS[3], 0), (PATTERNS[4], 0)
-    entries[a], entries[b] = entries[b], entries[a]
-    f.write_bytes(marshal.dumps((tag, entries)))
-    os.chmod(f, 0o600)
-    _startup.load_regex_cache(str(tmp_path))
-    assert a not in _startup._codes and b not in _startup._codes
-    assert len(_startup._codes) == len(PATTERNS) - 2
-    assert compile_regex(PATTERNS[3]).search("a Traceback") is not None
-
-
-def test_other_interpreter_tag_is_refused(tmp_path, fresh_cache):
-    f = _saved(tmp_path)
-    _, entries = marshal.loads(f.read_bytes())
-    f.write_bytes(marshal.dumps(("cpython-00-0-0-0", entries)))
-    _startup.load_regex_cache(str(tmp_path))
-    assert _startup._codes == {}
-
-
-@pytest.mark.skipif(not hasattr(os, "getuid"), reason="no Unix owners here")
-def test_cache_dir_writable_by_others_is_neither_read_nor_written(tmp_path, fresh_cache):
-    _saved(tmp_path)
-    os.chmod(tmp_path, 0o777)
-    try:
-        _startup.load_regex_cache(str(tmp_path))
-        assert _startup._codes == {}
-        compile_regex(r"x+y")
-        _startup.save_regex_cache(str(tmp_path))
-        assert len(list(tmp_path.iterdir())) == 1  # nothing new written
-    finally:
-        os.chmod(tmp_path, 0o700)
-
-
-@pytest.mark.skipif(not hasattr(os, "getuid"), reason="no Unix owners here")
-def test_cache_file_writable_by_others_is_not_read(tmp_path, fresh_cache):
-    f = _saved(tmp_path)
-    os.chmod(f, 0o666)
-    _startup.load_regex_cache(str(tmp_path))
-    assert _startup._codes == {}
-
-
-def test_poisoned_entry_falls_back_to_re(fresh_cache):
+def test_poisoned_entry_falls_back_to_re(fresh_table):
     _startup._codes[(r"\d+", 0)] = (0, [1, 2, 3], 0, {}, ())
     assert compile_regex(r"\d+").findall("a1b22") == ["1", "22"]
 

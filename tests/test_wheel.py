@@ -27,6 +27,7 @@ def test_wheel_installs_and_explains_outside_the_repo(tmp_path):
     wheel = next(dist.glob("errexplain-*.whl"))
     names = zipfile.ZipFile(wheel).namelist()
     assert "errexplain/_index/catalog.idx" in names
+    assert "errexplain/_index/regex.programs" in names
     assert "errexplain/_catalog/sglang/project.yaml" in names
     venv = tmp_path / "venv"
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
@@ -66,5 +67,22 @@ def test_wheel_installs_and_explains_outside_the_repo(tmp_path):
         check=True,
     ).stdout
     assert str(venv) in where
-    # first run after a wheel install builds no index (the cache may hold compiled regexes)
-    assert not list((tmp_path / "cache").glob("index-*"))
+    # first run after a wheel install builds no index, and writes nothing to the cache dir
+    assert not list((tmp_path / "cache").glob("*"))
+    # the piped path runs on the shipped regex programs: `re` is never imported
+    piped = (
+        "import sys, io; from errexplain.cli import run_argv\n"
+        "sys.stdin = io.TextIOWrapper(io.BytesIO(b'ValueError: image QKV shapes must match'))\n"
+        "sys.stdin.isatty = lambda: False\n"
+        "code = run_argv(['errexplain'])\n"
+        "print(code, 're' in sys.modules, file=sys.stderr)\n"
+    )
+    r = subprocess.run(
+        [str(venv / "bin" / "python"), "-c", piped],
+        cwd=elsewhere,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert r.stderr.strip().splitlines()[-1] == "0 False", r.stderr

@@ -10,7 +10,7 @@ whole explain on the piped fast path. Each is tested against what it stands in f
   ``__hash__``, ``__repr__`` and pickling.
 * :func:`named_tuple` stands in for ``collections.namedtuple`` (same import cost).
 * :func:`memo` stands in for ``functools.lru_cache`` (``functools`` pulls in ``collections``).
-* :func:`compile_regex` stands in for ``re.compile``, served from a cache of compiled opcodes
+* :func:`compile_regex` stands in for ``re.compile``, served from programs shipped in the wheel
   (see the section below), so that the fast path neither imports ``re`` nor compiles patterns.
 * :class:`IntEnum` stands in for ``enum.IntEnum`` (``enum`` pulls in ``functools`` and
   ``collections``: a quarter of the piped fast path); to the type checker it *is*
@@ -19,23 +19,18 @@ whole explain on the piped fast path. Each is tested against what it stands in f
   is imported only on other platforms).
 * ``TYPE_CHECKING``: a plain ``False`` so that ``typing`` is never imported at run time.
 
-The regex cache
----------------
+Regex programs
+--------------
 CPython compiles a pattern in two steps: a Python-level parser/compiler (``re._parser`` and
 ``re._compiler``, ``sre_parse``/``sre_compile`` on 3.10) produces integer opcodes, and
-``_sre.compile`` (C) turns them into a pattern object. The opcodes are plain data and are cached
-in one marshal file per interpreter, as safe as Python's own ``.pyc`` files:
-
-* the file name and header carry the interpreter's cache tag, ``sys.hexversion``,
-  ``_sre.MAGIC`` and ``_sre.CODESIZE``: another interpreter never reads it;
-* each entry is keyed by pattern and flags and carries a 64-bit checksum of (pattern, flags,
-  program): a corrupted entry or one pattern's program filed under another is dropped and
-  compiled afresh;
-* the directory and the file must be owned by the current user and not writable by group or
-  others, otherwise the cache is not read (nor written);
-* only the command-line edge calls :func:`load_regex_cache` and :func:`save_regex_cache`;
-  library code only fills the in-memory table.
-Anything unexpected (another Python's private ``re`` internals) falls back to ``re.compile``.
+``_sre.compile`` (C) turns them into a pattern object. ``_sre`` trusts the opcodes: a crafted
+program writes past its allocation (issue 14). So programs are never read from a place a
+run can write to (the user's cache dir used to hold them): the wheel's build hook compiles every
+pattern the package uses and ships the programs as package data, next to the prebuilt index,
+exactly as trusted as the package's own code and ``.pyc`` files. The file carries the building
+interpreter's cache tag, ``sys.hexversion``, ``_sre.MAGIC`` and ``_sre.CODESIZE`` (another
+interpreter compiles instead) and a checksum (a damaged file is ignored). An editable install,
+or any pattern not in the file, is compiled by ``re.compile``.
 """
 
 from __future__ import annotations
@@ -351,10 +346,14 @@ def memo(maxsize: int = 128) -> Callable[[_F], _F]:
     return decorate
 
 
-# --------------------------------------------------------------------------------- regex cache
+# ------------------------------------------------------------------------------ regex programs
 
 _codes: dict[tuple[str, int], tuple[Any, ...]] = {}
-_state = {"dirty": False, "enabled": True}
+_seen: dict[tuple[str, int], None] = {}
+_state = {"loaded": False}
+PROGRAMS_FILE = "regex.programs"
+"""The compiled-regex programs shipped in a wheel (``errexplain/_index/``), written by the
+build hook (:func:`programs_blob`). Never a file of the user's cache dir."""
 
 
 def _program(pattern: str, flags: int) -> tuple[Any, ...] | None:
@@ -396,22 +395,20 @@ def _sre_build(pattern: str, args: tuple[Any, ...]) -> re.Pattern[str] | None:
 
 
 def compile_regex(pattern: str, flags: int = 0) -> re.Pattern[str]:
-    """Like ``re.compile``, served from the opcode cache when possible."""
+    """Like ``re.compile``; served from the programs shipped in the wheel when there are."""
     key = (pattern, int(flags))
+    _seen[key] = None
+    if not _state["loaded"]:
+        _state["loaded"] = True
+        _load_programs()
     args = _codes.get(key)
     if args is not None:
-        cached = _sre_build(pattern, args)
-        if cached is not None:
-            return cached
-    fresh = _program(pattern, int(flags)) if _state["enabled"] else None
-    built = _sre_build(pattern, fresh) if fresh is not None else None
-    if built is None or fresh is None:
-        import re
+        built = _sre_build(pattern, args)
+        if built is not None:
+            return built
+    import re
 
-        return re.compile(pattern, flags)
-    _codes[key] = fresh
-    _state["dirty"] = True
-    return built
+    return re.compile(pattern, flags)
 
 
 def _tag() -> str:
@@ -420,107 +417,48 @@ def _tag() -> str:
     return f"{sys.implementation.cache_tag}-{sys.hexversion:x}-{_sre.MAGIC}-{_sre.CODESIZE}"
 
 
-def _digest(tag: str, key: tuple[str, int], args: tuple[Any, ...], code: bytes) -> int:
-    """A checksum of one entry: its key, its program and the interpreter tag (CRC-32 and
-    Adler-32 side by side, 64 bits: against corruption and mix-ups, not against a forger, who
-    would need to own the directory anyway)."""
+def _checksum(data: bytes) -> bytes:
+    """CRC-32 and Adler-32 side by side (8 bytes): against corruption, not a forger."""
     from zlib import adler32, crc32
 
-    # repr, not marshal: marshal's output depends on reference counts
-    head = f"{tag}\0{key!r}\0{args[0]}\0{args[2:]!r}".encode()
-    return (crc32(code, crc32(head)) << 32) | adler32(code, adler32(head))
+    return crc32(data).to_bytes(4, "little") + adler32(data).to_bytes(4, "little")
 
 
-def _pack(code: list[int]) -> bytes:
-    import array
-
-    return array.array("I", code).tobytes()
-
-
-def _unpack(code: bytes) -> list[int]:
-    return memoryview(code).cast("I").tolist()
-
-
-def regex_cache_file(directory: str, tag: str | None = None) -> str:
-    import os
-
-    return os.path.join(directory, f"regex-{tag or _tag()}.marshal")
-
-
-def owned_privately(path: str) -> bool:
-    """Whether ``path`` exists, belongs to the current user and is not writable by others
-    (always true where there are no Unix owners)."""
-    import os
-
-    try:
-        st = os.stat(path)
-    except OSError:
-        return False
-    getuid = getattr(os, "getuid", None)
-    if getuid is None:  # pragma: no cover - Windows
-        return True
-    return st.st_uid == getuid() and not st.st_mode & 0o022
-
-
-def load_regex_cache(directory: str) -> None:
-    """Fill the in-memory table from a previous run's file. A file or directory that is not
-    privately owned is ignored (and never written); bad entries are dropped one by one."""
+def programs_blob() -> bytes:
+    """The programs of every pattern compiled so far, for this interpreter, as the file the
+    build hook ships: marshal of (tag, {(pattern, flags): program}), then its checksum."""
     import marshal
 
-    tag = _tag()  # once: every entry's checksum covers it
-    path = regex_cache_file(directory, tag)
-    if not owned_privately(directory):
-        _state["enabled"] = _state["enabled"] and not _exists(directory)
-        return
-    if not owned_privately(path):
-        return
+    table = {k: v for k in _seen if (v := _program(*k)) is not None}
+    data = marshal.dumps((_tag(), table))
+    return data + _checksum(data)
+
+
+def read_programs(data: bytes) -> dict[tuple[str, int], tuple[Any, ...]]:
+    """The table of a programs file: empty unless its checksum holds and it was built by this
+    very interpreter (cache tag, version, ``_sre.MAGIC`` and ``CODESIZE``)."""
+    import marshal
+
+    body, tail = data[:-8], data[-8:]
+    if len(data) < 8 or _checksum(body) != tail:
+        return {}
     try:
+        tag, table = marshal.loads(body)
+    except Exception:
+        return {}
+    return table if tag == _tag() and isinstance(table, dict) else {}
+
+
+def _load_programs() -> None:
+    """Fill the table from the wheel's programs file (package data, as trusted as the
+    package's own code and ``.pyc`` files; an editable install has none and compiles)."""
+    import os
+
+    pkg = sys.modules.get(__package__ or "errexplain")
+    try:
+        path = os.path.join(pkg.__path__[0], "_index", PROGRAMS_FILE)  # type: ignore[union-attr]
         with open(path, "rb") as fh:
-            head, entries = marshal.load(fh)
-    except Exception:
-        return
-    if head != tag or not isinstance(entries, dict):
-        return
-    for key, value in entries.items():
-        _accept(tag, key, value)
-
-
-def _exists(path: str) -> bool:
-    import os
-
-    return os.path.exists(path)
-
-
-def _accept(tag: str, key: Any, value: Any) -> None:
-    try:
-        digest, flags, code, *rest = value
-        args = (flags, code, *rest)
-        if isinstance(key[0], str) and _digest(tag, key, args, code) == digest:
-            _codes[key] = (flags, _unpack(code), *rest)
-    except Exception:
-        return
-
-
-def save_regex_cache(directory: str) -> None:
-    """Write the cache if this run compiled anything new (atomically; errors are ignored)."""
-    if not _state["dirty"] or not _state["enabled"]:
-        return
-    import os
-
-    try:
-        os.makedirs(directory, mode=0o700, exist_ok=True)
-        if not owned_privately(directory):
-            return
-        import marshal
-
-        tag = _tag()
-        entries = {}
-        for key, (flags, code, *rest) in _codes.items():
-            packed = _pack(code)
-            args = (flags, packed, *rest)
-            entries[key] = (_digest(tag, key, args, packed), *args)
-        write_atomic(regex_cache_file(directory, tag), marshal.dumps((tag, entries)))
-        _state["dirty"] = False
+            _codes.update(read_programs(fh.read()))
     except Exception:
         return
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import builtins
 
 from errexplain._startup import TYPE_CHECKING, replace
+from errexplain.bounds import ERRORS, MESSAGE_CHARS
 from errexplain.match.rank import FUZZY_CUTOFF, Hit, Ranking, rank
 from errexplain.match.release import Facts, guess, pin, site_lines, window
 from errexplain.match.sites import ambiguous, locate, wants_sites
@@ -228,7 +229,11 @@ def explain_error(
     release: Mapping[str, str] | None = None,
 ) -> Explanation:
     """Explain one parsed error. `text` is the whole paste (version strings in it tell the
-    release); `release` maps a project to the release the user states it runs."""
+    release); `release` maps a project to the release the user states it runs. Only the first
+    MESSAGE_CHARS characters of a message are matched and shown."""
+    cut = len(error.message) - MESSAGE_CHARS
+    if cut > 0:
+        error = replace(error, message=error.message[:MESSAGE_CHARS])
     facts, first = _first_guess(text, error, view, release or {})
     win = window(facts, first) if facts is not None else None
     ranking = rank(view, error.message, error.type, error.frames, cutoff=cutoff, window=win)
@@ -241,6 +246,11 @@ def explain_error(
         g = _final_guess(text, error, facts, first, matches[0] if matches else None)
         matches = _same_text_now(tuple(_follow_release(view, m, g, facts) for m in matches))
     notes = []
+    if cut > 0:
+        notes.append(
+            f"the message is {cut + MESSAGE_CHARS:,} characters long: only its first "
+            f"{MESSAGE_CHARS:,} were matched and are shown"
+        )
     other = _look_alike(error, matches)
     if other is not None:
         project = matches[0].entry.project
@@ -274,26 +284,46 @@ def explain_text(
     """Explain every distinct error found in pasted text. A paste with no exception in it at
     all (a message copied alone, quoted in prose, a log line without a level) is searched line
     by line for messages the catalog knows well (`bare_messages`)."""
+    return explain_text_bounded(text, view, cutoff=cutoff, release=release)[0]
+
+
+def explain_text_bounded(
+    text: str,
+    view: CatalogView,
+    *,
+    cutoff: float = FUZZY_CUTOFF,
+    release: Mapping[str, str] | None = None,
+) -> tuple[tuple[Explanation, ...], int]:
+    """:func:`explain_text` and how many distinct errors were left unexplained: at most ERRORS
+    are explained, the first ERRORS - 1 and the last (the one a crashing log ends with)."""
     errors = parse_traceback(text)
     if not errors:
-        return bare_messages(text, view)
+        return bare_messages(text, view), 0
+    kept = errors if len(errors) <= ERRORS else (*errors[: ERRORS - 1], errors[-1])
+    by_no: dict[int, list[str]] | None = None
     out = []
-    for e in errors:
+    for e in kept:
         exp = explain_error(e, view, cutoff=cutoff, text=text, release=release)
         if not exp.matches and e.form in ("log", "repr") and e.line_no:
-            exp = _enclosing_line(text, exp, view) or exp
+            if by_no is None:  # once per text, not once per error (linear in the paste)
+                from errexplain.parse.lines import clean_lines
+
+                by_no = {}
+                for ln in clean_lines(text):
+                    by_no.setdefault(ln.no, []).append(ln.text)
+            exp = _enclosing_line(by_no, exp, view) or exp
         out.append(exp)
-    return tuple(out)
+    return tuple(out), len(errors) - len(kept)
 
 
-def _enclosing_line(text: str, exp: Explanation, view: CatalogView) -> Explanation | None:
+def _enclosing_line(
+    by_no: Mapping[int, list[str]], exp: Explanation, view: CatalogView
+) -> Explanation | None:
     """An exception quoted inside a log line (`... with exception KVTransferError(...): ...`)
     whose own message the catalog does not know, while the line around it is a catalogued
     (logged) message: the line's entry explains it."""
-    from errexplain.parse.lines import clean_lines
-
     err = exp.error
-    near = [ln.text for ln in clean_lines(text) if err.line_no - 1 <= ln.no <= err.line_no + 1]
+    near = [t for n in range(err.line_no - 1, err.line_no + 2) for t in by_no.get(n, ())]
     # (a wrapped line: its neighbours too); the line holds long values: no coverage asked
     found = bare_messages("\n".join(near), view, coverage=0.0)
     # the line's entry must carry the exception in one of its values (`... with exception <e>`)

@@ -6,7 +6,7 @@ import pytest
 
 from errexplain.catalog.memory import MemoryCatalog, candidate_of
 from errexplain.match.template import compile_template
-from errexplain.models import Candidate, Entry, Related, Source
+from errexplain.models import Candidate, Entry, Source
 
 
 def _entry(
@@ -102,10 +102,12 @@ def test_entry_and_position(view):
 
 
 def test_related_resolves_known_ids_in_order_and_skips_unknown(view):
-    assert view.related(0) == (
-        Related(ENTRIES[2].id, "Supercalifragilistic", "KeyError"),
-        Related(ENTRIES[1].id, "the widget exploded: <x>", "WidgetError"),
-    )
+    got = view.related(0)
+    assert [(r.id, r.template, r.exception) for r in got] == [
+        (ENTRIES[2].id, "Supercalifragilistic", "KeyError"),
+        (ENTRIES[1].id, "the widget exploded: <x>", "WidgetError"),
+    ]
+    assert all(r.why for r in got)  # each with its one-line reason
     assert view.related(1) == ()
 
 

@@ -40,6 +40,11 @@ def test_guard_names_leave_out_common_ones():
 
 def test_each_relation_with_its_reason():
     same_func = _site(path=TP.path, function=TP.function, template="tp must be positive")
+    # (a check of the same variable tells most, even in the same function)
+    assert (
+        relation(TP, _site(path=TP.path, function=TP.function, condition="self.tp_size < 1"))[0]
+        == SAME_GUARD
+    )
     assert relation(TP, same_func) == (
         SAME_FUNCTION,
         "checked in the same function, check_tp",

@@ -116,3 +116,89 @@ def test_old_index_files_are_pruned(catalog_dir, cache_dir):
     left = _index_files(cache_dir)
     assert len(left) == cache.KEEP_INDEXES
     assert any("stale" not in f.name for f in left)
+
+
+def _everything(idx: Index) -> tuple:
+    """Every answer an index can give (all of its parts read)."""
+    entries = tuple(idx.entry(i) for i in range(len(idx)))
+    related = tuple(idx.related(i) for i in range(len(idx)))
+    words = {w for e in entries for w in e.template.lower().split()}
+    buckets = tuple(tuple(c.id for c in idx.bucket(w, words)) for w in sorted(words))
+    stats = idx.word_stats()
+    ids = tuple(idx.position(e.id) for e in entries)
+    sites = tuple(
+        tuple(c.id for c in idx.sites(os.path.basename(e.source.path or ""), e.source.function))
+        for e in entries
+    )
+    return entries, related, buckets, stats.idf, ids, sites
+
+
+@pytest.mark.parametrize("where", [0.02, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.99])
+def test_garbage_inside_the_cache_changes_no_answer_and_is_repaired(catalog_dir, cache_dir, where):
+    """Issue 14: garbage inside the blobs with the header intact gave "bad marshal data" on
+    every run, for good, or garbled prose and missing matches."""
+    dirs = (str(catalog_dir),)
+    want = _everything(cache.open_index(dirs))
+    [f] = _index_files(cache_dir)
+    good = f.read_bytes()
+    data = bytearray(good)
+    at = int(len(data) * where)
+    data[at : at + 3] = bytes(b ^ 0x5A for b in data[at : at + 3])
+    f.write_bytes(bytes(data))
+    idx = cache.open_index(dirs)
+    assert _everything(idx) == want
+    assert Index.open(str(f)).key == idx.key
+    assert _everything(Index.open(str(f))) == want  # the file was rebuilt
+
+
+def test_a_waiting_process_reads_the_holders_index_instead_of_building(catalog_dir, cache_dir):
+    """Issue 14: concurrent cold runs all built the index at once (35 s each)."""
+    import threading
+
+    dirs = (str(catalog_dir),)
+    key = cache.catalog_key(dirs)
+    path = str(cache_dir / f"index-{key}.idx")
+    data = cache.build(dirs, key)
+    got: list[bytes] = []
+    builds: list[int] = []
+    real_build = cache.build
+    try:
+        cache.build = lambda *a: builds.append(1) or real_build(*a)  # type: ignore[assignment]
+        with cache.build_lock(str(cache_dir)) as locked:
+            assert locked
+            waiter = threading.Thread(
+                target=lambda: got.append(cache._build_cached(dirs, key, path))
+            )
+            waiter.start()
+            time.sleep(0.3)
+            assert not got  # waiting for the lock
+            cache.write_atomic(path, data)
+        waiter.join(30)
+    finally:
+        cache.build = real_build  # type: ignore[assignment]
+    assert got == [data] and not builds
+
+
+def test_a_lock_held_too_long_builds_in_memory(catalog_dir, cache_dir, monkeypatch):
+    monkeypatch.setattr(cache, "LOCK_WAIT", 0.2)
+    dirs = (str(catalog_dir),)
+    key = cache.catalog_key(dirs)
+    with cache.build_lock(str(cache_dir)) as locked:
+        assert locked
+        with cache.build_lock(str(cache_dir)) as second:
+            assert not second
+        data = cache._build_cached(dirs, key, str(cache_dir / "x.idx"))
+    assert Index.from_bytes(data).key == key
+
+
+def test_temporary_files_of_killed_writers_are_pruned(catalog_dir, cache_dir):
+    """Issue 14: `kill -9` during the write left temporary files that pruning never removed."""
+    cache_dir.mkdir()
+    old = [cache_dir / ".tmp-abc.part", cache_dir / ".idx-1.tmp"]
+    fresh = cache_dir / ".tmp-new.part"
+    for p in [*old, fresh]:
+        p.write_bytes(b"x")
+    for p in old:
+        os.utime(p, (time.time() - 3600, time.time() - 3600))
+    cache.open_index((str(catalog_dir),))
+    assert not any(p.exists() for p in old) and fresh.exists()

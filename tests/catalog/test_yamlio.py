@@ -131,9 +131,10 @@ entries:
 def test_entry_line(tmp_path):
     f = tmp_path / "m.yaml"
     f.write_text(MODULE)
-    assert entry_line(f, 0) == 3
-    assert entry_line(f, 1) == 6
-    assert entry_line(f, -1) == 6
+    assert entry_line(f, 0, 2) == 3
+    assert entry_line(f, 1, 2) == 6
+    assert entry_line(f, -1, 2) == 6
+    assert entry_line(f, 0, 3) is None  # the text disagrees with the parsed document
 
 
 @pytest.mark.parametrize(
@@ -149,11 +150,11 @@ def test_entry_line(tmp_path):
 def test_entry_line_none_when_not_found(tmp_path, text):
     f = tmp_path / "m.yaml"
     f.write_text(text)
-    assert entry_line(f, 5) is None
+    assert entry_line(f, 5, 2) is None
 
 
 def test_entry_line_missing_file(tmp_path):
-    assert entry_line(tmp_path / "missing.yaml", 0) is None
+    assert entry_line(tmp_path / "missing.yaml", 0, 1) is None
 
 
 # ------------------------------------------------- the event reader gives the safe loader's values

@@ -259,17 +259,52 @@ def test_single_command_app_has_the_same_interface(runner):
     assert r.exit_code == 0 and json.loads(r.stdout)["schema"] == 1
 
 
-def test_regex_cache_written_by_the_cli(tmp_path):
-    env = {**__import__("os").environ, "ERREXPLAIN_CACHE_DIR": str(tmp_path)}
-    text = (EXAMPLES / "kimi_k3_multirank.log").read_text()
-    for _ in range(2):
-        r = subprocess.run(
-            [sys.executable, "-m", "errexplain"],
-            input=text,
+def _old_format_regex_cache(directory: Path, poison: dict[str, str]) -> None:
+    """A regex cache file as errexplain used to read from the cache dir, its checksums
+    recomputed, with the programs of some patterns swapped for others' (issue 14: a crafted
+    file crashed the interpreter or changed answers)."""
+    import array
+    import marshal
+    import os
+    import re as _re
+    from zlib import adler32, crc32
+
+    from errexplain import _startup
+
+    tag = _startup._tag()
+    entries = {}
+    for target, source in poison.items():
+        _, program = _re.compile(source), _startup._program(source, 0)
+        assert program is not None
+        flags, code, *rest = program
+        packed = array.array("I", code).tobytes()
+        key = (target, 0)
+        head = f"{tag}\0{key!r}\0{flags}\0{tuple(rest)!r}".encode()
+        digest = (crc32(packed, crc32(head)) << 32) | adler32(packed, adler32(head))
+        entries[key] = (digest, flags, packed, *rest)
+    f = directory / f"regex-{tag}.marshal"
+    f.write_bytes(marshal.dumps((tag, entries)))
+    os.chmod(f, 0o600)
+    os.chmod(directory, 0o700)
+
+
+def test_no_file_in_the_cache_dir_changes_an_answer(tmp_path):
+    import os
+
+    def run(cache: Path) -> subprocess.CompletedProcess[str]:
+        env = {**os.environ, "ERREXPLAIN_CACHE_DIR": str(cache)}
+        return subprocess.run(
+            [sys.executable, "-m", "errexplain", "lookup", "16 is not divisible by 6"],
             env=env,
             capture_output=True,
             text=True,
             check=False,
         )
-        assert r.returncode == 0, r.stderr
-    assert list(tmp_path.glob("regex-*.marshal"))
+
+    clean = run(tmp_path / "clean")
+    poisoned = tmp_path / "poisoned"
+    poisoned.mkdir()
+    _old_format_regex_cache(poisoned, {r"\s+": r"\s+(?:not\s+)?", r"[\w+.-]{0,30}": r"\s+"})
+    (poisoned / "regex.programs").write_bytes(b"\x00" * 64)
+    assert (run(poisoned).returncode, run(poisoned).stdout) == (clean.returncode, clean.stdout)
+    assert clean.returncode == 0

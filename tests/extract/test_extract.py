@@ -235,14 +235,14 @@ def test_related(catalog):
     out, _ = catalog
     ids = {e["id"] for e in _entries(out)}
     start = sorted(_by_function(out, "Engine.start"), key=lambda e: e["source"]["line"])
-    # Same function first, nearest line first.
-    assert start[0]["related"][:2] == [start[1]["id"], start[2]["id"]]
+    # the other checks of the same function are related (a shared guard name ranks first)
+    assert {start[1]["id"], start[2]["id"]} <= set(start[0]["related"])
     first, second = _by_function(out, "duplicated")
     assert first["related"][0] == second["id"]
     for entry in _entries(out):
         assert set(entry.get("related", [])) <= ids
         assert entry["id"] not in entry.get("related", [])
-        assert len(entry.get("related", [])) <= 5
+        assert len(entry.get("related", [])) <= 6
 
 
 def test_layout_and_project_file(catalog):

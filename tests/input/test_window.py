@@ -80,3 +80,11 @@ def test_quiet_log_keeps_nothing_and_skips_everything():
     data = b"INFO step 1 ok\n" * 5000
     win = _window.filter_stream(data[:100], io.BytesIO(data[100:]), 3, 3, 10**9)
     assert win.kept_size == 0 and win.skipped == len(data) and not win.cut
+
+
+@given(st.lists(st.sampled_from([b"", b"a", b"ab", b"abcdef", b"x" * 9, b"y" * 20]), max_size=30))
+def test_bound_lines_cuts_every_long_line_and_only_those(parts):
+    buf = b"\n".join(parts) + (b"\n" if len(parts) % 2 else b"")
+    got, cut = _window.bound_lines(buf, 8)
+    want = b"\n".join(p[:8] for p in buf.split(b"\n"))
+    assert (got, cut) == (want, len(buf) - len(want))

@@ -62,23 +62,67 @@ def answer_code(exps: Sequence[Explanation]) -> ExitCode:
     return ExitCode.EXPLAINED if any(e.explained for e in exps) else ExitCode.NO_MATCH
 
 
-def emit_explanations(
-    ctx: Context, exps: Sequence[Explanation], extra: dict[str, Any] | None = None
-) -> ExitCode:
-    """Print answers in the chosen format; the exit code says whether any matched."""
+class _Capped:
+    """A text stream that passes on the first `limit` characters written and counts the rest
+    (Rich draws on it as on the stream it wraps: isatty, fileno, encoding pass through)."""
+
+    def __init__(self, stream: TextIO, limit: int) -> None:
+        self._stream, self.left, self.dropped = stream, limit, 0
+
+    def write(self, text: str) -> int:
+        if len(text) > self.left:
+            self.dropped += len(text) - max(self.left, 0)
+            text = text[: max(self.left, 0)]
+        self.left -= len(text)
+        return self._stream.write(text) if text else 0
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
+
+
+def _render(ctx: Context, exps: Sequence[Explanation], extra: dict[str, Any] | None) -> str:
     if ctx.fmt == "json":
         from errexplain.render.json import render_explanations
 
-        ctx.stdout.write(render_explanations(exps, extra))
-    elif ctx.fmt == "text":
-        from errexplain.render.plain import render_explanations as plain
+        return render_explanations(exps, extra)
+    from errexplain.render.plain import render_explanations as plain
 
-        ctx.stdout.write(plain(exps, verbose=ctx.opts.verbose))
-    else:
-        from errexplain.render.rich import make_console, print_explanations
+    return plain(exps, verbose=ctx.opts.verbose)
 
-        print_explanations(make_console(ctx.stdout, ctx.opts.color), exps, verbose=ctx.opts.verbose)
-    return answer_code(exps)
+
+def _print_rich(ctx: Context, exps: Sequence[Explanation], limit: int) -> None:
+    from errexplain.render.rich import make_console, print_explanations
+
+    out = _Capped(ctx.stdout, limit)
+    console = make_console(out, ctx.opts.color)  # type: ignore[arg-type]
+    print_explanations(console, exps, verbose=ctx.opts.verbose)
+    if out.dropped:
+        ctx.warn(f"output is limited to {limit:,} characters: {out.dropped:,} more were cut")
+
+
+def emit_explanations(
+    ctx: Context, exps: Sequence[Explanation], extra: dict[str, Any] | None = None
+) -> ExitCode:
+    """Print answers in the chosen format; the exit code says whether any matched. Output
+    past OUTPUT_BYTES (characters) drops explanations from the middle (the last one stays),
+    and says so."""
+    from errexplain.bounds import OUTPUT_BYTES
+
+    code = answer_code(exps)
+    if ctx.fmt == "rich":
+        _print_rich(ctx, exps, OUTPUT_BYTES)
+        return code
+    total, out = len(exps), _render(ctx, exps, extra)
+    while len(out) > OUTPUT_BYTES and len(exps) > 1:
+        exps = (*exps[: max(0, len(exps) // 2 - 1)], exps[-1])
+        out = _render(ctx, exps, extra)
+    if len(exps) < total:
+        ctx.warn(
+            f"output is limited to {OUTPUT_BYTES:,} bytes: {len(exps)} of {total} "
+            "explanations shown (the last one included)"
+        )
+    ctx.stdout.write(out)
+    return code
 
 
 def emit_rows(

@@ -22,7 +22,8 @@ def _no_error(inp: InputText) -> InputError:
 
 
 def run(ctx: Context, path: str) -> ExitCode:
-    from errexplain.explainer import explain_text
+    from errexplain.bounds import ERRORS
+    from errexplain.explainer import explain_text_bounded
     from errexplain.input.read import read_path
 
     inp = read_path(path, ctx.stdin)
@@ -35,9 +36,14 @@ def run(ctx: Context, path: str) -> ExitCode:
         )
     view = open_catalog(ctx)
     release = stated_releases(ctx, view)
-    exps = explain_text(inp.text, view, cutoff=ctx.opts.cutoff, release=release)
+    exps, omitted = explain_text_bounded(inp.text, view, cutoff=ctx.opts.cutoff, release=release)
     if not exps:
         raise _no_error(inp)
+    if omitted:
+        ctx.warn(
+            f"{len(exps) + omitted:,} distinct errors found: explained the first {ERRORS - 1:,} "
+            f"and the last; {omitted:,} more were left out"
+        )
     return emit_explanations(
         ctx,
         exps,

@@ -2,8 +2,17 @@
 
 A normal run reads only what one message needs, so it stays fast at 100k templates::
 
-    b"ERRXIDX8" | 9 x uint64 little-endian: the lengths of
+    b"ERRXID11" | 9 x uint64 little-endian: the lengths of
     meta | offs | slots | rows | ids | fuzzy | sites | store | releases
+    | 9 x uint32: the CRC-32 of each blob | uint32: the CRC-32 of the header before it
+    then the blobs.
+
+Every byte is checksummed and verified when read (issue 14: garbage inside a blob gave "bad
+marshal data" on every run, or garbled prose): the header and ``meta`` on open, ``offs`` and
+the lazily loaded blobs (``ids``, ``fuzzy``, ``sites``, ``releases``) whole on first use, and
+``slots``, ``rows`` and ``store`` record by record, from CRC-32s kept in ``offs`` after the
+offsets. A mismatch raises :class:`IndexCorrupt`, or, when the index was given a way to rebuild
+itself (``repair``), swaps in freshly built bytes and reads again: the answer never changes.
 
 * ``meta`` (marshal, small): format, key, projects, the number of rows and of hash slots, and
   the builtin bases of custom exception classes.
@@ -53,13 +62,15 @@ from errexplain.models import (
 )
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Iterator, Mapping, Sequence
-    from typing import Any
+    from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+    from typing import Any, TypeVar
 
-MAGIC = b"ERRXIDXA"
-FORMAT = 10
+    _T = TypeVar("_T")
+
+MAGIC = b"ERRXID11"
+FORMAT = 11
 _NBLOBS = 9
-_HEAD_SIZE = len(MAGIC) + 8 * _NBLOBS
+_HEAD_SIZE = len(MAGIC) + 12 * _NBLOBS + 4
 
 
 class IndexCorrupt(Exception):
@@ -137,15 +148,22 @@ def build_bytes(
     brief = {e.id: e for e in entries}
     bases = {e.exception: e.base for e in entries if e.base and e.base != e.exception}
     rows, store = bytearray(), bytearray()
-    row_offs, store_offs = [], []
+    row_offs, store_offs, row_sums, store_sums = [], [], [], []
     for pos, i in enumerate(order):
         store_offs.append(len(store))
-        store += marshal.dumps(_prose(entries[i], brief))
+        rec = marshal.dumps(_prose(entries[i], brief))
+        store += rec
+        store_sums.append(zlib.crc32(rec))
         row_offs.append(len(rows))
-        rows += marshal.dumps(astuple(candidate_of(pos, entries[i])))
+        rec = marshal.dumps(astuple(candidate_of(pos, entries[i])))
+        rows += rec
+        row_sums.append(zlib.crc32(rec))
     row_offs.append(len(rows))
     store_offs.append(len(store))
     nslots, slots, slot_offs = _slots(rare)
+    from itertools import pairwise
+
+    slot_sums = [zlib.crc32(slots[a:b]) for a, b in pairwise(slot_offs)]
     meta = marshal.dumps(
         {
             "format": FORMAT,
@@ -158,7 +176,10 @@ def build_bytes(
             "heads": _heads(entries, order),
         }
     )
-    offs = b"".join(v.to_bytes(4, "little") for v in (*row_offs, *slot_offs, *store_offs))
+    offs = b"".join(
+        v.to_bytes(4, "little")
+        for v in (*row_offs, *slot_offs, *store_offs, *row_sums, *slot_sums, *store_sums)
+    )
     ids = marshal.dumps({entries[i].id: pos for pos, i in enumerate(order)})
     stats = word_stats([entries[i].template for i in order])
     fuzzy = marshal.dumps((stats.postings, stats.idf, stats.weight_sums))
@@ -166,6 +187,8 @@ def build_bytes(
     releases = marshal.dumps({f.project: (f.order, _path_buckets(f.paths)) for f in release_facts})
     blobs = (meta, offs, slots, bytes(rows), ids, fuzzy, sites, bytes(store), releases)
     head = MAGIC + b"".join(len(b).to_bytes(8, "little") for b in blobs)
+    head += b"".join(zlib.crc32(b).to_bytes(4, "little") for b in blobs)
+    head += zlib.crc32(head).to_bytes(4, "little")
     return b"".join((head, *blobs))
 
 
@@ -252,19 +275,20 @@ class Index:
     """A loaded index (a :class:`~errexplain.models.CatalogView`). Rows, ids, word stats and
     prose are read on demand."""
 
-    def __init__(self, meta: dict[str, Any], offsets: tuple[int, ...], reader: _Reader) -> None:
+    def __init__(
+        self,
+        meta: dict[str, Any],
+        offsets: tuple[int, ...],
+        reader: _Reader,
+        sums: tuple[int, ...] = (),
+        repair: Callable[[], bytes] | None = None,
+    ) -> None:
         self.meta = meta
-        (
-            self._at_offs,
-            self._at_slots,
-            self._at_rows,
-            self._at_ids,
-            self._at_fuzzy,
-            self._at_sites,
-            self._at_store,
-            self._at_releases,
-            self._end,
-        ) = offsets
+        self._sums = sums
+        self.repair = repair
+        """Called once on a checksum mismatch: fresh bytes of the same index (see module doc)."""
+        self.repaired = False
+        self._set_offsets(offsets)
         self._reader = reader
         self._offs: Sequence[int] | None = None
         self._slot_cache: dict[int, tuple[tuple[Any, ...], ...]] = {}
@@ -277,22 +301,78 @@ class Index:
         self._facts: dict[str, Facts] | None = None
         self._projects = {p[0]: Project(*p) for p in meta["projects"]}
 
+    def _set_offsets(self, offsets: tuple[int, ...]) -> None:
+        (
+            self._at_offs,
+            self._at_slots,
+            self._at_rows,
+            self._at_ids,
+            self._at_fuzzy,
+            self._at_sites,
+            self._at_store,
+            self._at_releases,
+            self._end,
+        ) = offsets
+
     @classmethod
-    def open(cls, path: str) -> Index:
+    def open(cls, path: str, repair: Callable[[], bytes] | None = None) -> Index:
         reader = _FileReader(path)
         try:
-            lens = _check_head(reader.read(0, _HEAD_SIZE), reader.size)
-            meta = _loads_meta(reader.read(_HEAD_SIZE, lens[0]))
+            lens, sums = _check_head(reader.read(0, _HEAD_SIZE), reader.size)
+            meta = _loads_meta(reader.read(_HEAD_SIZE, lens[0]), sums[0])
         except BaseException:
             reader.close()
             raise
-        return cls(meta, _blob_ends(lens), reader)
+        return cls(meta, _blob_ends(lens), reader, sums, repair)
 
     @classmethod
-    def from_bytes(cls, data: bytes) -> Index:
-        lens = _check_head(data[:_HEAD_SIZE], len(data))
-        meta = _loads_meta(data[_HEAD_SIZE : _HEAD_SIZE + lens[0]])
-        return cls(meta, _blob_ends(lens), _BytesReader(data))
+    def from_bytes(cls, data: bytes, repair: Callable[[], bytes] | None = None) -> Index:
+        lens, sums = _check_head(data[:_HEAD_SIZE], len(data))
+        meta = _loads_meta(data[_HEAD_SIZE : _HEAD_SIZE + lens[0]], sums[0])
+        return cls(meta, _blob_ends(lens), _BytesReader(data), sums, repair)
+
+    def _read(self, at: int, length: int, crc: int) -> bytes:
+        """Bytes whose CRC-32 must be `crc`; on a mismatch the index repairs itself once (the
+        fresh bytes have the same entries in the same positions) and reads again."""
+        data = self._reader.read(at, length)
+        if zlib.crc32(data) == crc:
+            return data
+        raise IndexCorrupt("checksum mismatch")
+
+    def _verified(self, read: Callable[[], _T]) -> _T:
+        try:
+            return read()
+        except IndexCorrupt:
+            if self.repair is None or self.repaired:
+                raise
+        self._adopt(self.repair())
+        return read()
+
+    def _adopt(self, data: bytes) -> None:
+        """Serve from freshly built bytes of the same catalog (after a checksum mismatch)."""
+        lens, sums = _check_head(data[:_HEAD_SIZE], len(data))
+        meta = _loads_meta(data[_HEAD_SIZE : _HEAD_SIZE + lens[0]], sums[0])
+        if meta.get("key") != self.meta.get("key") or meta.get("n") != self.meta.get("n"):
+            raise IndexCorrupt("the rebuilt index is of another catalog")
+        self.repaired = True
+        self._reader.close()
+        self._reader, self._sums, self.meta = _BytesReader(data), sums, meta
+        self._set_offsets(_blob_ends(lens))
+        self._offs = None
+        self._slot_cache.clear()
+
+    def _blob(self, k: int, start: int, end: int) -> bytes:
+        """The whole k-th blob (0 meta, 1 offs, ... as in the header), verified."""
+        return self._verified(lambda: self._read(start, end - start, self._sums[k]))
+
+    def _record_bytes(self, blob_at: int, k: int, sum_k: int) -> bytes:
+        """One record of a record-checksummed blob: bytes between offsets k and k+1."""
+
+        def read() -> bytes:
+            offs = self._offsets
+            return self._read(blob_at + offs[k], offs[k + 1] - offs[k], offs[sum_k])
+
+        return self._verified(read)
 
     @property
     def key(self) -> str:
@@ -302,10 +382,16 @@ class Index:
         return int(self.meta["n"])
 
     @property
+    def _sum_base(self) -> int:
+        """Where the record checksums start in the offsets array (rows, slots, prose)."""
+        return 2 * len(self) + 2 + int(self.meta["nslots"]) + 1
+
+    @property
     def _offsets(self) -> Sequence[int]:
-        """Row offsets, slot offsets, then prose offsets: one uint32 array read on first use."""
+        """Row offsets, slot offsets, prose offsets, then the CRC-32 of every row, slot and
+        prose record: one uint32 array read (and verified) on first use."""
         if self._offs is None:
-            raw = self._reader.read(self._at_offs, self._at_slots - self._at_offs)
+            raw = self._blob(1, self._at_offs, self._at_slots)
             if sys.byteorder == "little":
                 self._offs = memoryview(raw).cast("I")
             else:  # pragma: no cover - big-endian hosts
@@ -317,18 +403,32 @@ class Index:
     def _load_rows(
         self, first: int, count: int, keep: Sequence[bool] | None = None
     ) -> list[Candidate]:
-        offs = self._offsets
-        base = offs[first]
-        blob = self._reader.read(self._at_rows + base, offs[first + count] - base)
+        wanted = [
+            pos
+            for k, pos in enumerate(range(first, first + count))
+            if (keep is None or keep[k]) and pos not in self._rows
+        ]
+        if wanted:
+            recs = self._verified(lambda: self._row_bytes(wanted))
+            for pos, rec in zip(wanted, recs, strict=True):
+                self._rows[pos] = Candidate(*marshal.loads(rec))
+        return [
+            self._rows[pos]
+            for k, pos in enumerate(range(first, first + count))
+            if keep is None or keep[k]
+        ]
+
+    def _row_bytes(self, wanted: Sequence[int]) -> list[bytes]:
+        """The records of rows `wanted` (ascending), read in one go and each verified."""
+        offs, sums = self._offsets, self._sum_base
+        base = offs[wanted[0]]
+        blob = self._reader.read(self._at_rows + base, offs[wanted[-1] + 1] - base)
         out = []
-        for k, pos in enumerate(range(first, first + count)):
-            if keep is not None and not keep[k]:
-                continue
-            row = self._rows.get(pos)
-            if row is None:
-                row = Candidate(*marshal.loads(blob[offs[pos] - base : offs[pos + 1] - base]))
-                self._rows[pos] = row
-            out.append(row)
+        for pos in wanted:
+            rec = blob[offs[pos] - base : offs[pos + 1] - base]
+            if zlib.crc32(rec) != offs[sums + pos]:
+                raise IndexCorrupt("checksum mismatch")
+            out.append(rec)
         return out
 
     def bucket(self, word: str, present: set[str]) -> list[Candidate]:
@@ -342,12 +442,8 @@ class Index:
         items = self._slot_cache.get(slot)
         if items is None:
             k = len(self) + 1 + slot
-            start, end = self._offsets[k], self._offsets[k + 1]
-            items = (
-                marshal.loads(self._reader.read(self._at_slots + start, end - start))
-                if (end > start)
-                else ()
-            )
+            raw = self._record_bytes(self._at_slots, k, self._sum_base + len(self) + slot)
+            items = marshal.loads(raw) if raw else ()
             self._slot_cache[slot] = items
         return items
 
@@ -360,9 +456,7 @@ class Index:
 
     def word_stats(self) -> WordStats:
         if self._stats is None:
-            post, idf, wsum = marshal.loads(
-                self._reader.read(self._at_fuzzy, self._at_sites - self._at_fuzzy)
-            )
+            post, idf, wsum = marshal.loads(self._blob(5, self._at_fuzzy, self._at_sites))
             self._stats = WordStats(post, idf, wsum)
         return self._stats
 
@@ -371,16 +465,12 @@ class Index:
         if head is not None:
             return int(head)
         if self._ids is None:
-            self._ids = marshal.loads(
-                self._reader.read(self._at_ids, self._at_fuzzy - self._at_ids)
-            )
+            self._ids = marshal.loads(self._blob(4, self._at_ids, self._at_fuzzy))
         return self._ids.get(entry_id)
 
     def sites(self, file_name: str, function: str) -> list[Candidate]:
         if self._sites is None:
-            self._sites = marshal.loads(
-                self._reader.read(self._at_sites, self._at_store - self._at_sites)
-            )
+            self._sites = marshal.loads(self._blob(6, self._at_sites, self._at_store))
         return [self.candidate(pos) for pos in self._sites.get(site_key(file_name, function), ())]
 
     def history_projects(self) -> tuple[str, ...]:
@@ -393,7 +483,7 @@ class Index:
         if project not in self.meta.get("history", ()):
             return None
         if self._facts is None:
-            raw = marshal.loads(self._reader.read(self._at_releases, self._end - self._at_releases))
+            raw = marshal.loads(self._blob(8, self._at_releases, self._end))
             self._facts = {
                 p: Facts(p, tuple(order), _LazyPaths(tuple(buckets)))  # type: ignore[arg-type]
                 for p, (order, buckets) in raw.items()
@@ -409,8 +499,8 @@ class Index:
         rec = self._prose.get(pos)
         if rec is None:
             k = len(self) + 1 + self.meta["nslots"] + 1 + pos
-            start, end = self._offsets[k], self._offsets[k + 1]
-            rec = marshal.loads(self._reader.read(self._at_store + start, end - start))
+            sum_k = self._sum_base + len(self) + self.meta["nslots"] + pos
+            rec = marshal.loads(self._record_bytes(self._at_store, k, sum_k))
             self._prose[pos] = rec
         return rec
 
@@ -486,15 +576,18 @@ class Index:
         )
 
 
-def _check_head(head: bytes, size: int) -> tuple[int, ...]:
+def _check_head(head: bytes, size: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """(blob lengths, blob CRC-32s) of a verified header."""
     if len(head) != _HEAD_SIZE or head[: len(MAGIC)] != MAGIC:
         raise IndexCorrupt("not an index of this format")
-    lens = tuple(
-        int.from_bytes(head[i : i + 8], "little") for i in range(len(MAGIC), _HEAD_SIZE, 8)
-    )
+    if zlib.crc32(head[:-4]) != int.from_bytes(head[-4:], "little"):
+        raise IndexCorrupt("header checksum mismatch")
+    at = len(MAGIC) + 8 * _NBLOBS
+    lens = tuple(int.from_bytes(head[i : i + 8], "little") for i in range(len(MAGIC), at, 8))
+    sums = tuple(int.from_bytes(head[i : i + 4], "little") for i in range(at, at + 4 * _NBLOBS, 4))
     if _HEAD_SIZE + sum(lens) != size:
         raise IndexCorrupt("truncated or padded index")
-    return lens
+    return lens, sums
 
 
 def _blob_ends(lens: Iterable[int]) -> tuple[int, ...]:
@@ -506,7 +599,9 @@ def _blob_ends(lens: Iterable[int]) -> tuple[int, ...]:
     return tuple(out)
 
 
-def _loads_meta(data: bytes) -> dict[str, Any]:
+def _loads_meta(data: bytes, crc: int) -> dict[str, Any]:
+    if zlib.crc32(data) != crc:
+        raise IndexCorrupt("checksum mismatch in the index's meta data")
     try:
         meta = marshal.loads(data)
     except (EOFError, ValueError, TypeError) as exc:

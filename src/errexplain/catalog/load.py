@@ -75,9 +75,17 @@ class Catalog:
         return {e.id: e for e in self.entries}
 
 
+def _unreadable(exc: OSError) -> None:
+    raise CatalogError(
+        f"{exc.filename}: cannot read ({exc.strerror})",
+        hint="make the catalog folder readable, or remove what cannot be read",
+    )
+
+
 def catalog_files(root: Path) -> Iterator[Path]:
-    """Every YAML file under root, in sorted order (deterministic)."""
-    for dirpath, dirnames, filenames in os.walk(root):
+    """Every YAML file under root, in sorted order (deterministic). An unreadable folder is a
+    bad catalog (CatalogError), not a crash."""
+    for dirpath, dirnames, filenames in os.walk(root, onerror=_unreadable):
         dirnames.sort()
         for name in sorted(filenames):
             if name.endswith((".yaml", ".yml")):
@@ -111,10 +119,11 @@ def _strs(raw: dict[str, Any], key: str) -> tuple[str, ...]:
 def _keys(raw: Any, allowed: frozenset[str], where: str) -> dict[str, Any]:
     if not isinstance(raw, dict):
         raise _Invalid(where or "entry", "must be a mapping")
-    unknown = sorted(set(raw) - allowed)
+    # keys may be of any YAML scalar type (`true:`, `1:`): sort and show them as text, bounded
+    unknown = sorted(repr(k)[:60] if not isinstance(k, str) else k[:60] for k in set(raw) - allowed)
     if unknown:
         prefix = f"{where}." if where else ""
-        raise _Invalid(prefix + str(unknown[0]), "unknown key")
+        raise _Invalid(prefix + unknown[0], "unknown key")
     return raw
 
 
@@ -125,10 +134,11 @@ def _source(raw: dict[str, Any], project: Project, version: str | None) -> Sourc
     line = src.get("line")
     if line is not None and (not isinstance(line, int) or isinstance(line, bool) or line < 1):
         raise _Invalid("source.line", "must be a positive integer")
-    path = src.get("path")
-    return Source(
-        project.name, version, path, line, src.get("function"), project.url(path, line, version)
-    )
+    try:
+        path, function = _str(src, "path"), _str(src, "function")
+    except _Invalid as exc:
+        raise _Invalid(f"source.{exc.key}", exc.problem) from None
+    return Source(project.name, version, path, line, function, project.url(path, line, version))
 
 
 def _fix(raw: dict[str, Any]) -> ExampleFix | None:
@@ -258,15 +268,44 @@ def load_project(root: Path) -> Project:
     try:
         raw = _keys(raw, PROJECT_KEYS, "")
         name = _str(raw, "name", required=True) or ""
+        link = _link(_str(raw, "link"))
     except _Invalid as exc:
-        raise CatalogError(f"{path}: {exc}") from None
+        raise CatalogError(f"{path}: {exc}", hint="see docs/catalog.md") from None
     return Project(
         name,
         _str(raw, "version"),
         _str(raw, "repository"),
-        _str(raw, "link"),
+        link,
         _str(raw, "path_prefix") or "",
     )
+
+
+LINK_FIELDS = frozenset({"version", "prefix", "path", "line"})
+
+
+def _link(link: str | None) -> str | None:
+    """A project's link template: only the fields LINK_FIELDS, each plain ({path}, not
+    {path!r} or {line:>99999}: issue 14, a width spec printed 200 MB)."""
+    if link is None:
+        return None
+    from string import Formatter
+
+    try:
+        fields = list(Formatter().parse(link))
+    except ValueError as exc:
+        raise _Invalid("link", f"is not a valid template ({exc})") from None
+    for _, name, spec, conversion in fields:
+        if name is None:
+            continue
+        if name not in LINK_FIELDS:
+            shown = name if len(name) <= 40 else name[:40] + "..."
+            raise _Invalid(
+                "link",
+                f"unknown field {{{shown}}}: use {{version}}, {{prefix}}, {{path}} and {{line}}",
+            )
+        if spec or conversion:
+            raise _Invalid("link", f"the field {{{name}}} takes no format spec or conversion")
+    return link
 
 
 def load_module_file(path: Path, project: Project) -> list[Entry]:
@@ -286,8 +325,10 @@ def load_module_file(path: Path, project: Project) -> list[Entry]:
             out.append(make_entry(item, project, str(path)))
         except _Invalid as exc:
             ident = item.get("id") if isinstance(item, dict) else None
-            label = f"entry {ident}" if ident else f"entry #{i + 1}"
-            line = entry_line(path, i)
+            # never format a raw node: it may be an alias tree that expands without bound
+            shown = isinstance(ident, str) and 0 < len(ident) <= 40
+            label = f"entry {ident}" if shown else f"entry #{i + 1}"
+            line = entry_line(path, i, len(items))
             where = f"{path}:{line}" if line else str(path)
             raise CatalogError(
                 f"{where}: {label}: {exc.key}: {exc.problem}",
@@ -322,6 +363,15 @@ def _load_files(job: tuple[list[Path], Project]) -> list[Entry]:
     return out
 
 
+def _quiet_worker() -> None:
+    """A loader worker leaves Ctrl-C to the parent (which stops the pool and exits 130) and
+    dies quietly on SIGTERM, instead of each printing a traceback (issue 14)."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
 def _load_many(paths: list[Path], project: Project) -> list[Entry]:
     workers = min(os.cpu_count() or 1, 4)
     if len(paths) < PARALLEL_MIN_FILES or workers < 2:
@@ -333,7 +383,7 @@ def _load_many(paths: list[Path], project: Project) -> list[Entry]:
         ctx = multiprocessing.get_context("fork")
     except ValueError:  # no fork on this platform: stay in one process
         return _load_files((paths, project))
-    with ctx.Pool(workers) as pool:
+    with ctx.Pool(workers, initializer=_quiet_worker) as pool:
         parts = pool.map(_load_files, chunks)
     order = {p: i for i, p in enumerate(paths)}
     merged = [e for part in parts for e in part]

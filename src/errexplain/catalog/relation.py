@@ -1,5 +1,5 @@
-"""How two catalog entries are related in the code, in one line: the same function, the same
-message raised elsewhere, the same guard variable or server argument, the same class, or the
+"""How two catalog entries are related in the code, in one line: the same guard variable or
+server argument, the same message raised elsewhere, the same function, the same class, or the
 same kind of failure in the same module. Wording alone never relates two entries; it only
 orders entries that are related in the code (extract.derive picks `related` with this, the index
 prints the reason beside each related id)."""
@@ -93,7 +93,8 @@ COMMON_NAMES = frozenset(
 )
 """Names that every second guard mentions: sharing them says nothing."""
 
-SAME_FUNCTION, SAME_MESSAGE, SAME_GUARD, SAME_CLASS, SAME_FAILURE = 5, 4, 3, 2, 1
+SAME_GUARD, SAME_MESSAGE, SAME_FUNCTION, SAME_CLASS, SAME_FAILURE = 5, 4, 3, 2, 1
+"""Strengths, strongest first: a check of the same variable or server argument tells most."""
 
 
 @record
@@ -136,8 +137,6 @@ def relation(a: Site, b: Site, *, names: Collection[str] | None = None) -> tuple
     ``names``: the guard names that may count (the rare ones, when picking); by default all
     uncommon ones."""
     func = (b.function or "").rsplit(".", 1)[-1]
-    if a.path == b.path and a.function and a.function == b.function:
-        return SAME_FUNCTION, f"checked in the same function, {func}"
     if a.template and a.template == b.template:
         return SAME_MESSAGE, f"the same message, raised in {func} ({b.path})"
     shared = guard_names(a) & guard_names(b)
@@ -146,6 +145,8 @@ def relation(a: Site, b: Site, *, names: Collection[str] | None = None) -> tuple
     if shared:
         name = max(sorted(shared), key=len)
         return SAME_GUARD, f"also checks {name} (in {func})"
+    if a.path == b.path and a.function and a.function == b.function:
+        return SAME_FUNCTION, f"checked in the same function, {func}"
     cls = _class(a.function)
     if cls and a.path == b.path and cls == _class(b.function):
         return SAME_CLASS, f"in the same class, {cls}"

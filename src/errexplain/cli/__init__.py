@@ -6,7 +6,10 @@ more than the whole explain. Everything passes through :func:`guarded`:
 
 * a domain error (:class:`~errexplain.errors.ErrexplainError`) prints
   ``errexplain: <message>`` and ``hint: <hint>`` and exits with its code (2);
-* Ctrl-C exits 130, a closed pipe exits 0 quietly;
+* Ctrl-C exits 130, a closed pipe exits 0 quietly; SIGTERM ends the process (the shell sees
+  143) without a traceback;
+* stdout closed (``>&-``) or not writable (``>/dev/full``) prints one line and exits 2; stdin
+  closed (``<&-``) reads as empty input (exit 2, "nothing to explain");
 * anything else is a bug: one line and a report hint, exit 3; with ``--debug`` the traceback.
 
 Exit codes are :class:`~errexplain.errors.ExitCode` (README "Exit codes").
@@ -42,11 +45,23 @@ def guarded(call: Callable[[], int], stderr: TextIO, *, debug: bool = False) -> 
     except BrokenPipeError:
         _silence_stdout()
         return ExitCode.EXPLAINED
+    except OSError as exc:
+        if exc.errno not in _WRITE_ERRORS or debug:
+            return _internal(exc, stderr, debug)
+        return _write_error(exc, stderr)
     except Exception as exc:
-        if debug:
-            raise
-        stderr.write(f"errexplain: internal error: {type(exc).__name__}: {exc}\nhint: {BUG_HINT}\n")
-        return ExitCode.INTERNAL
+        return _internal(exc, stderr, debug)
+
+
+_WRITE_ERRORS = frozenset({28, 5, 9})
+"""ENOSPC, EIO, EBADF: the output cannot be written (e.g. ``>/dev/full``); exit 2."""
+
+
+def _internal(exc: Exception, stderr: TextIO, debug: bool) -> int:
+    if debug:
+        raise exc
+    stderr.write(f"errexplain: internal error: {type(exc).__name__}: {exc}\nhint: {BUG_HINT}\n")
+    return ExitCode.INTERNAL
 
 
 def _silence_stdout() -> None:
@@ -67,22 +82,6 @@ def _piped() -> int:
     return run(ctx, "-")
 
 
-def _with_regex_cache(call: Callable[[], int]) -> int:
-    """Run with the compiled-regex cache loaded before and saved after (errexplain._startup)."""
-    from errexplain._startup import load_regex_cache, save_regex_cache
-    from errexplain.catalog.locate import cache_dir
-
-    try:
-        directory = cache_dir()
-    except Exception:
-        return call()
-    load_regex_cache(directory)
-    try:
-        return call()
-    finally:
-        save_regex_cache(directory)
-
-
 def run_argv(argv: list[str]) -> int:
     """Run errexplain on a command line (argv[0] is the program) inside the error boundary."""
     if len(argv) == 1 and not sys.stdin.isatty():
@@ -96,6 +95,27 @@ def run_argv(argv: list[str]) -> int:
     return guarded(run_app, sys.stderr, debug="--debug" in argv[1:])
 
 
+def _write_error(exc: OSError, stderr: TextIO) -> int:
+    _silence_stdout()
+    stderr.write(f"errexplain: cannot write the output: {exc.strerror or exc}\n")
+    return ExitCode.BAD_INPUT
+
+
 def main() -> None:
     """The `errexplain` command."""
-    sys.exit(int(_with_regex_cache(lambda: run_argv(sys.argv))))
+    import os
+
+    if sys.stdin is None:  # started with stdin closed (<&-): read as empty input
+        sys.stdin = open(os.devnull)  # noqa: SIM115 - for the life of the process
+    if sys.stdout is None:  # started with stdout closed (>&-): nothing can be printed
+        sys.stderr.write("errexplain: standard output is closed: nothing can be printed\n")
+        sys.exit(int(ExitCode.BAD_INPUT))
+    try:
+        code = run_argv(sys.argv)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        _silence_stdout()
+        code = ExitCode.EXPLAINED
+    except OSError as exc:  # >/dev/full, EIO: the answer was not delivered
+        code = _write_error(exc, sys.stderr)
+    sys.exit(int(code))

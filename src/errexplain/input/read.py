@@ -10,13 +10,14 @@ from __future__ import annotations
 import os
 
 from errexplain._startup import TYPE_CHECKING, record
+from errexplain.bounds import INPUT_BYTES, LINE_BYTES, READ_WHOLE_BYTES, TAIL_BYTES
 from errexplain.errors import InputError
 
 if TYPE_CHECKING:
     from typing import BinaryIO
 
-SMALL = 8 * 1024 * 1024
-KEEP_LIMIT = 32 * 1024 * 1024
+SMALL = READ_WHOLE_BYTES
+KEEP_LIMIT = INPUT_BYTES
 BEFORE, AFTER = 60, 400
 
 
@@ -28,6 +29,7 @@ class InputText:
     skipped_bytes: int = 0
     truncated_at_limit: bool = False
     replaced_bytes: bool = False
+    cut_line_bytes: int = 0
 
     def warnings(self) -> list[str]:
         out = []
@@ -37,17 +39,29 @@ class InputText:
                 "U+FFFD. If it is UTF-16 or Latin-1, convert it first "
                 "(iconv -f UTF-16 -t UTF-8)."
             )
-        if self.skipped_bytes:
+        if self.cut_line_bytes:
             out.append(
-                f"{self.name} is large ({self.size:,} bytes): {self.skipped_bytes:,} "
+                f"lines longer than {LINE_BYTES:,} bytes were cut to that length "
+                f"({self.cut_line_bytes:,} bytes left out)."
+            )
+        if self.skipped_bytes - self.cut_line_bytes > 0:
+            out.append(
+                f"{self.name} is large ({self.size:,} bytes): "
+                f"{self.skipped_bytes - self.cut_line_bytes:,} "
                 "bytes of lines far from any traceback were skipped."
             )
         if self.truncated_at_limit:
             out.append(
-                f"stopped keeping text after {KEEP_LIMIT:,} bytes of traceback-like "
-                "lines; errors after that point were not read."
+                f"stopped keeping text after {KEEP_LIMIT - _tail():,} bytes of "
+                f"traceback-like lines; of the rest only the last {_tail():,} bytes "
+                "of the input were read."
             )
         return out
+
+
+def _tail() -> int:
+    """Bytes of a big input's end always kept (at most half of what is kept at all)."""
+    return min(TAIL_BYTES, KEEP_LIMIT // 2)
 
 
 def _decode(data: bytes) -> tuple[str, bool]:
@@ -68,13 +82,16 @@ def read_stream(stream: BinaryIO, name: str) -> InputText:
             f"{name} looks like a binary file, not text", hint="pass the log or traceback as text"
         )
     if len(head) < SMALL:
-        text, replaced = _decode(head)
-        return InputText(text, name, len(head), replaced_bytes=replaced)
+        from errexplain.input.window import bound_lines
+
+        kept, cut = bound_lines(head)
+        text, replaced = _decode(kept)
+        return InputText(text, name, len(head), cut, replaced_bytes=replaced, cut_line_bytes=cut)
     from errexplain.input.window import filter_stream
 
-    win = filter_stream(head, stream, BEFORE, AFTER, KEEP_LIMIT)
-    text, replaced = _decode(b"".join(win.kept))
-    return InputText(text, name, win.total, win.skipped, win.cut, replaced)
+    win = filter_stream(head, stream, BEFORE, AFTER, KEEP_LIMIT, _tail())
+    text, replaced = _decode(win.text())
+    return InputText(text, name, win.total, win.skipped, win.cut, replaced, win.line_cut)
 
 
 def read_path(path: str, stdin: BinaryIO) -> InputText:

@@ -13,27 +13,41 @@ if TYPE_CHECKING:
     import re
     from collections.abc import Sequence
 
-_WORD = compile_regex(r"[A-Za-z_][A-Za-z0-9_]+|[0-9]+[A-Za-z_][A-Za-z0-9_]*")
+_RUN = compile_regex(r"[A-Za-z0-9_]+")
+"""A word is a maximal run of ASCII word characters of 2+ characters that is not all digits.
+(This is what ``[A-Za-z_][A-Za-z0-9_]+|[0-9]+[A-Za-z_][A-Za-z0-9_]*`` finds, without the
+backtracking that made that pattern quadratic on long digit runs: issue 14.)"""
 MASK = "\x00"
-# Volatile tokens, most specific first. Each is linear (no nested quantifiers).
+# Volatile tokens, most specific first. Each runs in linear time on any input (tests/match/
+# test_linear.py): no nested quantifiers, or (paths) a backtracking pattern run only on runs of
+# its own characters no longer than PATH_RUN_MAX.
 _MASKS = (
     compile_regex(r"0x[0-9a-fA-F]+"),
-    compile_regex(r"(?:[A-Za-z]:)?(?:[\w.\-~]*/)+[\w.\-]+"),
     compile_regex(r"'[^'\n]{0,200}'|\"[^\"\n]{0,200}\""),
     compile_regex(r"(?<![A-Za-z_])[-+]?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?"),
 )
+_PATH = compile_regex(r"(?:[A-Za-z]:)?(?:[\w.\-~]*/)+[\w.\-]+")
+_PATH_RUN = compile_regex(r"[\w.\-~/:]+")
+"""Every match of _PATH lies inside one run of these characters, and _PATH finds the same
+matches in a run alone as in the whole text (it has no anchors or lookarounds)."""
+PATH_RUN_MAX = 512
+"""_PATH backtracks (quadratic in a run's length); a longer run with a slash is one path."""
 _SPACE = compile_regex(r"\s+")
 _PUNCT_SPACE = compile_regex(r"\s*([^\w\s\x00])\s*")
 _MASK_RUN = compile_regex(r"\x00(?:\s*\x00)+")
 
 
+def _word_matches(text: str) -> list[re.Match[str]]:
+    return [m for m in _RUN.finditer(text) if m.end() - m.start() > 1 and not m.group().isdigit()]
+
+
 def words(text: str) -> list[str]:
     """Lower-cased identifier-like words (2+ chars) of a text, in order."""
-    return [w.lower() for w in _WORD.findall(text)]
+    return [m.group().lower() for m in _word_matches(text)]
 
 
 def _chunk_words(chunk: str, after_placeholder: bool, before_placeholder: bool) -> list[str]:
-    found = list(_WORD.finditer(chunk))
+    found = _word_matches(chunk)
     # A word touching a placeholder may be glued to the value in a real message: skip it.
     if found and after_placeholder and found[0].start() == 0:
         found = found[1:]
@@ -58,10 +72,19 @@ def _group1(m: re.Match[str]) -> str:
     return m.group(1)
 
 
+def _mask_path(m: re.Match[str]) -> str:
+    run = m.group()
+    if "/" not in run:
+        return run
+    return _PATH.sub(MASK, run) if len(run) <= PATH_RUN_MAX else MASK
+
+
 def mask(text: str) -> str:
     """Replace volatile tokens (numbers, addresses, paths, quoted names) by one mask char,
     lower-case, and normalise spacing around punctuation."""
-    for pattern in _MASKS:
+    text = _MASKS[0].sub(MASK, text)
+    text = _PATH_RUN.sub(_mask_path, text)
+    for pattern in _MASKS[1:]:
         text = pattern.sub(MASK, text)
     text = _PUNCT_SPACE.sub(_group1, _SPACE.sub(" ", text))
     return _MASK_RUN.sub(MASK, text).strip().lower()

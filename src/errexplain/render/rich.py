@@ -86,12 +86,21 @@ def panel(view: View) -> Panel:
     )
 
 
+class _Console(Console):
+    """A Console that leaves a closed pipe to errexplain's error boundary (exit 0, quiet)
+    instead of Rich's own exit 1, which means "nothing matched" here (issue 14)."""
+
+    def on_broken_pipe(self) -> None:
+        self.quiet = True
+        raise BrokenPipeError
+
+
 def make_console(out: TextIO, color: bool | None = None) -> Console:
     """A console on `out`. `color=False` turns colour off, `True` forces a terminal; `None`
     leaves it to Rich, which honours NO_COLOR, FORCE_COLOR and TERM=dumb."""
     if color is None:
-        return Console(file=out)
-    return Console(file=out, no_color=not color, force_terminal=True if color else None)
+        return _Console(file=out)
+    return _Console(file=out, no_color=not color, force_terminal=True if color else None)
 
 
 def print_explanations(

@@ -1,0 +1,159 @@
+"""The hostile-input figures of issue 14 (run by hand): python bench/hostile.py [--quick]
+
+Generates each input under a temporary directory (deleted at the end), runs the installed
+`errexplain` on it under /usr/bin/time and prints wall and CPU time, peak RSS, the exit code
+and whether the final traceback was explained:
+  * the worst `explain` of a 1 MB adversarial one-line message (several shapes) and the worst
+    `lookup` of a 120 KB one (the most a command-line argument holds);
+  * a 200 MB single line that starts `ValueError: `, then a traceback;
+  * a 1 GB log dense with `WARNING ... Error 500` lines, then a traceback;
+  * a 500-byte user catalog whose entry id is a YAML alias bomb (`catalog check`);
+  * the index cache with bytes changed at random places: the same answer each time.
+--quick makes the big inputs 10x smaller.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+
+TB = (
+    "Traceback (most recent call last):\n"
+    '  File "/x/sglang/srt/distributed/utils.py", line 70, in ensure_divisibility\n'
+    "    assert numerator % denominator == 0\n"
+    "AssertionError: 16 is not divisible by 6\n"
+)
+EXPLAINED = "is not divisible by"
+SHAPES = ["/", "7", "a", "a/", "<", " ", "a.", "Error(", '"', "\\u", "x" * 7 + "."]
+
+
+def run(args: list[str], stdin: Path | None = None, env: dict[str, str] | None = None) -> dict:
+    with open(stdin or os.devnull, "rb") as fin:
+        r = subprocess.run(
+            ["/usr/bin/time", "-f", "%e %U %S %M", "errexplain", *args],
+            stdin=fin,
+            capture_output=True,
+            text=True,
+            errors="replace",
+            env=env,
+            check=False,
+        )
+    wall, user, system, rss = r.stderr.strip().splitlines()[-1].split()
+    return {
+        "s": float(wall),
+        "cpu_s": round(float(user) + float(system), 2),
+        "MB": int(rss) / 1024,
+        "rc": r.returncode,
+        "out_bytes": len(r.stdout),
+        "explained": EXPLAINED in r.stdout,
+        "err": r.stderr.strip().splitlines()[:-1][-1:] if r.stderr.strip() else [],
+        "stdout": r.stdout,
+    }
+
+
+def show(label: str, res: dict) -> None:
+    keep = {k: v for k, v in res.items() if k != "stdout"}
+    print(f"{label}: {keep}", flush=True)
+
+
+def write_repeated(path: Path, head: str, line: str, size: int, tail: str) -> None:
+    block = (line * (4 * 1024 * 1024 // len(line) + 1)).encode()
+    with open(path, "wb") as fh:
+        fh.write(head.encode())
+        left = size
+        while left > 0:
+            chunk = block[:left]
+            fh.write(chunk)
+            left -= len(chunk)
+        fh.write(tail.encode())
+
+
+def adversarial(tmp: Path) -> None:
+    worst: dict = {}
+    for shape in SHAPES:
+        f = tmp / "adv.txt"
+        body = (shape * (1024 * 1024 // len(shape) + 1))[: 1024 * 1024].replace("\n", " ")
+        f.write_text("ValueError: " + body + "\n")
+        res = run(["explain", str(f)])
+        res["shape"] = shape
+        if res["cpu_s"] > worst.get("cpu_s", 0):
+            worst = res
+        arg = run(["lookup", "ValueError: " + body[:120_000]])
+        arg["shape"] = shape
+        if arg["cpu_s"] > worst.get("cpu_s", 0):
+            worst = arg
+    show("worst 1 MB adversarial message (explain) / 120 KB (lookup)", worst)
+
+
+def big(tmp: Path, scale: int) -> None:
+    f = tmp / "line.log"
+    write_repeated(f, "ValueError: ", "x", 200 * 1024 * 1024 // scale, "\n" + TB)
+    show(f"single line of {200 // scale} MB", run(["explain", str(f)]))
+    f.unlink()
+    dense = "2026-10-02 11:04:09 WARNING server.py:12 upstream said Error 500 (retrying)\n"
+    write_repeated(f, "", dense, 1024 * 1024 * 1024 // scale, TB)
+    show(f"dense log of {1024 // scale} MB", run(["explain", str(f)]))
+    f.unlink()
+
+
+def bomb(tmp: Path) -> None:
+    cat = tmp / "bomb"
+    (cat / "demo" / "pkg").mkdir(parents=True)
+    (cat / "demo" / "project.yaml").write_text("name: demo\n")
+    lines = ["a0: &a0 [x, x, x, x, x, x, x, x, x]"]
+    lines += [f"a{k}: &a{k} [" + ", ".join([f"*a{k - 1}"] * 9) + "]" for k in range(1, 9)]
+    text = "\n".join(lines) + "\nentries:\n- id: *a8\n  exception: E\n  template: m\n"
+    (cat / "demo" / "pkg" / "m.yaml").write_text(text)
+    res = run(["catalog", "check", str(cat)])
+    res["yaml_bytes"] = len(text)
+    show("alias bomb in an id (catalog check)", res)
+
+
+def corrupt(tmp: Path, runs: int) -> None:
+    env = {**os.environ, "ERREXPLAIN_CACHE_DIR": str(tmp / "cache")}
+    cat = tmp / "user"
+    shutil.copytree(Path(__file__).parent.parent / "tests" / "data" / "catalog", cat)
+    args = ["explain", "--catalog", str(cat), "-"]
+    f = tmp / "tb.txt"
+    f.write_text(TB)
+    base = run(args, f, env)
+    [idx] = (tmp / "cache").glob("index-*.idx")
+    rng = random.Random(14)
+    same = 0
+    for _ in range(runs):
+        data = bytearray(idx.read_bytes())
+        for _ in range(8):
+            at = rng.randrange(len(data))
+            data[at] ^= rng.randrange(1, 256)
+        idx.write_bytes(bytes(data))
+        got = run(args, f, env)
+        same += got["rc"] == base["rc"] and got["stdout"] == base["stdout"]
+    print(f"index cache corrupted {runs} times: same answer {same}/{runs}", flush=True)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--corrupt-runs", type=int, default=5)
+    parser.add_argument("--only", default="adversarial,big,bomb,corrupt")
+    opts = parser.parse_args()
+    tmp = Path(tempfile.mkdtemp(prefix="errexplain-hostile-"))
+    try:
+        for step in opts.only.split(","):
+            if step == "big":
+                big(tmp, 10 if opts.quick else 1)
+            elif step == "corrupt":
+                corrupt(tmp, opts.corrupt_runs)
+            else:
+                globals()[step](tmp)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
