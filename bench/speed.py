@@ -3,6 +3,7 @@
 Prints each figure next to the floor it is compared with, measured side by side in one run
 (commands interleaved, median of N):
   * `errexplain < tb.txt > out.txt`           vs `python -c pass`          (goal <= 2.0x)
+  * `errexplain --json -v < tb.txt` (flags on the bare pipe) vs `python -c pass` (goal <= 2.0x)
   * `errexplain explain --json tb.txt`        vs a no-op Typer app         (goal <= 1.25x)
   * in-process match p99 over the full catalog (goal <= 1 ms) and a 100k-template synthetic
     catalog (goal <= 2 ms)
@@ -93,6 +94,7 @@ def cli_figures(runs: int, python: str, exe: str, tmp: Path) -> None:
     cmds = {
         "python -c pass": ([python, "-c", "pass"], None),
         "errexplain < tb.txt": ([exe], TB),
+        "errexplain --json -v < tb.txt": ([exe, "--json", "-v"], TB),
         "no-op typer app": ([python, str(noop), str(TB), "--json"], None),
         "errexplain explain --json": ([exe, "explain", "--json", str(TB)], None),
     }
@@ -114,7 +116,9 @@ def cli_figures(runs: int, python: str, exe: str, tmp: Path) -> None:
         print(f"{k:32} {v:10.1f}")
     r1 = med["errexplain < tb.txt"] / med["python -c pass"]
     r2 = med["errexplain explain --json"] / med["no-op typer app"]
+    r3 = med["errexplain --json -v < tb.txt"] / med["python -c pass"]
     print(f"piped explain / python -c pass      = {r1:.2f}x  (goal <= 2.0x)")
+    print(f"piped --json -v / python -c pass    = {r3:.2f}x  (goal <= 2.0x)")
     print(f"explain --json / no-op typer app     = {r2:.2f}x  (goal <= 1.25x)")
     peak = _peak_rss([exe], TB)
     print(f"peak RSS of a cold piped explain     = {peak / 1024:.1f} MB (goal <= 60 MB)")

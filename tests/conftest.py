@@ -11,6 +11,8 @@ settings.register_profile("ci", max_examples=300, deadline=None)
 settings.register_profile("dev", max_examples=60, deadline=None)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
 
+pytest_plugins = ["pytester"]
+
 DATA = Path(__file__).parent / "data"
 REPO = Path(__file__).parent.parent
 

@@ -26,9 +26,11 @@ LAYERS = {
     "errexplain.extract": 5,
     "errexplain.render": 6,
     "errexplain.app": 7,
-    "errexplain.cli": 8,
-    "errexplain": 9,  # the public API in __init__ and __main__
-    "errexplain.__main__": 9,
+    "errexplain.redaction": 3,
+    "errexplain.integrations": 8,
+    "errexplain.cli": 9,
+    "errexplain": 10,  # the public API in __init__ and __main__
+    "errexplain.__main__": 10,
 }
 
 

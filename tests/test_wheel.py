@@ -29,6 +29,9 @@ def test_wheel_installs_and_explains_outside_the_repo(tmp_path):
     assert "errexplain/_index/catalog.idx" in names
     assert "errexplain/_index/regex.programs" in names
     assert "errexplain/_catalog/sglang/project.yaml" in names
+    # issue 12: the source snippets with their project's license, and the JSON Schema
+    assert {"errexplain/_snippets/sglang.snip", "errexplain/_snippets/sglang.LICENSE"} <= set(names)
+    assert "errexplain/schema.json" in names
     venv = tmp_path / "venv"
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
     # Dependencies come from this interpreter's site-packages (appended to sys.path, and .pth

@@ -5,17 +5,28 @@ The public API; every import is lazy, so that `import errexplain` costs nothing.
 
 from __future__ import annotations
 
-from errexplain._startup import TYPE_CHECKING
 from errexplain._version import __version__
 
+TYPE_CHECKING = False  # as in errexplain._startup (not imported here: the .pth hook stays cheap)
+
 if TYPE_CHECKING:
+    import asyncio
     import os
     from collections.abc import Iterable
+    from typing import Any
 
     from errexplain.catalog.load import Catalog
     from errexplain.models import Explanation
 
-__all__ = ["__version__", "explain", "load_catalog", "lookup"]
+__all__ = [
+    "__version__",
+    "explain",
+    "install",
+    "load_catalog",
+    "lookup",
+    "redact",
+    "uninstall",
+]
 
 
 def _text(value: object, what: str) -> str:
@@ -52,7 +63,8 @@ def explain(
 ) -> tuple[Explanation, ...]:
     """Explain every distinct error in pasted text; one record per error. Bytes are decoded as
     UTF-8 (undecodable bytes replaced); `catalogs` is one directory or several; anything else
-    is a TypeError.
+    is a TypeError. Each best match carries the code
+    around its raise in `snippet`, as the command shows it.
 
     >>> from errexplain import explain
     >>> [r] = explain("ValueError: image QKV shapes must match")
@@ -61,10 +73,11 @@ def explain(
     >>> r.matches[0].kind
     'exact'
     """
+    from errexplain.app.snippets import with_snippet
     from errexplain.catalog.store import load
     from errexplain.explainer import explain_text
 
-    return explain_text(_text(text, "text"), load(_dirs(catalogs)))
+    return tuple(with_snippet(x) for x in explain_text(_text(text, "text"), load(_dirs(catalogs))))
 
 
 def lookup(
@@ -102,3 +115,56 @@ def load_catalog(*dirs: str) -> Catalog:
     from errexplain.catalog.locate import catalog_dirs
 
     return _load(catalog_dirs(tuple(dirs)))
+
+
+def redact(text: str) -> str:
+    """The text with tokens, passwords, e-mail addresses, user names of home paths, IP
+    addresses and host names replaced by placeholders (`<token-1>`, `<user-1>`, ...; the same
+    value gets the same placeholder). The README lists what is covered.
+
+    >>> from errexplain import redact
+    >>> redact('File "/home/alice/run.py", line 3 (token hf_abcdefghijklmnopqrstuvwxyz0123456)')
+    'File "/home/<user-1>/run.py", line 3 (token <token-1>)'
+    """
+    from errexplain.redaction import redact as _redact
+
+    return _redact(text)
+
+
+def install(
+    *, threads: bool = True, loop: asyncio.AbstractEventLoop | None = None, redact: bool = False
+) -> None:
+    """Explain uncaught exceptions: after Python prints the traceback (unchanged), the
+    explanation follows on stderr. Also for threads (`threads=False`: not), and for an asyncio
+    loop's unhandled errors when `loop` is given. `redact=True` redacts before explaining.
+
+    >>> import errexplain, sys
+    >>> errexplain.install()
+    >>> sys.excepthook.__module__
+    'errexplain.integrations.excepthook'
+    >>> errexplain.uninstall()
+    """
+    from errexplain.integrations.excepthook import install as _install
+
+    _install(threads=threads, loop=loop, redact=redact)
+
+
+def uninstall() -> None:
+    """Put back the hooks that :func:`install` replaced."""
+    from errexplain.integrations.excepthook import uninstall as _uninstall
+
+    _uninstall()
+
+
+def load_ipython_extension(ipython: Any) -> None:
+    """`%load_ext errexplain` (IPython, Jupyter): the explanation after IPython's traceback."""
+    from errexplain.integrations.ipython import load
+
+    load(ipython)
+
+
+def unload_ipython_extension(ipython: Any) -> None:
+    """`%unload_ext errexplain`."""
+    from errexplain.integrations.ipython import unload
+
+    unload(ipython)

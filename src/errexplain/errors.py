@@ -41,3 +41,9 @@ class CatalogError(ErrexplainError):
 
 class ExtractError(ErrexplainError):
     """A source tree, wheel or distribution cannot be read for extraction."""
+
+
+class NothingFound(InputError):
+    """The input was read but holds nothing to explain (grep's 1, not a usage error)."""
+
+    exit_code = ExitCode.NO_MATCH

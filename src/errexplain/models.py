@@ -197,6 +197,11 @@ class Candidate:
     """Other paths the wording was raised from in earlier releases (history catalogs): frames
     of a paste from such a release point there."""
 
+    @property
+    def in_tests(self) -> bool:
+        """Raised from one of its project's own test files (derived from the path)."""
+        return is_test_path(self.path)
+
     @classmethod
     def of(cls, pos: int, e: Entry, literal_len: int) -> Candidate:
         return cls(
@@ -218,6 +223,22 @@ class Candidate:
             e.lineage,
             _older_paths(e),
         )
+
+
+def is_test_path(path: str | None) -> bool:
+    """Whether a source path is one of a project's own test files: under a `test` or `tests`
+    directory, or named `test_*.py`, `*_test.py` or `conftest.py`. Such entries are kept (a
+    user running the project's tests meets them) but marked and ranked after library code."""
+    if not path:
+        return False
+    *dirs, name = path.split("/")
+    return (
+        "test" in dirs
+        or "tests" in dirs
+        or name.startswith("test_")
+        or name.endswith("_test.py")
+        or name == "conftest.py"
+    )
 
 
 def _older_paths(e: Entry) -> tuple[str, ...]:
@@ -294,6 +315,23 @@ class ReleaseGuess:
 
 
 @record
+class Snippet:
+    """A few lines of source around a raise site."""
+
+    origin: str
+    """"installed" (the user's own copy of the file, named by a traceback frame) or "catalog"
+    (cut from the pinned release when the catalog was built)."""
+    release: str
+    """`project release` for a catalog snippet, "" for an installed file."""
+    path: str
+    first_line: int
+    raise_line: int
+    lines: tuple[str, ...]
+    license: str | None = None
+    """The license of a catalog snippet's project (its text ships in errexplain/_snippets)."""
+
+
+@record
 class Explanation:
     """The answer for one error: its matches (best first), or none with the nearest ones."""
 
@@ -304,6 +342,8 @@ class Explanation:
     generic: str | None = None
     notes: tuple[str, ...] = ()
     release_guess: ReleaseGuess | None = None
+    snippet: Snippet | None = None
+    """The code around the best match's raise site (filled in at the edge: it reads files)."""
 
     @property
     def explained(self) -> bool:

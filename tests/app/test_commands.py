@@ -487,12 +487,12 @@ def test_catalog_stats_json():
     r = run(catalog_cmds.stats, fmt="json")
     assert r.code == ExitCode.EXPLAINED
     stats = r.json()["stats"]
-    assert stats["by project"]["demo"] == 11
-    assert stats["entries"] == sum(stats["by project"].values())
-    assert stats["entries"] == sum(stats["by kind"].values())
-    assert stats["curated vs derived"]["demo curated"] == 2
-    assert stats["curated vs derived"]["demo derived"] == 9
-    counts = list(stats["by exception"].values())
+    assert stats["by_project"]["demo"] == 11
+    assert stats["entries"] == sum(stats["by_project"].values())
+    assert stats["entries"] == sum(stats["by_kind"].values())
+    assert stats["curated_vs_derived"]["demo curated"] == 2
+    assert stats["curated_vs_derived"]["demo derived"] == 9
+    counts = list(stats["by_exception"].values())
     assert counts == sorted(counts, reverse=True)
 
 
@@ -512,12 +512,13 @@ def test_catalog_stats_text():
 
 def test_catalog_lint_small_catalog():
     r = run(catalog_cmds.lint, CATALOG)
-    assert r.code == ExitCode.EXPLAINED
+    assert r.code == ExitCode.NO_MATCH  # findings over --max 0 (issue 12)
     lines = r.out.splitlines()
-    assert lines[0] == "too generic: 1"
+    assert lines[0] == "too generic: 1 (over --max 0)"
     assert "2a98951e34eff474" in lines[1]
-    assert "duplicate templates: 2" in lines
+    assert "duplicate templates: 2 (over --max 0)" in lines
     assert lines[-1] == "dangling related ids: 0"
+    assert run(catalog_cmds.lint, CATALOG, ["2"]).code == ExitCode.EXPLAINED
 
 
 def test_catalog_lint_dangling_ids_fail(tmp_path):
@@ -525,16 +526,16 @@ def test_catalog_lint_dangling_ids_fail(tmp_path):
         tmp_path, [_entry(1, "disk full on device <dev>", related=["f" * 16])]
     )
     r = run(catalog_cmds.lint, directory)
-    assert r.code == ExitCode.BAD_INPUT
-    assert "dangling related ids: 1" in r.out.splitlines()
+    assert r.code == ExitCode.NO_MATCH
+    assert "dangling related ids: 1 (over --max 0)" in r.out.splitlines()
     assert f"related: unknown id {'f' * 16}" in r.out
 
 
 def test_catalog_lint_caps_long_lists(tmp_path):
     directory = _write_catalog(tmp_path, [_entry(n, f"<e{n}>") for n in range(25)])
     r = run(catalog_cmds.lint, directory)
-    assert r.code == ExitCode.EXPLAINED
+    assert r.code == ExitCode.NO_MATCH
     lines = r.out.splitlines()
-    assert lines[0] == "too generic: 25"
+    assert lines[0] == "too generic: 25 (over --max 0)"
     assert lines[21] == "  ... and 5 more"
     assert lines[22] == "duplicate templates: 0"

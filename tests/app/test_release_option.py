@@ -164,6 +164,7 @@ def test_explain_with_a_stated_release_gives_the_pinned_answer(catalog):
         "line": 10,
         "function": "grow_cache",
         "url": URL.format(version="1.0", path="sglang/old.py", line=10),
+        "test_file": False,
     }
     assert top["releases"] == {"first": "1.0", "last": "1.1"}
     assert top["current"] == {"id": CUR, "path": "sglang/new.py", "line": 42}

@@ -36,6 +36,7 @@ def _site(**fields) -> Site:
 def test_guard_names_leave_out_common_ones():
     assert guard_names(TP) == {"num_heads", "tp_size"}
     assert guard_names(_site(condition="len(self.config.x) > 3")) == set()
+    assert guard_names(_site(condition="any(t is None for t in tensors)")) == {"tensors"}
 
 
 def test_each_relation_with_its_reason():

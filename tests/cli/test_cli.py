@@ -148,7 +148,6 @@ def test_search_and_list(runner):
     ("args", "stdin", "needle"),
     [
         (["explain", "-"], "", "is empty: nothing to explain"),
-        (["explain", "-"], "hello\nthis is not a traceback\n", "no Python exception found"),
         (["explain", "/nonexistent/crash.log"], None, "no such file"),
         (["explain", "."], None, "is a directory"),
     ],
@@ -160,6 +159,13 @@ def test_bad_input_is_one_line_and_exit_2(runner, args, stdin, needle):
     assert r.stderr.startswith("errexplain: ")
     assert "Traceback" not in r.stderr
     assert "hint: " in r.stderr
+
+
+def test_no_exception_found_is_one_line_and_exit_1(runner):
+    r = run(runner, ["explain", "-"], input="hello\nthis is not a traceback\n")
+    assert r.exit_code == 1
+    assert r.stderr.startswith("errexplain: no Python exception found")
+    assert "hint: " in r.stderr and "Traceback" not in r.stderr
 
 
 def test_binary_file(runner, tmp_path):
@@ -239,10 +245,10 @@ def test_catalog_stats_and_check_small(runner):
     r = run(runner, ["catalog", "check", str(REPO / "tests" / "data" / "catalog")])
     assert r.exit_code == 0 and "catalog OK" in r.stdout
     r = run(runner, ["catalog", "lint", str(REPO / "tests" / "data" / "catalog")])
-    assert "too generic: 1" in r.stdout
+    assert "too generic: 1" in r.stdout and r.exit_code == 1
     r = run(runner, ["catalog", "stats", "--json"])
     data = json.loads(r.stdout)
-    assert data["schema"] == 1 and data["stats"]["by project"]["sglang"] > 10000
+    assert data["schema"] == 1 and data["stats"]["by_project"]["sglang"] > 10000
 
 
 def test_single_command_app_has_the_same_interface(runner):

@@ -27,6 +27,7 @@ EXPLANATION_KEYS = {
     "generic",
     "notes",
     "release_guess",
+    "snippet",
 }
 EXCEPTION_KEYS = {
     "type",
@@ -65,7 +66,7 @@ MATCH_KEYS = {
     "current",
     "prose_from_current",
 }
-SOURCE_KEYS = {"project", "version", "path", "line", "function", "url"}
+SOURCE_KEYS = {"project", "version", "path", "line", "function", "url", "test_file"}
 
 
 def load(exps, extra=None) -> dict:
@@ -211,6 +212,7 @@ def test_row_dict_with_and_without_score():
         "project": "demo",
         "path": "demo/pkg/mod.py",
         "line": 12,
+        "test_file": False,
     }
     assert row_dict(cand, 0.87654) == {**row, "score": 0.8765}
 

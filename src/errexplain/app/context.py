@@ -3,14 +3,15 @@
 
 from __future__ import annotations
 
-from errexplain._startup import TYPE_CHECKING, record
+from errexplain._startup import TYPE_CHECKING, record, replace
 from errexplain.errors import ExitCode, InputError
 from errexplain.match.rank import FUZZY_CUTOFF
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Callable, Sequence
     from typing import Any, BinaryIO, TextIO
 
+    from errexplain.input.read import InputText
     from errexplain.models import Candidate, CatalogView, Explanation
 
 FORMATS = ("auto", "text", "rich", "json")
@@ -26,6 +27,12 @@ class Options:
     color: bool | None = None
     release: tuple[tuple[str, str], ...] = ()
     """(project, release) pairs the user states (--release sglang=0.4.6)."""
+    brief: bool = False
+    """One line per distinct error (--brief)."""
+    pager: str | None = None
+    """The pager command for answers longer than the screen (None: never page)."""
+    redact: bool = False
+    """--redact: secrets and personal details replaced before anything is shown or matched."""
 
 
 @record
@@ -45,11 +52,45 @@ class Context:
             return "rich" if self.is_tty else "text"
         return self.opts.fmt
 
+    def width(self) -> int:
+        """The terminal's width (its $COLUMNS), 100 when not drawing for a terminal."""
+        if not self.is_tty:
+            return 100
+        import shutil
+
+        return max(40, shutil.get_terminal_size((100, 24)).columns)
+
     def write(self, text: str) -> None:
         self.stdout.write(text if text.endswith("\n") else text + "\n")
 
     def warn(self, message: str) -> None:
         self.stderr.write(f"errexplain: warning: {message}\n")
+
+
+def output_settings(
+    isatty: bool, no_color: bool, no_pager: bool
+) -> tuple[bool, bool | None, str | None]:
+    """(draw for a terminal, colour, pager) from stdout being a terminal, --no-color,
+    --no-pager and the environment: FORCE_COLOR draws for a terminal even when piped, NO_COLOR
+    and TERM=dumb are left to Rich (colour None); the pager is $ERREXPLAIN_PAGER, else $PAGER,
+    else `less`, never when stdout is not a terminal ("" or "cat" turn it off)."""
+    import os
+
+    env = os.environ
+    tty = isatty or bool(env.get("FORCE_COLOR"))
+    pager = env.get("ERREXPLAIN_PAGER", env.get("PAGER", "less"))
+    paged = not no_pager and isatty and pager.strip() not in ("", "cat")
+    return tty, (False if no_color else None), (pager if paged else None)
+
+
+def redacted(ctx: Context, inp: InputText) -> InputText:
+    """The input with --redact applied (text and name, so warnings are redacted too)."""
+    if not ctx.opts.redact:
+        return inp
+    from errexplain.redaction import Redactor
+
+    scrub = Redactor()
+    return replace(inp, text=scrub(inp.text), name=scrub(inp.name))
 
 
 def open_catalog(ctx: Context) -> CatalogView:
@@ -85,19 +126,26 @@ def _render(ctx: Context, exps: Sequence[Explanation], extra: dict[str, Any] | N
         from errexplain.render.json import render_explanations
 
         return render_explanations(exps, extra)
+    if ctx.opts.brief:
+        from errexplain.render.plain import render_brief
+
+        return render_brief(exps, ctx.width() if ctx.is_tty else None)
     from errexplain.render.plain import render_explanations as plain
 
     return plain(exps, verbose=ctx.opts.verbose)
 
 
 def _print_rich(ctx: Context, exps: Sequence[Explanation], limit: int) -> None:
-    from errexplain.render.rich import make_console, print_explanations
+    from errexplain.render.rich import print_explanations
 
-    out = _Capped(ctx.stdout, limit)
-    console = make_console(out, ctx.opts.color)  # type: ignore[arg-type]
-    print_explanations(console, exps, verbose=ctx.opts.verbose)
-    if out.dropped:
-        ctx.warn(f"output is limited to {limit:,} characters: {out.dropped:,} more were cut")
+    def draw(console: Any) -> None:
+        capped = _Capped(console.file, limit)
+        console.file = capped
+        print_explanations(console, exps, verbose=ctx.opts.verbose)
+        if capped.dropped:
+            ctx.warn(f"output is limited to {limit:,} characters: {capped.dropped:,} more were cut")
+
+    draw_rich(ctx, draw)
 
 
 def emit_explanations(
@@ -108,21 +156,53 @@ def emit_explanations(
     and says so."""
     from errexplain.bounds import OUTPUT_BYTES
 
+    if not ctx.opts.brief:
+        from errexplain.app.snippets import with_snippet
+
+        exps = [with_snippet(x) for x in exps]
     code = answer_code(exps)
-    if ctx.fmt == "rich":
+    if ctx.fmt == "rich" and not ctx.opts.brief:
         _print_rich(ctx, exps, OUTPUT_BYTES)
         return code
     total, out = len(exps), _render(ctx, exps, extra)
     while len(out) > OUTPUT_BYTES and len(exps) > 1:
-        exps = (*exps[: max(0, len(exps) // 2 - 1)], exps[-1])
+        exps = [*exps[: max(0, len(exps) // 2 - 1)], exps[-1]]
         out = _render(ctx, exps, extra)
     if len(exps) < total:
         ctx.warn(
             f"output is limited to {OUTPUT_BYTES:,} bytes: {len(exps)} of {total} "
             "explanations shown (the last one included)"
         )
-    ctx.stdout.write(out)
+    if ctx.fmt == "json":
+        ctx.stdout.write(out)
+    else:
+        show(ctx, out)
     return code
+
+
+def show(ctx: Context, text: str) -> None:
+    """Write an answer, through the pager when it is longer than the screen."""
+    if ctx.opts.pager is not None and ctx.is_tty:
+        from errexplain.app.pager import page
+
+        if page(ctx.opts.pager, text, ctx.stdout):
+            return
+    ctx.write(text)
+
+
+def draw_rich(ctx: Context, draw: Callable[[Any], None]) -> None:
+    """Draw with a Rich console; when a pager may be wanted, on a buffer drawn as for the
+    terminal, then shown (paged if long)."""
+    from errexplain.render.rich import make_console
+
+    if ctx.opts.pager is None or not ctx.is_tty:
+        draw(make_console(ctx.stdout, ctx.opts.color))
+        return
+    import io
+
+    buf = io.StringIO()
+    draw(make_console(buf, ctx.opts.color, terminal=True, width=ctx.width()))
+    show(ctx, buf.getvalue())
 
 
 def emit_rows(
@@ -152,8 +232,9 @@ def emit_rows(
             for k, c in enumerate(rows)
             for p in row_view(c, scores[k] if scores else None, whys[k] if whys else None)
         ]
-        out = ([title] if title else []) + (lines(parts) or ["(nothing found)"])
-        ctx.write("\n".join(out))
+        width = ctx.width() if ctx.is_tty else None  # piped: whole lines, for grep
+        out = ([title] if title else []) + (lines(parts, width) or ["(nothing found)"])
+        show(ctx, "\n".join(out))
     return ExitCode.EXPLAINED if rows else ExitCode.NO_MATCH
 
 

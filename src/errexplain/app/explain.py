@@ -3,30 +3,49 @@
 from __future__ import annotations
 
 from errexplain._startup import TYPE_CHECKING
-from errexplain.app.context import emit_explanations, open_catalog, stated_releases
-from errexplain.errors import InputError
+from errexplain.app.context import emit_explanations, open_catalog, redacted, stated_releases
+from errexplain.errors import InputError, NothingFound
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from typing import Any
+
     from errexplain.app.context import Context
     from errexplain.errors import ExitCode
     from errexplain.input.read import InputText
+    from errexplain.models import Explanation
+
+PROMPT = (
+    "errexplain: paste a traceback or log, then press Ctrl-D on an empty line "
+    "(Ctrl-Z Enter on Windows)\n"
+)
 
 
-def _no_error(inp: InputText) -> InputError:
+def _no_error(inp: InputText) -> NothingFound:
     first = next((ln.strip() for ln in inp.text.splitlines() if ln.strip()), "")
     shown = first[:80] + ("..." if len(first) > 80 else "")
-    return InputError(
+    return NothingFound(
         f"no Python exception found in {inp.name} (first line: {shown!r})",
         hint="expected a line shaped 'SomeError: message', e.g. the last line of a traceback",
     )
 
 
-def run(ctx: Context, path: str) -> ExitCode:
+def _stdin_is_a_terminal(ctx: Context) -> bool:
+    try:
+        return bool(ctx.stdin.isatty())
+    except (AttributeError, ValueError, OSError):
+        return False
+
+
+def _explain_one(ctx: Context, path: str) -> tuple[InputText, tuple[Explanation, ...]]:
     from errexplain.bounds import ERRORS
     from errexplain.explainer import explain_text_bounded
     from errexplain.input.read import read_path
 
-    inp = read_path(path, ctx.stdin)
+    if path == "-" and _stdin_is_a_terminal(ctx):
+        ctx.stderr.write(PROMPT)
+        ctx.stderr.flush()
+    inp = redacted(ctx, read_path(path, ctx.stdin))
     for warning in inp.warnings():
         ctx.warn(warning)
     if not inp.text.strip():
@@ -44,15 +63,46 @@ def run(ctx: Context, path: str) -> ExitCode:
             f"{len(exps) + omitted:,} distinct errors found: explained the first {ERRORS - 1:,} "
             f"and the last; {omitted:,} more were left out"
         )
-    return emit_explanations(
-        ctx,
-        exps,
-        {
-            "input": {
-                "name": inp.name,
-                "bytes": inp.size,
-                "skipped_bytes": inp.skipped_bytes,
-                "warnings": inp.warnings(),
-            }
-        },
-    )
+    return inp, tuple(exps)
+
+
+def _input_dict(inp: InputText) -> dict[str, Any]:
+    return {
+        "name": inp.name,
+        "bytes": inp.size,
+        "skipped_bytes": inp.skipped_bytes,
+        "warnings": inp.warnings(),
+    }
+
+
+def run(ctx: Context, path: str) -> ExitCode:
+    """Explain one file (or stdin for `-`)."""
+    inp, exps = _explain_one(ctx, path)
+    return emit_explanations(ctx, exps, {"input": _input_dict(inp)})
+
+
+def run_files(ctx: Context, paths: Sequence[str]) -> ExitCode:
+    """Explain each file in turn; JSON carries every file's errors (each with the index of
+    its input in `inputs`), text heads each file's answers with its name."""
+    if len(paths) == 1:
+        return run(ctx, paths[0])
+    from errexplain.app.context import answer_code
+
+    done = []
+    for path in paths:
+        try:
+            done.append(_explain_one(ctx, path))
+        except NothingFound as exc:  # one file without an error does not hide the others
+            ctx.warn(exc.message)
+    if not done:
+        raise NothingFound(f"no Python exception found in any of the {len(paths)} inputs")
+    if ctx.fmt != "json":
+        for inp, exps in done:
+            ctx.write(f"==> {inp.name} <==")
+            emit_explanations(ctx, exps)
+        return answer_code([x for _, exps in done for x in exps])
+    from errexplain.render.json import dumps, explanation_dict
+
+    errors = [{**explanation_dict(x), "input": i} for i, (_, exps) in enumerate(done) for x in exps]
+    ctx.stdout.write(dumps({"errors": errors, "inputs": [_input_dict(inp) for inp, _ in done]}))
+    return answer_code([x for _, exps in done for x in exps])

@@ -30,6 +30,10 @@ def run(ctx: Context, message: str, exc_type: str) -> ExitCode:
     reads it (every error in it), unless a type is given."""
     from errexplain.explainer import explain_error, explain_message, pasted_errors
 
+    if ctx.opts.redact:
+        from errexplain.redaction import redact
+
+        message, exc_type = redact(message), redact(exc_type)
     errors = () if exc_type else pasted_errors(message)
     if errors:
         view = open_catalog(ctx)

@@ -13,7 +13,7 @@ if TYPE_CHECKING:
     from errexplain.app.context import Context
     from errexplain.errors import ExitCode
 
-_ID = re.compile(r"[0-9a-f]{16}")
+_ID = re.compile(r"[0-9a-f]{6,16}")
 
 
 def run(ctx: Context, what: str) -> ExitCode:

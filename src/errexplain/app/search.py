@@ -12,10 +12,10 @@ if TYPE_CHECKING:
 
 
 def run(ctx: Context, query: str, limit: int) -> ExitCode:
-    from errexplain.match.search import search
+    from errexplain.match.search import POOL, search
 
     if not query.strip():
         raise InputError("no keywords given", hint='errexplain search "feature length grids"')
     view = open_catalog(ctx)
-    found = search(view, query, limit)
+    found = search(view, query, limit or POOL)
     return emit_rows(ctx, [view.candidate(p) for p, _ in found], [s for _, s in found])

@@ -363,9 +363,9 @@ def _load_files(job: tuple[list[Path], Project]) -> list[Entry]:
     return out
 
 
-def _quiet_worker() -> None:
+def quiet_worker() -> None:
     """A loader worker leaves Ctrl-C to the parent (which stops the pool and exits 130) and
-    dies quietly on SIGTERM, instead of each printing a traceback (issue 14)."""
+    dies quietly on SIGTERM, instead of each printing a traceback."""
     import signal
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -383,7 +383,7 @@ def _load_many(paths: list[Path], project: Project) -> list[Entry]:
         ctx = multiprocessing.get_context("fork")
     except ValueError:  # no fork on this platform: stay in one process
         return _load_files((paths, project))
-    with ctx.Pool(workers, initializer=_quiet_worker) as pool:
+    with ctx.Pool(workers, initializer=quiet_worker) as pool:
         parts = pool.map(_load_files, chunks)
     order = {p: i for i, p in enumerate(paths)}
     merged = [e for part in parts for e in part]

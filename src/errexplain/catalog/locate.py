@@ -49,6 +49,12 @@ def bundled_dir() -> str:
     raise CatalogError("the bundled catalog is missing", hint="reinstall errexplain")
 
 
+def snippets_file(project: str) -> str | None:
+    """The source snippets shipped for a project (errexplain.catalog.snippets), if any."""
+    path = os.path.join(_package_dir(), "_snippets", f"{project}.snip")
+    return path if os.path.isfile(path) else None
+
+
 def prebuilt_index() -> str | None:
     """The index shipped inside a wheel (built from the bundled catalog at build time)."""
     path = os.path.join(_package_dir(), "_index", "catalog.idx")

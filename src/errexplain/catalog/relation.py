@@ -6,7 +6,7 @@ prints the reason beside each related id)."""
 
 from __future__ import annotations
 
-from errexplain._startup import TYPE_CHECKING, compile_regex, record
+from errexplain._startup import TYPE_CHECKING, compile_regex, memo, record
 
 if TYPE_CHECKING:
     from collections.abc import Collection
@@ -112,7 +112,16 @@ def guard_names(site: Site) -> frozenset[str]:
     """The names a check tests: identifiers of its condition and of its message's
     placeholders (``<self.tp_size>``), without the common ones."""
     text = f"{site.condition or ''} {' '.join(_placeholders(site.template))}"
-    return frozenset(n for n in _NAME.findall(text) if n.lower() not in COMMON_NAMES)
+    return frozenset(n for n in _NAME.findall(text) if n.lower() not in _common())
+
+
+@memo(maxsize=1)
+def _common() -> frozenset[str]:
+    """COMMON_NAMES, Python's keywords and the builtins' names."""
+    import builtins
+    import keyword
+
+    return COMMON_NAMES | {n.lower() for n in (*keyword.kwlist, *dir(builtins))}
 
 
 def _placeholders(template: str) -> list[str]:

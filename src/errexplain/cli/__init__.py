@@ -1,8 +1,8 @@
 """The command-line edge: the entry point, the piped fast path and the one error boundary.
 
-`some_cmd 2>&1 | errexplain` (no arguments, piped stdin) is served without building the Typer
-app (:mod:`.typer_app`, which holds every command's options), because Typer's start-up costs
-more than the whole explain. Everything passes through :func:`guarded`:
+`some_cmd 2>&1 | errexplain` (no arguments but `--redact`, piped stdin) is served without
+building the Typer app (:mod:`.typer_app`, which holds every command's options), because Typer's
+start-up costs more than the whole explain. Everything passes through :func:`guarded`:
 
 * a domain error (:class:`~errexplain.errors.ErrexplainError`) prints
   ``errexplain: <message>`` and ``hint: <hint>`` and exits with its code (2);
@@ -19,12 +19,12 @@ from __future__ import annotations
 
 import sys
 
-from errexplain._startup import TYPE_CHECKING
-from errexplain.errors import ErrexplainError, ExitCode
+from errexplain._startup import TYPE_CHECKING, replace
+from errexplain.errors import ErrexplainError, ExitCode, InputError
 
 if TYPE_CHECKING:
     from collections.abc import Callable
-    from typing import TextIO
+    from typing import Any, TextIO
 
 BUG_HINT = "rerun with --debug and report the traceback"
 
@@ -74,23 +74,109 @@ def _silence_stdout() -> None:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
 
-def _piped() -> int:
-    from errexplain.app.context import Context, Options
-    from errexplain.app.explain import run
+COMMANDS = ("explain", "lookup", "show", "related", "search", "list", "catalog", "completion")
+TOP_LEVEL = ("-h", "--help", "--version")
+FLAGS = {"--json": "json", "-v": "verbose", "--verbose": "verbose", "--brief": "brief"}
+FLAGS.update({"--no-color": "no_color", "--no-pager": "no_pager", "--redact": "redact"})
+VALUED = ("--format", "--cutoff")
 
-    ctx = Context(Options(), sys.stdin.buffer, sys.stdout, sys.stderr, sys.stdout.isatty())
-    return run(ctx, "-")
+
+def _fast_args(args: list[str]) -> dict[str, Any] | None:
+    """The options of a bare `errexplain [FLAGS] [FILE...]` when the fast path can serve them
+    (flags: --json, -v, --brief, --no-color, --no-pager, --format F, --cutoff X), else None (the
+    Typer app parses them, with its usage errors)."""
+    got: dict[str, Any] = {"files": []}
+    it = iter(args)
+    for arg in it:
+        name, eq, value = arg.partition("=")
+        if arg in FLAGS:
+            got[FLAGS[arg]] = True
+        elif name in VALUED:
+            got[name[2:]] = value if eq else next(it, None)
+            if got[name[2:]] is None:
+                return None
+        elif arg == "-" or not arg.startswith("-"):
+            got["files"].append(arg)
+        else:
+            return None
+    return got
+
+
+def _looks_like_file(arg: str) -> bool:
+    import os
+
+    return arg == "-" or "/" in arg or "." in arg or os.path.exists(arg)
+
+
+def routed(args: list[str]) -> list[str]:
+    """The arguments the Typer app runs: `errexplain FILE...` and `errexplain --json ...` are
+    `errexplain explain ...`; a word that is neither a command nor a file is left for Typer
+    (its "No such command" with a suggestion)."""
+    if not args or args[0] in COMMANDS or args[0] in TOP_LEVEL:
+        return args
+    if args[0].startswith("-") or _looks_like_file(args[0]):
+        return ["explain", *args]
+    return args
+
+
+def _cutoff(value: str) -> float:
+    try:
+        cutoff = float(value)
+    except ValueError:
+        cutoff = -1.0
+    if not 0.0 <= cutoff <= 1.0:
+        raise InputError(
+            f"--cutoff {value}: expected a number from 0 to 1", hint="e.g. --cutoff 0.8"
+        )
+    return cutoff
+
+
+def _fast(got: dict[str, Any]) -> int:
+    """The bare command on the fast path: no Typer, no Rich unless it draws."""
+    from errexplain.app.context import FORMATS, Context, Options, output_settings
+    from errexplain.app.explain import run_files
+
+    fmt = "json" if got.get("json") else got.get("format", "auto")
+    if fmt not in FORMATS:
+        raise InputError(f"--format {fmt}: unknown format", hint=f"use {', '.join(FORMATS)}")
+    cutoff = _cutoff(got["cutoff"]) if "cutoff" in got else None
+    tty, color, pager = output_settings(
+        sys.stdout.isatty(), got.get("no_color", False), got.get("no_pager", False)
+    )
+    opts = Options(
+        fmt=fmt,
+        verbose=got.get("verbose", False),
+        color=color,
+        brief=got.get("brief", False),
+        pager=pager,
+        redact=got.get("redact", False),
+    )
+    if cutoff is not None:
+        opts = replace(opts, cutoff=cutoff)
+    ctx = Context(opts, sys.stdin.buffer, sys.stdout, sys.stderr, tty)
+    return run_files(ctx, got["files"] or ["-"])
 
 
 def run_argv(argv: list[str]) -> int:
     """Run errexplain on a command line (argv[0] is the program) inside the error boundary."""
-    if len(argv) == 1 and not sys.stdin.isatty():
-        return guarded(_piped, sys.stderr)
+    import os
+
+    args = argv[1:]
+    completing = "_ERREXPLAIN_COMPLETE" in os.environ
+    got = (
+        None
+        if completing or routed(args)[:1] != ["explain"] or args[:1] == ["explain"]
+        else (_fast_args(args[:]))
+    )
+    if got is None and not args and not sys.stdin.isatty() and not completing:
+        got = {"files": []}
+    if got is not None:
+        return guarded(lambda: _fast(got), sys.stderr)
 
     def run_app() -> int:
         from errexplain.cli.typer_app import run
 
-        return run(argv)
+        return run([argv[0], *(args if completing else routed(args))])
 
     return guarded(run_app, sys.stderr, debug="--debug" in argv[1:])
 

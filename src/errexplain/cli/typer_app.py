@@ -11,18 +11,70 @@ from typing import Annotated
 
 import typer
 
-from errexplain.app.context import FORMATS, Context, Options
+from errexplain.app.context import FORMATS, Context, Options, output_settings
 from errexplain.errors import ExitCode
 from errexplain.match.rank import FUZZY_CUTOFF
 
+HELP_OPTIONS = {"help_option_names": ["-h", "--help"]}
+EPILOG = (
+    "`errexplain FILE...` is `errexplain explain FILE...`; piped text needs no command "
+    "(some_cmd 2>&1 | errexplain [--json] [-v] [--brief]).\n\n"
+    "Exit codes: "
+    + "; ".join(
+        f"{int(code)} {line}"
+        for code, line in (
+            (ExitCode.EXPLAINED, "explained (or done)"),
+            (ExitCode.NO_MATCH, "nothing matched or nothing found (grep's 1)"),
+            (ExitCode.BAD_INPUT, "usage error, unreadable input or invalid catalog"),
+            (ExitCode.INTERNAL, "internal error (a bug: please report it)"),
+            (ExitCode.INTERRUPTED, "interrupted (Ctrl-C)"),
+        )
+    )
+    + "."
+)
+
 app = typer.Typer(
     no_args_is_help=True,
-    add_completion=False,
+    add_completion=False,  # `errexplain completion SHELL [--install]` instead (the shell named)
+    suggest_commands=False,  # click already suggests: one "Did you mean" is enough
     rich_markup_mode=None,
+    context_settings=HELP_OPTIONS,
     help="Explain Python errors from pasted tracebacks and logs, offline.",
+    epilog=EPILOG,
 )
-catalog_app = typer.Typer(no_args_is_help=True, help="Check, inspect and extract catalogs.")
+catalog_app = typer.Typer(
+    no_args_is_help=True,
+    context_settings=HELP_OPTIONS,
+    help="Check, inspect and extract catalogs.",
+)
 app.add_typer(catalog_app, name="catalog")
+hook_app = typer.Typer(
+    no_args_is_help=True,
+    help="The .pth file that makes ERREXPLAIN_HOOK=1 explain uncaught exceptions in every "
+    "Python process of this environment.",
+)
+app.add_typer(hook_app, name="hook")
+
+
+def _version(value: bool) -> None:
+    if value:
+        from errexplain._version import __version__
+
+        sys.stdout.write(f"errexplain {__version__}\n")
+        raise typer.Exit(ExitCode.EXPLAINED)
+
+
+@app.callback()
+def _main(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version", is_eager=True, callback=_version, help="Print the version and exit."
+        ),
+    ] = False,
+) -> None:
+    """Explain Python errors from pasted tracebacks and logs, offline."""
+
 
 CatalogOpt = Annotated[
     list[str],
@@ -34,6 +86,14 @@ CatalogOpt = Annotated[
 ]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON (schema 1, see README).")]
 DebugOpt = Annotated[bool, typer.Option("--debug", help="Show Python tracebacks of errexplain.")]
+RedactOpt = Annotated[
+    bool,
+    typer.Option(
+        "--redact",
+        help="Replace tokens, passwords, e-mail addresses, user names, IP addresses and "
+        "host names by placeholders before anything is matched or shown.",
+    ),
+]
 
 
 ReleaseOpt = Annotated[
@@ -65,13 +125,17 @@ def _ctx(
     fmt: str = "auto",
     cutoff: float = FUZZY_CUTOFF,
     verbose: bool = False,
-    color: bool | None = None,
+    no_color: bool = False,
     release: list[str] | None = None,
+    brief: bool = False,
+    no_pager: bool = False,
+    redact: bool = False,
 ) -> Context:
     if fmt not in FORMATS:
         raise typer.BadParameter(
             f"unknown format {fmt!r}: use {', '.join(FORMATS)}", param_hint="--format"
         )
+    tty, color, pager = output_settings(sys.stdout.isatty(), no_color, no_pager)
     opts = Options(
         "json" if json_ else fmt,
         tuple(catalog or ()),
@@ -79,31 +143,61 @@ def _ctx(
         verbose,
         color,
         _releases(release),
+        brief,
+        pager,
+        redact,
     )
-    return Context(opts, sys.stdin.buffer, sys.stdout, sys.stderr, sys.stdout.isatty())
+    return Context(opts, sys.stdin.buffer, sys.stdout, sys.stderr, tty)
+
+
+NoColorOpt = Annotated[
+    bool, typer.Option("--no-color", help="No colour (also $NO_COLOR, TERM=dumb).")
+]
+NoPagerOpt = Annotated[
+    bool,
+    typer.Option(
+        "--no-pager",
+        help="Never page (else long answers on a terminal go through $ERREXPLAIN_PAGER, "
+        "$PAGER or less).",
+    ),
+]
+LimitOpt = Annotated[int, typer.Option(min=0, help="At most this many results (0: all).")]
 
 
 @app.command()
 def explain(
-    file: Annotated[str, typer.Argument(help="Log or traceback file; - reads stdin.")] = "-",
+    files: Annotated[
+        list[str] | None,
+        typer.Argument(metavar="[FILE]...", help="Log or traceback files; - reads stdin."),
+    ] = None,
     json_: JsonOpt = False,
     fmt: Annotated[str, typer.Option("--format", help="auto, text, rich or json.")] = "auto",
     catalog: CatalogOpt = [],  # noqa: B006 (typer reads the default)
     cutoff: Annotated[
-        float, typer.Option(help="Score under which nothing is called a match (0-1).")
+        float,
+        typer.Option(min=0.0, max=1.0, help="Score under which nothing is called a match (0-1)."),
     ] = FUZZY_CUTOFF,
     verbose: Annotated[
         bool, typer.Option("--verbose", "-v", help="Show every match in full.")
     ] = False,
-    no_color: Annotated[bool, typer.Option("--no-color", help="No colour.")] = False,
+    brief: Annotated[
+        bool,
+        typer.Option(
+            "--brief",
+            help="One line per distinct error: count, exception, best entry id, score, meaning.",
+        ),
+    ] = False,
+    no_color: NoColorOpt = False,
+    no_pager: NoPagerOpt = False,
     release: ReleaseOpt = [],  # noqa: B006
+    redact: RedactOpt = False,
     debug: DebugOpt = False,
 ) -> None:
-    """Explain every distinct error in a log, a traceback file or stdin."""
-    ctx = _ctx(json_, catalog, fmt, cutoff, verbose, False if no_color else None, release)
+    """Explain every distinct error in logs, traceback files or stdin."""
+    ctx = _ctx(json_, catalog, fmt, cutoff, verbose, no_color, release, brief, no_pager, redact)
     from errexplain.app import explain as explain_cmd
 
-    raise typer.Exit(explain_cmd.run(ctx, file))
+    raise typer.Exit(explain_cmd.run_files(ctx, files or ["-"]))
 
 
 @app.command()
@@ -113,18 +207,21 @@ def lookup(
     json_: JsonOpt = False,
     catalog: CatalogOpt = [],  # noqa: B006
     release: ReleaseOpt = [],  # noqa: B006
+    redact: RedactOpt = False,
     debug: DebugOpt = False,
 ) -> None:
     """Explain one message, no traceback needed."""
     from errexplain.app import lookup as lookup_cmd
 
-    ctx = _ctx(json_, catalog, release=release)
+    ctx = _ctx(json_, catalog, release=release, redact=redact)
     raise typer.Exit(lookup_cmd.run(ctx, message, type_))
 
 
 @app.command()
 def show(
-    entry_id: Annotated[str, typer.Argument(metavar="ID", help="A 16-hex entry id.")],
+    entry_id: Annotated[
+        str, typer.Argument(metavar="ID", help="An entry id, or a unique prefix of 6+ hex digits.")
+    ],
     json_: JsonOpt = False,
     catalog: CatalogOpt = [],  # noqa: B006
     debug: DebugOpt = False,
@@ -151,7 +248,7 @@ def related(
 @app.command()
 def search(
     keywords: Annotated[list[str], typer.Argument(help="Words to look for.")],
-    limit: Annotated[int, typer.Option(help="How many results.")] = 10,
+    limit: LimitOpt = 10,
     json_: JsonOpt = False,
     catalog: CatalogOpt = [],  # noqa: B006
     debug: DebugOpt = False,
@@ -167,7 +264,7 @@ def list_(
     project: Annotated[str, typer.Option(help="Only this project.")] = "",
     type_: Annotated[str, typer.Option("--type", help="Only this exception type.")] = "",
     path: Annotated[str, typer.Option(help="Only sources whose path contains this.")] = "",
-    limit: Annotated[int, typer.Option(help="At most this many (0: all).")] = 50,
+    limit: LimitOpt = 50,
     json_: JsonOpt = False,
     catalog: CatalogOpt = [],  # noqa: B006
     debug: DebugOpt = False,
@@ -178,15 +275,52 @@ def list_(
     raise typer.Exit(listing.run(_ctx(json_, catalog), project, type_, path, limit))
 
 
+@app.command()
+def redact(
+    file: Annotated[str, typer.Argument(help="Log or traceback file; - reads stdin.")] = "-",
+    debug: DebugOpt = False,
+) -> None:
+    """Print a paste with tokens, passwords, e-mail addresses, user names, IP addresses and
+    host names replaced by placeholders, ready to post."""
+    from errexplain.app import redact as redact_cmd
+
+    raise typer.Exit(redact_cmd.run(_ctx(), file))
+
+
+@hook_app.command("install")
+def hook_install(debug: DebugOpt = False) -> None:
+    """Write errexplain-hook.pth into this environment's site-packages."""
+    from errexplain.app import hook
+
+    raise typer.Exit(hook.install(_ctx()))
+
+
+@hook_app.command("uninstall")
+def hook_uninstall(debug: DebugOpt = False) -> None:
+    """Remove errexplain-hook.pth from this environment's site-packages."""
+    from errexplain.app import hook
+
+    raise typer.Exit(hook.uninstall(_ctx()))
+
+
+@hook_app.command("status")
+def hook_status(debug: DebugOpt = False) -> None:
+    """Say whether the .pth file is installed and whether ERREXPLAIN_HOOK is set."""
+    from errexplain.app import hook
+
+    raise typer.Exit(hook.status(_ctx()))
+
+
 @catalog_app.command("check")
 def catalog_check(
     directory: Annotated[str, typer.Argument(help="Catalog dir (default: bundled).")] = "",
+    json_: JsonOpt = False,
     debug: DebugOpt = False,
 ) -> None:
     """Validate a catalog: schema, unique ids, related ids, every example matches first."""
     from errexplain.app import catalog as catalog_cmds
 
-    raise typer.Exit(catalog_cmds.check(_ctx(), directory))
+    raise typer.Exit(catalog_cmds.check(_ctx(json_), directory))
 
 
 @catalog_app.command("stats")
@@ -204,12 +338,23 @@ def catalog_stats(
 @catalog_app.command("lint")
 def catalog_lint(
     directory: Annotated[str, typer.Argument(help="Catalog dir (default: bundled).")] = "",
+    maxima: Annotated[
+        list[str],
+        typer.Option(
+            "--max",
+            metavar="[KIND=]N",
+            help="Findings allowed before exit 1 (default 0): N for every kind, or "
+            "too-generic=N, duplicate-templates=N, dangling-related-ids=N (repeatable).",
+        ),
+    ] = [],  # noqa: B006
+    json_: JsonOpt = False,
     debug: DebugOpt = False,
 ) -> None:
-    """Report too-generic templates, duplicate templates and dangling related ids."""
+    """Report too-generic templates, duplicate templates and dangling related ids; exit 1 when
+    a kind has more findings than its --max."""
     from errexplain.app import catalog as catalog_cmds
 
-    raise typer.Exit(catalog_cmds.lint(_ctx(), directory))
+    raise typer.Exit(catalog_cmds.lint(_ctx(json_), directory, maxima))
 
 
 @catalog_app.command("extract")
@@ -234,6 +379,35 @@ def catalog_extract(
     )
 
 
+SHELLS = ("bash", "zsh", "fish")
+
+
+@app.command()
+def completion(
+    shell: Annotated[str, typer.Argument(help="bash, zsh or fish.")],
+    install: Annotated[
+        bool,
+        typer.Option(
+            "--install",
+            help="Write the script where the shell reads it (bash: ~/.bash_completions, sourced "
+            "from ~/.bashrc; zsh: ~/.zfunc; fish: ~/.config/fish/completions).",
+        ),
+    ] = False,
+    debug: DebugOpt = False,
+) -> None:
+    """Print (or --install) the shell completion script for commands, options and files."""
+    from typer import _completion_shared as shared  # Typer's own scripts, for our program name
+
+    if shell not in SHELLS:
+        raise typer.BadParameter(f"{shell!r}: use {', '.join(SHELLS)}", param_hint="SHELL")
+    names = {"prog_name": "errexplain", "complete_var": "_ERREXPLAIN_COMPLETE"}
+    if install:
+        _, path = shared.install(shell=shell, **names)
+        sys.stdout.write(f"{shell} completion installed in {path}; it works in new shells\n")
+    else:
+        sys.stdout.write(shared.get_completion_script(shell=shell, **names) + "\n")
+
+
 def _command_name(info: typer.models.CommandInfo) -> str:
     name = info.name or (info.callback.__name__ if info.callback else "")
     return name.replace("_", "-")
@@ -247,7 +421,14 @@ def app_for(argv: list[str]) -> typer.Typer:
     infos = [c for c in app.registered_commands if _command_name(c) == wanted]
     if not infos:
         return app
-    small = typer.Typer(add_completion=False, rich_markup_mode=None, help=app.info.help)
+    small = typer.Typer(
+        add_completion=False,
+        suggest_commands=False,
+        rich_markup_mode=None,
+        context_settings=HELP_OPTIONS,
+        help=app.info.help,
+        epilog=EPILOG,
+    )
     small.registered_commands = infos
 
     @small.callback()
@@ -257,10 +438,30 @@ def app_for(argv: list[str]) -> typer.Typer:
     return small
 
 
+def _completion_request() -> None:
+    """Answer a shell's completion request (`_ERREXPLAIN_COMPLETE` set by the script that
+    `errexplain completion SHELL` prints) with Typer's completion classes; click's spelling
+    of the request (`bash_source`, `zsh_complete`) is read as Typer's (`source_bash`)."""
+    import os
+
+    from typer import completion
+
+    completion.completion_init()  # type: ignore[attr-defined]  # (not in its __all__)
+    value = os.environ.get("_ERREXPLAIN_COMPLETE", "")
+    shell, _, action = value.partition("_")
+    if shell in SHELLS and action in ("source", "complete"):
+        os.environ["_ERREXPLAIN_COMPLETE"] = f"{action}_{shell}"
+
+
 def run(argv: list[str]) -> int:
     """Run the app on argv; click's own outcomes become exit codes, everything else goes up
     to the error boundary (errexplain.cli.guarded)."""
+    import os
+
     import click
+
+    if "_ERREXPLAIN_COMPLETE" in os.environ:
+        _completion_request()
 
     try:
         code = app_for(argv)(args=argv[1:], prog_name="errexplain", standalone_mode=False)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Sequence
+from contextlib import suppress
 from typing import Any
 
 from errexplain._startup import mutable_record
@@ -61,11 +62,15 @@ def _clean(cf: CatalogFile, entry: Entry, warnings: list[str]) -> Entry:
 
 
 def _label(entry: Entry) -> str:
+    """`path:line Type: message` as a reader sees it (template escapes undone)."""
+    from errexplain.match.template import TemplateSyntaxError, render_plain
+
     source = entry.get("source") or {}
-    return (
-        f"{source.get('path', '?')}:{source.get('line', '?')} "
-        f"{entry.get('exception')}: {entry_text(entry)}"
-    )
+    text = entry_text(entry)
+    if entry.get("template"):
+        with suppress(TemplateSyntaxError):  # a template that does not compile: as written
+            text = render_plain(text)
+    return f"{source.get('path', '?')}:{source.get('line', '?')} {entry.get('exception')}: {text}"
 
 
 def _refresh(old: Entry, site: Site, version: str) -> Entry:

@@ -15,6 +15,13 @@ PARALLEL_MIN_FILES = 200
 _CHUNK = 16
 
 
+def _quiet_worker() -> None:
+    """Workers ignore Ctrl-C; the parent handles it (see catalog.load.quiet_worker)."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def _workers() -> int:
     return min(os.cpu_count() or 1, 8)
 
@@ -25,7 +32,7 @@ def scan(files: Sequence[SourceFile], progress: Progress | None = None) -> list[
     workers = _workers()
     if total < PARALLEL_MIN_FILES or workers < 2:
         return _collect((visit_source(f.path, f.data) for f in files), total, progress)
-    with ProcessPoolExecutor(max_workers=workers) as pool:
+    with ProcessPoolExecutor(max_workers=workers, initializer=_quiet_worker) as pool:
         results = pool.map(
             visit_source, [f.path for f in files], [f.data for f in files], chunksize=_CHUNK
         )

@@ -14,6 +14,7 @@ from errexplain.bounds import INPUT_BYTES, LINE_BYTES, READ_WHOLE_BYTES, TAIL_BY
 from errexplain.errors import InputError
 
 if TYPE_CHECKING:
+    from collections.abc import Iterator
     from typing import BinaryIO
 
 SMALL = READ_WHOLE_BYTES
@@ -111,3 +112,30 @@ def read_path(path: str, stdin: BinaryIO) -> InputText:
         raise InputError(f"{path}: permission denied") from None
     except IsADirectoryError:
         raise InputError(f"{path} is a directory", hint="pass a log or traceback file") from None
+
+
+LINE_LIMIT = 1024 * 1024
+"""`read_lines` hands over a longer line in pieces of this many bytes."""
+
+
+def read_lines(path: str, stdin: BinaryIO) -> Iterator[str]:
+    """A file (or stdin for `-`) line by line, line endings kept, in bounded memory; bytes
+    that are not UTF-8 become U+FFFD."""
+    if path == "-":
+        yield from _lines(stdin)
+        return
+    if os.path.isdir(path):
+        raise InputError(f"{path} is a directory", hint="pass a log or traceback file")
+    try:
+        fh = open(path, "rb")  # noqa: SIM115 (closed below; a generator cannot use `with` here)
+    except FileNotFoundError:
+        raise InputError(f"{path}: no such file", hint="check the path, or pipe the text") from None
+    except PermissionError:
+        raise InputError(f"{path}: permission denied") from None
+    with fh:
+        yield from _lines(fh)
+
+
+def _lines(stream: BinaryIO) -> Iterator[str]:
+    while line := stream.readline(LINE_LIMIT):
+        yield line.decode("utf-8", errors="replace")

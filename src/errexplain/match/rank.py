@@ -402,10 +402,11 @@ def _confident(hit: Hit, msg: str) -> bool:
 
 
 def _order(hits: list[Hit]) -> list[Hit]:
-    def key(h: Hit) -> tuple[float, int, int, int, str]:
+    def key(h: Hit) -> tuple[float, int, int, int, int, str]:
         r = h.cand
         return (
             -round(h.raw, 6),
+            int(r.in_tests),  # of equal scores, library code before the project's own tests
             -r.literal_len,
             -int(r.curated),
             len(r.path or ""),

@@ -11,6 +11,9 @@ if TYPE_CHECKING:
 
 POOL = 200
 """Candidates sharing the most idf weight with the query that get a fuzzy score."""
+TEST_MARGIN = 0.1
+"""An entry raised from the project's own test files ranks after library entries scoring up
+to this much less."""
 
 
 def search(view: CatalogView, query: str, limit: int = 10) -> list[tuple[int, float]]:
@@ -26,14 +29,11 @@ def search(view: CatalogView, query: str, limit: int = 10) -> list[tuple[int, fl
     q = query
     scored = []
     for pos in pool:
-        template = view.candidate(pos).template
+        cand = view.candidate(pos)
+        template = cand.template
         text = compile_template(template).literal_text
-        scored.append(
-            (
-                pos,
-                fuzz.token_set_ratio(q, text, processor=utils.default_process) / 100.0,
-                len(template),
-            )
-        )
-    scored.sort(key=lambda t: (-t[1], t[2], t[0]))
+        score = fuzz.token_set_ratio(q, text, processor=utils.default_process) / 100.0
+        rank = score - (TEST_MARGIN if cand.in_tests else 0.0)
+        scored.append((pos, score, (-round(rank, 6), not cand.curated, len(template), pos)))
+    scored.sort(key=lambda t: t[2])
     return [(pos, score) for pos, score, _ in scored[:limit]]

@@ -1,23 +1,30 @@
 """Answers as JSON (schema 1, README "JSON output"): the records themselves, every match in
 full whatever `-v` says (a program reading them wants everything; -v is about what a person
-reads)."""
+reads).
+
+The text is written by :func:`encode`, the same bytes as ``json.dumps(doc, indent=2,
+ensure_ascii=False)`` without importing ``json``, whose encoder imports ``re`` and ``typing``:
+with ``--json`` on the bare pipe that import would cost more than the explain."""
 
 from __future__ import annotations
 
-import json
-from collections.abc import Sequence
-from typing import Any
+from errexplain._startup import TYPE_CHECKING
+from errexplain.models import SCHEMA_VERSION, is_test_path
 
-from errexplain.models import (
-    SCHEMA_VERSION,
-    Candidate,
-    Entry,
-    Explanation,
-    Frame,
-    Match,
-    RaisedError,
-    Related,
-)
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from typing import Any
+
+    from errexplain.models import (
+        Candidate,
+        Entry,
+        Explanation,
+        Frame,
+        Match,
+        RaisedError,
+        Related,
+        Snippet,
+    )
 
 
 def frame_dict(f: Frame) -> dict[str, Any]:
@@ -57,6 +64,7 @@ def entry_dict(e: Entry) -> dict[str, Any]:
             "line": src.line,
             "function": src.function,
             "url": src.url,
+            "test_file": is_test_path(src.path),
         },
         "derived": e.derived,
         "meaning": e.meaning,
@@ -154,6 +162,21 @@ def explanation_dict(x: Explanation) -> dict[str, Any]:
         "generic": x.generic,
         "notes": list(x.notes),
         "release_guess": guess_dict(x),
+        "snippet": snippet_dict(x.snippet),
+    }
+
+
+def snippet_dict(s: Snippet | None) -> dict[str, Any] | None:
+    if s is None:
+        return None
+    return {
+        "origin": s.origin,
+        "release": s.release,
+        "path": s.path,
+        "first_line": s.first_line,
+        "raise_line": s.raise_line,
+        "lines": list(s.lines),
+        "license": s.license,
     }
 
 
@@ -165,12 +188,47 @@ def row_dict(c: Candidate, score: float | None = None) -> dict[str, Any]:
         "project": c.project,
         "path": c.path,
         "line": c.line,
+        "test_file": c.in_tests,
     }
     return out if score is None else {**out, "score": round(score, 4)}
 
 
+def _number(value: float) -> str:
+    if value != value:
+        return "NaN"
+    if value in (float("inf"), float("-inf")):
+        return "Infinity" if value > 0 else "-Infinity"
+    return float.__repr__(value)
+
+
+def encode(value: Any, level: int = 0) -> str:
+    """`json.dumps(value, indent=2, ensure_ascii=False)` for the values errexplain writes
+    (dicts with string keys, lists and tuples, strings, numbers, booleans, None)."""
+    from _json import encode_basestring  # C, as json's own encoder uses
+
+    if isinstance(value, str):
+        return str(encode_basestring(value))
+    if value is None or value is True or value is False:
+        return {None: "null", True: "true", False: "false"}[value]
+    if isinstance(value, int):
+        return int.__repr__(value)
+    if isinstance(value, float):
+        return _number(value)
+    inner, outer = "\n" + "  " * (level + 1), "\n" + "  " * level
+    if isinstance(value, dict):
+        if not value:
+            return "{}"
+        items = (f"{encode_basestring(str(k))}: {encode(v, level + 1)}" for k, v in value.items())
+        return "{" + inner + ("," + inner).join(items) + outer + "}"
+    if isinstance(value, list | tuple):
+        if not value:
+            return "[]"
+        return "[" + inner + ("," + inner).join(encode(v, level + 1) for v in value) + outer + "]"
+    raise TypeError(f"Object of type {type(value).__name__} is not JSON serializable")
+
+
 def dumps(doc: dict[str, Any]) -> str:
-    return json.dumps({"schema": SCHEMA_VERSION, **doc}, indent=2, ensure_ascii=False) + "\n"
+    return encode({"schema": SCHEMA_VERSION, **doc}) + "\n"
 
 
 def render_explanations(exps: Sequence[Explanation], extra: dict[str, Any] | None = None) -> str:

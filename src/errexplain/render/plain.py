@@ -7,7 +7,7 @@ paths stay whole and copyable.
 from __future__ import annotations
 
 from errexplain._startup import TYPE_CHECKING
-from errexplain.render.view import Code, Heading, Line, Link, Rule, explanation_view
+from errexplain.render.view import Code, Heading, Line, Link, Rule, brief_line, explanation_view
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
@@ -40,6 +40,8 @@ def _part(part: Part) -> list[str]:
         return _fill(text.split(), pad) if part.wrap else [(pad + text).rstrip()]
     if isinstance(part, Heading):
         return [part.text]
+    if isinstance(part, Code) and part.first_line is not None:
+        return _numbered(part, part.first_line)
     if isinstance(part, Code):
         pad = " " * part.indent
         return [
@@ -53,8 +55,28 @@ def _part(part: Part) -> list[str]:
     return [""]
 
 
-def lines(parts: Iterable[Part]) -> list[str]:
-    return [ln for part in parts for ln in _part(part)]
+def _numbered(part: Code, first: int) -> list[str]:
+    """Source lines with their numbers, the raise line marked with `>`."""
+    code = "\n".join(c for _, c in part.pieces).split("\n")
+    digits = len(str(first + len(code) - 1))
+    pad = " " * part.indent
+    return [
+        f"{pad}{'>' if first + k == part.mark else ' '} {first + k:>{digits}} | {ln}".rstrip()
+        for k, ln in enumerate(code)
+    ]
+
+
+def cut(line: str, width: int | None) -> str:
+    """`line` cut to `width` characters with an ellipsis (None: whole)."""
+    if width is None or len(line) <= width:
+        return line
+    return line[: width - 1].rstrip() + "…"
+
+
+def lines(parts: Iterable[Part], width: int | None = None) -> list[str]:
+    """The parts as lines; with `width` (a terminal's), lines that do not wrap are cut to it
+    with an ellipsis."""
+    return [cut(ln, width) for part in parts for ln in _part(part)]
 
 
 def render_view(view: View) -> str:
@@ -63,3 +85,8 @@ def render_view(view: View) -> str:
 
 def render_explanations(exps: Sequence[Explanation], *, verbose: bool = False) -> str:
     return SEPARATOR.join(render_view(explanation_view(e, verbose=verbose)) for e in exps) + "\n"
+
+
+def render_brief(exps: Sequence[Explanation], width: int | None = None) -> str:
+    """One line per distinct error (--brief), cut to `width` with an ellipsis."""
+    return "".join(cut(brief_line(e), width) + "\n" for e in exps)

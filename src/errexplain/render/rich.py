@@ -18,7 +18,7 @@ from rich.syntax import Syntax
 from rich.text import Text
 
 from errexplain._startup import TYPE_CHECKING
-from errexplain.models import Entry, Explanation
+from errexplain.models import Entry, Explanation, Snippet
 from errexplain.render.view import (
     Code,
     Heading,
@@ -57,6 +57,19 @@ def _part(part: Part) -> RenderableType:
         return Padding(_text(part), (0, 0, 0, part.indent))
     if isinstance(part, Heading):
         return Text(part.text, style="bold cyan")
+    if isinstance(part, Code) and part.first_line is not None:
+        source = "\n".join(c for _, c in part.pieces)
+        syntax = Syntax(
+            source,
+            part.language or "python",
+            theme="ansi_dark",
+            background_color="default",
+            line_numbers=True,
+            start_line=part.first_line,
+            highlight_lines={part.mark} if part.mark else None,
+            word_wrap=True,
+        )
+        return Padding(syntax, (0, 0, 0, part.indent))
     if isinstance(part, Code):
         # word_wrap: long code lines fold inside the panel instead of being cut at its edge
         code = "\n".join(f"{label}\n{text}" for label, text in part.pieces)
@@ -95,12 +108,16 @@ class _Console(Console):
         raise BrokenPipeError
 
 
-def make_console(out: TextIO, color: bool | None = None) -> Console:
+def make_console(
+    out: TextIO, color: bool | None = None, *, terminal: bool = False, width: int | None = None
+) -> Console:
     """A console on `out`. `color=False` turns colour off, `True` forces a terminal; `None`
-    leaves it to Rich, which honours NO_COLOR, FORCE_COLOR and TERM=dumb."""
+    leaves it to Rich, which honours NO_COLOR, FORCE_COLOR and TERM=dumb. `terminal` draws as
+    for a terminal of `width` columns (a buffer shown through a pager)."""
+    force = True if (color or terminal) else None
     if color is None:
-        return _Console(file=out)
-    return _Console(file=out, no_color=not color, force_terminal=True if color else None)
+        return _Console(file=out, force_terminal=force, width=width)
+    return _Console(file=out, no_color=not color, force_terminal=force, width=width)
 
 
 def print_explanations(
@@ -110,5 +127,17 @@ def print_explanations(
         console.print(panel(explanation_view(exp, verbose=verbose)))
 
 
-def print_entry(console: Console, entry: Entry) -> None:
-    console.print(panel(entry_view(entry)))
+def print_entry(console: Console, entry: Entry, snippet: Snippet | None = None) -> None:
+    console.print(panel(entry_view(entry, snippet)))
+
+
+def render_html(exps: Sequence[Explanation], *, width: int = 100) -> str:
+    """The Rich panels as an HTML fragment with inline styles (a notebook's output cell)."""
+    import io
+
+    console = Console(file=io.StringIO(), record=True, width=width, force_terminal=True)
+    print_explanations(console, exps)
+    return console.export_html(
+        inline_styles=True,
+        code_format='<pre style="font-family: monospace; line-height: 1.3">{code}</pre>',
+    )

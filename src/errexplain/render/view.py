@@ -15,9 +15,10 @@ from __future__ import annotations
 
 from errexplain._startup import TYPE_CHECKING, record
 from errexplain.match.template import compile_template, render_plain
+from errexplain.models import is_test_path
 
 if TYPE_CHECKING:
-    from errexplain.models import Candidate, Entry, Explanation, Match, RaisedError
+    from errexplain.models import Candidate, Entry, Explanation, Match, RaisedError, Snippet
 
 
 @record
@@ -44,11 +45,14 @@ class Heading:
 
 @record
 class Code:
-    """Preformatted code in labelled pieces ("# before", "# after"): (label, code) pairs."""
+    """Preformatted code in labelled pieces ("# before", "# after"): (label, code) pairs. With
+    `first_line`, one unlabelled piece of source drawn with line numbers, `mark` pointed at."""
 
     pieces: tuple[tuple[str, str], ...]
     language: str = "python"
     indent: int = 2
+    first_line: int | None = None
+    mark: int | None = None
 
 
 @record
@@ -146,15 +150,28 @@ def _example_fix(entry: Entry) -> list[Part]:
     return [Heading("Example fix"), Code(pieces, fix.language or "python")]
 
 
-def _source(entry: Entry) -> list[Part]:
+def snippet_parts(snip: Snippet) -> list[Part]:
+    """The code around the raise, and where it comes from."""
+    if snip.origin == "installed":
+        said = f"your installed copy: {snip.path}"
+    else:
+        license_note = f"; {snip.license}" if snip.license else ""
+        said = f"{snip.release} as released, from the catalog{license_note}"
+    code = Code((("", "\n".join(snip.lines)),), "python", 2, snip.first_line, snip.raise_line)
+    return [_line(f"Code ({said}):", "dim", wrap=False), code]
+
+
+def _source(entry: Entry, snippet: Snippet | None = None) -> list[Part]:
     out: list[Part] = [Heading("Source"), _line(source_text(entry), wrap=False)]
+    if is_test_path(entry.source.path):
+        out.append(_line("(raised from a test file of the project, not from library code)"))
     if entry.source.url:
         out.append(Link(entry.source.url))
     if entry.via:
         out.append(_line(f"(the message is handed to the helper {entry.via}, which raises it)"))
     if entry.removed_in:
         out.append(_line(f"(removed in {entry.removed_in})"))
-    return out
+    return out + (snippet_parts(snippet) if snippet is not None else [])
 
 
 def checked_text(entry: Entry) -> str | None:
@@ -177,14 +194,15 @@ def _checked(entry: Entry) -> list[Part]:
     return [_line("Checked: " + text)] if text else []
 
 
-def entry_sections(entry: Entry) -> list[Part]:
-    """What an entry explains: meaning, when, solutions, example fix, source, how checked."""
+def entry_sections(entry: Entry, snippet: Snippet | None = None) -> list[Part]:
+    """What an entry explains: meaning, when, solutions, example fix, source (with the code
+    around the raise when there is a snippet), how checked."""
     return [
         *_meaning(entry),
         *_when(entry),
         *_solutions(entry),
         *_example_fix(entry),
-        *_source(entry),
+        *_source(entry, snippet),
         *_checked(entry),
     ]
 
@@ -286,7 +304,7 @@ def _related(m: Match) -> list[Part]:
     return out
 
 
-def match_parts(m: Match, n: int, total: int) -> list[Part]:
+def match_parts(m: Match, n: int, total: int, snippet: Snippet | None = None) -> list[Part]:
     """One match in full: how it matched, the template, bound values, the entry, related."""
     e = m.entry
     head = Line(
@@ -304,7 +322,7 @@ def match_parts(m: Match, n: int, total: int) -> list[Part]:
     history = release_history(m)
     if history:
         out.append(_line("Releases: " + history))
-    return [*out, *entry_sections(e), *_related(m)]
+    return [*out, *entry_sections(e, snippet), *_related(m)]
 
 
 def release_history(m: Match) -> str | None:
@@ -335,7 +353,7 @@ def explanation_view(exp: Explanation, *, verbose: bool = False) -> View:
         parts += _no_match(exp)
     shown = exp.matches if (exp.ambiguous or verbose) else exp.matches[:1]
     for i, m in enumerate(shown, 1):
-        parts += [Rule(), *match_parts(m, i, len(shown))]
+        parts += [Rule(), *match_parts(m, i, len(shown), exp.snippet if i == 1 else None)]
     rest = exp.matches[len(shown) :]
     if rest:
         others = ", ".join(f"{m.entry.id} ({m.score:.2f})" for m in rest)
@@ -349,10 +367,10 @@ def explanation_view(exp: Explanation, *, verbose: bool = False) -> View:
     return View(exp.error.type or "error", tuple(parts))
 
 
-def entry_view(entry: Entry) -> View:
+def entry_view(entry: Entry, snippet: Snippet | None = None) -> View:
     """One catalog entry (`errexplain show`)."""
     head = (Span(entry.id, "dim"), Span("  "), *template_spans(entry.exception, entry.template))
-    parts: list[Part] = [Line(head, 0, False), *entry_sections(entry)]
+    parts: list[Part] = [Line(head, 0, False), *entry_sections(entry, snippet)]
     if entry.examples:
         parts += [Heading("Examples"), *(_line(e) for e in entry.examples)]
     return View(f"{entry.id} · {entry.project}", tuple(parts))
@@ -362,6 +380,7 @@ def row_view(c: Candidate, score: float | None = None, why: str | None = None) -
     """One entry in a listing (`search`, `list`, `related`): id and template, then where (and
     why it is listed, for `related`)."""
     where = f"{c.path}:{c.line}" if c.path else c.project
+    where += "  (a test file of the project)" if c.in_tests else ""
     lead = (Span(f"{score:.2f}  "),) if score is not None else ()
     head = Line(
         (*lead, Span(c.id, "dim"), Span("  "), *template_spans(c.exception, c.template)),
@@ -370,3 +389,24 @@ def row_view(c: Candidate, score: float | None = None, why: str | None = None) -
     )
     tail = (_line(f"why: {why}", "dim", 6, True),) if why else ()
     return (head, _line(where, "dim", 6, False), *tail)
+
+
+def _first_sentence(text: str) -> str:
+    flat = " ".join(text.split())
+    end = flat.find(". ")
+    return flat if end < 0 else flat[: end + 1]
+
+
+def brief_line(exp: Explanation) -> str:
+    """`--brief`: count, exception, best entry id and score, and the meaning's first sentence
+    (or `no match`)."""
+    err = exp.error
+    message = " ".join(err.message.split())
+    message = message if len(message) <= 70 else message[:69] + "…"
+    error = f"{err.type or 'Error'}" + (f": {message}" if message else "")
+    if not exp.matches:
+        return f"{err.count}x  {'(no match)':<21}  {error}"
+    best = exp.matches[0]
+    meaning = _first_sentence(best.entry.meaning or exp.generic or "")
+    line = f"{err.count}x  {best.entry.id} {best.score:.2f}  {error}"
+    return line + (f"  -- {meaning}" if meaning else "")
