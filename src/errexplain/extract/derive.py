@@ -12,6 +12,7 @@ from errexplain.catalog.relation import SAME_FAILURE, SAME_FUNCTION, guard_names
 from errexplain.catalog.relation import Site as RelSite
 from errexplain.extract.records import Site
 from errexplain.match.template import compile_template
+from errexplain.models import is_test_path
 
 MAX_RELATED = 6
 FAILURE_SIMILARITY = 50
@@ -77,8 +78,10 @@ class RelatedIndex:
 
     def _offered(self, j: int, me: Site) -> bool:
         """Entries without a message are never offered as related (nothing to read), nor
-        logged errors to a raise/assert site."""
+        logged errors to a raise/assert site, nor a test file's checks to library code."""
         other = self.entries[j]
+        if is_test_path(other.path) and not is_test_path(me.path):
+            return False  # a library check is not related to the project's own tests
         return bool(other.template) and (other.kind != "log" or me.kind == "log")
 
     def _candidates(self, i: int) -> set[int]:
