@@ -77,13 +77,14 @@ class IndexCorrupt(Exception):
     """The file is not a complete index of this format (it gets rebuilt)."""
 
 
-def _prose(entry: Entry, brief: Mapping[str, Entry]) -> tuple[Any, ...]:
-    """The prose of an entry, with its related entries resolved to (id, template, type)."""
+def _prose(entry: Entry, brief: Mapping[str, Entry], sites: Mapping[str, Any]) -> tuple[Any, ...]:
+    """The prose of an entry, with its related entries resolved to (id, template, type, why);
+    `sites`: each entry's relation.Site, made once per build."""
     fix = entry.example_fix
     from errexplain.catalog.relation import related_why
 
     related = tuple(
-        (r.id, r.template, r.exception, related_why(entry, r))
+        (r.id, r.template, r.exception, related_why(sites[entry.id], sites[r.id]))
         for r in (brief.get(rid) for rid in entry.related)
         if r is not None
     )
@@ -145,13 +146,16 @@ def build_bytes(
 
     release_facts = tuple(release_facts)
     order, rare = _bucket_order(entries)
+    from errexplain.catalog.relation import of_entry
+
     brief = {e.id: e for e in entries}
+    rel_sites = {e.id: of_entry(e) for e in entries}
     bases = {e.exception: e.base for e in entries if e.base and e.base != e.exception}
     rows, store = bytearray(), bytearray()
     row_offs, store_offs, row_sums, store_sums = [], [], [], []
     for pos, i in enumerate(order):
         store_offs.append(len(store))
-        rec = marshal.dumps(_prose(entries[i], brief))
+        rec = marshal.dumps(_prose(entries[i], brief, rel_sites))
         store += rec
         store_sums.append(zlib.crc32(rec))
         row_offs.append(len(rows))

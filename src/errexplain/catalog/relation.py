@@ -111,7 +111,12 @@ class Site:
 def guard_names(site: Site) -> frozenset[str]:
     """The names a check tests: identifiers of its condition and of its message's
     placeholders (``<self.tp_size>``), without the common ones."""
-    text = f"{site.condition or ''} {' '.join(_placeholders(site.template))}"
+    return _names(site.condition or "", site.template)
+
+
+@memo(maxsize=131072)
+def _names(condition: str, template: str) -> frozenset[str]:
+    text = f"{condition} {' '.join(_placeholders(template))}"
     return frozenset(n for n in _NAME.findall(text) if n.lower() not in _common())
 
 
@@ -168,8 +173,10 @@ def of_entry(e: Entry) -> Site:
     return Site(e.source.path, e.source.function, e.condition, e.template, e.exception)
 
 
-def related_why(a: Entry, b: Entry) -> str:
+def related_why(a: Entry | Site, b: Entry | Site) -> str:
     """The reason printed beside a related entry (entries related before `related` was picked
     from the code, such as removed ones, say so)."""
-    found = relation(of_entry(a), of_entry(b))
+    found = relation(
+        a if isinstance(a, Site) else of_entry(a), b if isinstance(b, Site) else of_entry(b)
+    )
     return found[1] if found else "similar wording (picked before related came from the code)"
