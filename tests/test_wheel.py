@@ -78,7 +78,7 @@ def test_wheel_installs_and_explains_outside_the_repo(tmp_path):
         "sys.stdin = io.TextIOWrapper(io.BytesIO(b'ValueError: image QKV shapes must match'))\n"
         "sys.stdin.isatty = lambda: False\n"
         "code = run_argv(['errexplain'])\n"
-        "print(code, 're' in sys.modules, file=sys.stderr)\n"
+        "print(int(code), 're' in sys.modules, file=sys.stderr)\n"
     )
     r = subprocess.run(
         [str(venv / "bin" / "python"), "-c", piped],
