@@ -13,7 +13,7 @@ from errexplain._startup import TYPE_CHECKING, replace
 from errexplain.bounds import ERRORS, MESSAGE_CHARS
 from errexplain.match.rank import FUZZY_CUTOFF, Hit, Ranking, rank
 from errexplain.match.release import Facts, guess, pin, site_lines, window
-from errexplain.match.sites import ambiguous, locate, wants_sites
+from errexplain.match.sites import ambiguous, assert_test, locate, wants_sites
 from errexplain.match.template import compile_template
 from errexplain.models import Current, Entry, Explanation, Frame, Match, RaisedError, ReleaseGuess
 from errexplain.parse import parse_traceback
@@ -237,7 +237,7 @@ def explain_error(
     facts, first = _first_guess(text, error, view, release or {})
     win = window(facts, first) if facts is not None else None
     ranking = rank(view, error.message, error.type, error.frames, cutoff=cutoff, window=win)
-    if wants_sites(error.message) and error.frames:
+    if wants_sites(error.message, error.type) and (error.frames or assert_test(error.message)):
         ranking = _with_sites(ranking, error, view, cutoff)
     matches = tuple(_to_match(view, h) for h in ranking.hits)
     nearest = tuple(_to_match(view, h) for h in ranking.nearest)

@@ -379,6 +379,10 @@ if TYPE_CHECKING:
             """The entries raised in a file of this name (any directory) by a function whose
             name (last part of its qualified name) is `function`, in position order."""
 
+        def sites_at(self, key: str) -> list[Candidate]:
+            """The locatable entries filed under a key of errexplain.match.sites (a file and
+            function, a file, or an assert test), in position order."""
+
         def known_base(self, exc_type: str) -> str | None:
             """The builtin base the catalog records for a custom exception class."""
 

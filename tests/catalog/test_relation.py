@@ -37,6 +37,9 @@ def test_guard_names_leave_out_common_ones():
     assert guard_names(TP) == {"num_heads", "tp_size"}
     assert guard_names(_site(condition="len(self.config.x) > 3")) == set()
     assert guard_names(_site(condition="any(t is None for t in tensors)")) == {"tensors"}
+    # words inside string literals are data: `'language' in name` tests `name`, not `language`
+    assert guard_names(_site(condition="not ('language' in name_key)")) == {"name_key"}
+    assert guard_names(_site(condition='mode == "tensor_parallel"')) == {"mode"}
 
 
 def test_each_relation_with_its_reason():

@@ -164,7 +164,7 @@ def test_a_waiting_process_reads_the_holders_index_instead_of_building(catalog_d
     real_build = cache.build
     try:
         cache.build = lambda *a: builds.append(1) or real_build(*a)  # type: ignore[assignment]
-        with cache.build_lock(str(cache_dir)) as locked:
+        with cache.build_lock(str(cache_dir), name=f"index-{key}.lock") as locked:
             assert locked
             waiter = threading.Thread(
                 target=lambda: got.append(cache._build_cached(dirs, key, path))
@@ -202,3 +202,33 @@ def test_temporary_files_of_killed_writers_are_pruned(catalog_dir, cache_dir):
         os.utime(p, (time.time() - 3600, time.time() - 3600))
     cache.open_index((str(catalog_dir),))
     assert not any(p.exists() for p in old) and fresh.exists()
+
+
+def test_a_build_of_another_catalog_does_not_make_this_one_wait(catalog_dir, cache_dir):
+    """One lock per catalog key: six checkouts of different catalogs sharing one cache dir
+    waited LOCK_WAIT seconds for each other's builds."""
+    import threading
+
+    dirs = (str(catalog_dir),)
+    key = cache.catalog_key(dirs)
+    path = str(cache_dir / f"index-{key}.idx")
+    got: list[bytes] = []
+    with cache.build_lock(str(cache_dir), name="index-otherkey.lock") as locked:
+        assert locked
+        worker = threading.Thread(target=lambda: got.append(cache._build_cached(dirs, key, path)))
+        worker.start()
+        worker.join(30)
+        assert got and Index.from_bytes(got[0]).key == key  # built while the other was held
+
+
+def test_locks_of_pruned_catalogs_are_removed(cache_dir):
+    import os
+
+    cache_dir.mkdir()
+    stale, live = cache_dir / "index-gone.lock", cache_dir / "index-live.lock"
+    for p in (stale, live):
+        p.write_bytes(b"")
+        os.utime(p, (0, 0))
+    (cache_dir / "index-live.idx").write_bytes(b"x")
+    cache._prune(str(cache_dir), keep=str(cache_dir / "index-live.idx"))
+    assert not stale.exists() and live.exists()

@@ -318,3 +318,47 @@ def test_every_parameter_of_the_helper_message_is_filled_from_its_argument():
         "f": "<base>/health down (<timeout>s)",
         "g": "<base> down (soon, or nevers)",
     }
+
+
+# --- parameter lookups -----------------------------------------------------------------------
+LOOKUPS = """
+class Model:
+    def load_weights(self, weights):
+        params_dict = dict(self.named_parameters(remove_duplicate=False))
+        buffers = dict(self.named_buffers())
+        other = {"a": 1}
+        for name, w in weights:
+            if "rotary" in name:
+                continue
+            if name in params_dict:
+                param = params_dict[name]  # guarded: cannot raise
+            if name not in params_dict.keys():
+                pass
+            else:
+                param = params_dict[name]  # guarded by the else branch
+            if name.endswith(".bias") and name in params_dict:
+                param = params_dict[name]  # guarded by one term of an `and`
+            param = params_dict[name]
+            buf = buffers[name]
+            x = other[name]
+            rows = params_dict[1:3]
+
+
+def not_a_method(d):
+    params_dict = dict(d.named_parameters())
+    return params_dict
+"""
+
+
+def test_parameter_dict_lookups_are_keyerror_sites():
+    found = [s for s in sites(LOOKUPS) if s.kind == "lookup"]
+    assert [(s.statement, s.exception, s.template) for s in found] == [
+        ("param = params_dict[name]", "KeyError", ""),
+        ("buf = buffers[name]", "KeyError", ""),
+    ]
+    assert found[0].function == "Model.load_weights" and found[0].condition is None
+    from errexplain.extract.derive import meaning
+
+    text = meaning(found[0])
+    assert text.startswith("Key lookup in `Model.load_weights` failed: `param = params_dict[name]`")
+    assert "not a parameter of this model" in text

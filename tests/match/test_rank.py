@@ -282,3 +282,35 @@ def test_a_few_generic_words_inside_a_long_message_are_not_a_match():
     assert not r.hits
     # the same words at the start of the message: the template's head, values after it
     assert rank(view, "Server error: " + msg, "").hits
+
+
+def test_a_message_whose_paster_elided_text_matches_in_parts():
+    from errexplain.catalog.memory import MemoryCatalog
+    from errexplain.match.rank import rank
+    from errexplain.models import Entry, Source, make_id
+
+    tmpl = (
+        "alloc_req_slots runs out of memory. Please set a smaller number for "
+        "`--max-running-requests`. available_size=<a>, num_reqs=<n>, "
+    )
+    e = Entry(
+        id=make_id("pkg", "pkg/alloc.py", "alloc#3", tmpl),
+        project="pkg",
+        exception="RuntimeError",
+        template=tmpl,
+        source=Source("pkg", "1.0", "pkg/alloc.py", 3, "alloc", None),
+        derived=True,
+    )
+    view = MemoryCatalog((e,))
+    for msg in (
+        "alloc_req_slots runs out of memory ... available_size=6, num_reqs=16",
+        "alloc_req_slots runs out of memory … available_size=6, num_reqs=16",
+    ):
+        (top,) = rank(view, msg, "RuntimeError").hits
+        assert top.score >= 0.9 and "elides text" in top.reasons[0]
+    # parts out of order, or a first part that is not the template's start: no elided match
+    for msg in (
+        "available_size=6, num_reqs=16 ... alloc_req_slots runs out of memory",
+        "the pool says runs out of memory ... available_size=6, num_reqs=16",
+    ):
+        assert not rank(view, msg, "RuntimeError").hits

@@ -64,6 +64,40 @@ ENTRIES = (
     ),
     entry("LlamaModel.load", 95, template="load failed: <e>", exception="ValueError"),
     entry("Other.forward", 12, "raise NotImplementedError", path="pkg/models/other.py"),
+    entry(
+        "Other.check",
+        20,
+        "assert self.chunked is None",
+        exception="AssertionError",
+        kind="assert",
+        condition="self.chunked is None",
+        path="pkg/models/other.py",
+    ),
+    entry(
+        "Other.check_again",
+        30,
+        template="chunked must be None here",
+        exception="AssertionError",
+        kind="assert",
+        condition="self.chunked is None",
+        path="pkg/models/other.py",
+    ),
+    entry(
+        "LlamaForCausalLM.load_weights",
+        120,
+        "param = params_dict[name]",
+        exception="KeyError",
+        kind="lookup",
+        path="pkg/models/llama.py",
+    ),
+    entry(
+        "LlamaForCausalLM.load_weights",
+        130,
+        "param = params_dict[other]",
+        exception="KeyError",
+        kind="lookup",
+        path="pkg/models/llama.py",
+    ),
 )
 
 
@@ -90,6 +124,9 @@ def test_helpers():
     assert assert_test("assertion failed") is None and assert_test("assert ") is None
     assert wants_sites("") and wants_sites("  ") and wants_sites("assert x")
     assert not wants_sites("x must be positive")
+    assert wants_sites("'lm_head.weight'", "KeyError") and wants_sites("37", "builtins.KeyError")
+    assert not wants_sites("'lm_head.weight'", "ValueError")
+    assert not wants_sites("'a' and 'b'", "KeyError") and not wants_sites("no key", "KeyError")
     assert code_key('assert  x == "a",  # why') == "assertx=='a'"
 
 
@@ -155,8 +192,12 @@ def test_messages_and_outer_frames(view):
     outer = error("NotImplementedError", "", f, frame("call", 1, "x()", "/usr/lib/torch/nn.py"))
     (top, *_) = locate(view, outer)
     assert top.score == pytest.approx(STATEMENT_SCORE + 0.02 - 0.05)
+    # a frame that names only the file (prose: "line 40 of llama.py") fits any of its sites,
+    # below the cutoff unless its code is shown
     unnamed = error("NotImplementedError", "", Frame("/x/llama.py", 40, None, None))
-    assert locate(view, unnamed) == []
+    hits = locate(view, unnamed)
+    assert hits and all(h.score < 0.8 for h in hits)
+    assert "names pkg/models/llama.py, not the function" in hits[0].reasons[0]
 
 
 def test_two_identical_statements_are_ambiguous():
@@ -194,3 +235,68 @@ def test_message_hits_are_kept_alongside_site_hits(view):
     err = error("AssertionError", "assert x.shape[0] == len(y)", frame("load", 91, None))
     exp = explain_error(err, view)
     assert exp.matches[0].entry.source.line == 90
+
+
+def test_an_assert_statement_without_frames_is_found_by_its_test(view):
+    """Only one message-less site asserts it: found anywhere; an assert with its own message
+    (which Python would print instead) comes second."""
+    hits = locate(view, error("AssertionError", "assert self.chunked  is None"))
+    assert [h.cand.line for h in hits] == [20]
+    assert hits[0].score == pytest.approx(0.92) and hits[0].kind == "exact"
+    exp = explain_error(error("AssertionError", "assert self.chunked is None"), view)
+    assert exp.matches[0].entry.source.line == 20
+
+
+def test_a_prose_mention_of_the_file_and_the_assert_is_an_exact_hit(view):
+    text = "The assertion `assert self.chunked is None` in line 19 of pkg/models/other.py fails.\n"
+    (exp,) = explain_text(text, view)
+    assert exp.error.type == "AssertionError" and exp.error.form == "prose"
+    assert exp.matches[0].entry.source.line == 20 and exp.matches[0].score >= 0.9
+    assert exp.matches[1].entry.source.line == 30  # has its own message: second
+    assert exp.matches[0].score > exp.matches[1].score
+
+
+def test_a_key_error_with_only_its_key_is_located_at_the_parameter_lookup(view):
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "/env/site-packages/pkg/models/llama.py", line 118, in load_weights\n'
+        "    param = params_dict[name]\n"
+        "            ~~~~~~~~~~~^^^^^^\n"
+        "KeyError: 'model.layers.0.mlp.gate_up_proj.weight'\n"
+    )
+    (exp,) = explain_text(text, view)
+    top = exp.matches[0]
+    assert (top.entry.source.line, top.kind) == (120, "exact")
+    assert top.score >= 0.9
+    assert all(m.entry.source.line != 130 or m.score < top.score for m in exp.matches)
+
+
+def test_older_sites_follow_the_at_text():
+    from errexplain.match.sites import _older_sites
+
+    at = "0.4.6 pkg/a.py:12 A.f; 0.5.0..0.5.2 :14; 0.5.3 pkg/b.py:9 B.g; 0.5.4 :10"
+    assert _older_sites(at) == [("pkg/a.py", "A.f"), ("pkg/b.py", "B.g")]
+    assert _older_sites(None) == [] and _older_sites("0.4.6") == []
+
+
+def test_a_frame_in_the_function_of_an_older_release_finds_the_site():
+    """The lookup moved from load_weights to _legacy_load_weights: a frame of the old release
+    names the old function."""
+    moved = Entry(
+        id=make_id("pkg", "pkg/models/qwen.py", "Q._legacy_load_weights#90", "param = d[name]"),
+        project="pkg",
+        exception="KeyError",
+        template="",
+        source=Source("pkg", "1.0", "pkg/models/qwen.py", 90, "Q._legacy_load_weights", None),
+        kind="lookup",
+        statement="param = d[name]",
+        derived=True,
+        at="0.1 pkg/models/qwen.py:40 Q.load_weights; 1.0 :90 Q._legacy_load_weights",
+    )
+    for view in (
+        MemoryCatalog((moved,)),
+        Index.from_bytes(build_bytes((moved,), [Project("pkg", "1.0")], "k")),
+    ):
+        f = Frame("/x/pkg/models/qwen.py", 40, "load_weights", "param = d[name]")
+        (top,) = locate(view, error("KeyError", "'lm_head.weight'", f))
+        assert (top.cand.line, top.kind) == (90, "exact")

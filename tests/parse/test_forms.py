@@ -219,6 +219,69 @@ def test_log_line_introducing_a_traceback_is_not_an_error() -> None:
     assert summary(text) == [("traceback", "RuntimeError", "step failed")]
 
 
+@pytest.mark.parametrize(
+    "line",
+    [
+        "[2026-03-01 09:00:00] Failed to serve the request: 'NoneType' object is not iterable",
+        "ERROR 03-01 09:00:00 [engine.py:88] Failed to serve the request: 'NoneType' object is"
+        " not iterable",
+    ],
+)
+def test_log_line_introducing_a_traceback_cut_before_its_exception_is_the_error(line) -> None:
+    """`logger.exception(msg)` prints msg, then the traceback; a paste cut inside the traceback
+    keeps only the log line's message (even with no `Error:` marker), with the frames read."""
+    text = (
+        f"{line}\n"
+        "Traceback (most recent call last):\n"
+        '  File "/srv/pkg/serving.py", line 120, in handle\n'
+        "    out = await self._run(req)\n"
+        '  File "/srv/pkg/ser'
+    )
+    (err,) = parse_traceback(text)
+    assert err.form == "log" and not err.truncated
+    assert err.message == "Failed to serve the request: 'NoneType' object is not iterable"
+    assert [(f.path, f.line) for f in err.frames] == [("/srv/pkg/serving.py", 120)]
+
+
+def test_prose_line_above_a_cut_traceback_is_not_an_error() -> None:
+    text = 'this is what I see:\nTraceback (most recent call last):\n  File "/srv/x.py", line 1'
+    (err,) = parse_traceback(text)
+    assert err.truncated and err.form == "traceback"
+
+
+@pytest.mark.parametrize(
+    ("text", "where"),
+    [
+        (
+            "The assertion `assert self.req is None` fails in line 183 of pkg/sched.py.",
+            ("pkg/sched.py", 183),
+        ),
+        (
+            'I hit "assert self.req is None" at python/pkg/sched.py:183 today',
+            ("python/pkg/sched.py", 183),
+        ),
+        ("`assert self.req is None` (pkg/sched.py, line 183) is triggered", ("pkg/sched.py", 183)),
+        ("Sometimes `assert self.req is None` is triggered.", None),
+    ],
+)
+def test_assert_statements_quoted_in_prose(text: str, where) -> None:
+    (err,) = parse_traceback(text + "\n")
+    assert (err.type, err.message, err.form) == (
+        "AssertionError",
+        "assert self.req is None",
+        "prose",
+    )
+    got = (err.frames[0].path, err.frames[0].line) if err.frames else None
+    assert got == where
+    if err.frames:
+        assert err.frames[0].function is None and err.frames[0].code == "assert self.req is None"
+
+
+def test_code_that_asserts_is_not_prose() -> None:
+    assert parse_traceback("    assert self.req is None\n") == ()
+    assert parse_traceback("we `assert` things `here` a lot\n") == ()
+
+
 def test_error_log_lines_are_bounded() -> None:
     text = "".join(f"[2026-03-01 09:00:00] Error: worker {i} lost\n" for i in range(300))
     errors = parse_traceback(text)
@@ -511,3 +574,56 @@ def test_linear_time_on_adversarial_input(text: str, untraced: None) -> None:
     start = time.process_time()
     assert isinstance(parse_traceback(text), tuple)
     assert time.process_time() - start < 4.0
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "pydantic_core._pydantic_core.ValidationError: 2 validation errors for Req\n"
+        "  Value error, n must be at least 1 [type=value_error, input_value=0, input_type=int]\n"
+        "  Value error, other [type=value_error, input_value=1, input_type=int]\n",
+        "openai.BadRequestError: Error code: 400 - {'object': 'error', 'message': \"1 validation"
+        " error for Req\\n  Value error, n must be at least 1 [type=value_error, input_value=0,"
+        " input_type=int]\", 'type': 'BadRequestError', 'param': None, 'code': 400}\n",
+        '{"detail": "1 validation error for Req\\n  Value error, n must be at least 1'
+        ' [type=value_error, input_value=0, input_type=int]"}\n',
+    ],
+)
+def test_pydantic_validation_errors_stand_for_the_validator_error(text: str) -> None:
+    (err,) = parse_traceback(text)
+    assert (err.type, err.message) == ("ValueError", "n must be at least 1")
+
+
+def test_pydantic_assertion_and_plain_validation_errors() -> None:
+    text = (
+        "ValidationError: 1 validation error for Req\n"
+        "  Assertion failed, x must be set [type=assertion_error, input_value=None]\n"
+    )
+    assert [(e.type, e.message) for e in parse_traceback(text)] == [
+        ("AssertionError", "x must be set")
+    ]
+    plain = "ValidationError: 1 validation error for Req\nname\n  Field required [type=missing]\n"
+    (err,) = parse_traceback(plain)
+    assert err.type == "ValidationError" and err.message.startswith("1 validation error")
+
+
+def test_frames_with_odd_spacing() -> None:
+    text = (
+        'File "/x/pkg/models/qwen2.py",  line398, in load_weights\n'
+        "    param = params_dict[name]\n"
+        "KeyError: 'lm_head.weight'\n"
+    )
+    (err,) = parse_traceback(text)
+    assert [(f.line, f.function, f.code) for f in err.frames] == [
+        (398, "load_weights", "param = params_dict[name]")
+    ]
+
+
+def test_an_inline_code_error_does_not_take_the_next_inline_code_line() -> None:
+    text = (
+        "Then it FAILED at `alloc_req_slots`:\n"
+        "  `RuntimeError: alloc_req_slots runs out of memory ... num_reqs=16`\n"
+        '  `launch_status.json = {"exit_code":1}`.\n'
+    )
+    (err,) = parse_traceback(text)
+    assert err.message == "alloc_req_slots runs out of memory ... num_reqs=16"

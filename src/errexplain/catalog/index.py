@@ -2,7 +2,7 @@
 
 A normal run reads only what one message needs, so it stays fast at 100k templates::
 
-    b"ERRXID11" | 9 x uint64 little-endian: the lengths of
+    b"ERRXID13" | 9 x uint64 little-endian: the lengths of
     meta | offs | slots | rows | ids | fuzzy | sites | store | releases
     | 9 x uint32: the CRC-32 of each blob | uint32: the CRC-32 of the header before it
     then the blobs.
@@ -67,7 +67,7 @@ if TYPE_CHECKING:
 
     _T = TypeVar("_T")
 
-MAGIC = b"ERRXID11"
+MAGIC = b"ERRXID13"
 FORMAT = 11
 _NBLOBS = 9
 _HEAD_SIZE = len(MAGIC) + 12 * _NBLOBS + 4
@@ -473,9 +473,12 @@ class Index:
         return self._ids.get(entry_id)
 
     def sites(self, file_name: str, function: str) -> list[Candidate]:
+        return self.sites_at(site_key(file_name, function))
+
+    def sites_at(self, key: str) -> list[Candidate]:
         if self._sites is None:
             self._sites = marshal.loads(self._blob(6, self._at_sites, self._at_store))
-        return [self.candidate(pos) for pos in self._sites.get(site_key(file_name, function), ())]
+        return [self.candidate(pos) for pos in self._sites.get(key, ())]
 
     def history_projects(self) -> tuple[str, ...]:
         return tuple(self.meta.get("history", ()))

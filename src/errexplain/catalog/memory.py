@@ -81,9 +81,12 @@ class MemoryCatalog:
         return self._ids.get(entry_id)
 
     def sites(self, file_name: str, function: str) -> list[Candidate]:
+        return self.sites_at(site_key(file_name, function))
+
+    def sites_at(self, key: str) -> list[Candidate]:
         if self._sites is None:
             self._sites = site_table(self._entries)
-        return [self._candidates[p] for p in self._sites.get(site_key(file_name, function), ())]
+        return [self._candidates[p] for p in self._sites.get(key, ())]
 
     def history_projects(self) -> tuple[str, ...]:
         return tuple(sorted(self._facts))

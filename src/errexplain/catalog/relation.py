@@ -14,6 +14,8 @@ if TYPE_CHECKING:
     from errexplain.models import Entry
 
 _NAME = compile_regex(r"[A-Za-z_][A-Za-z0-9_]{2,}")
+_STRING = compile_regex(r"'[^'\n]*'|\"[^\"\n]*\"")
+"""A string literal of a condition (``'language' in name``): its words are data, not names."""
 COMMON_NAMES = frozenset(
     (
         "and",
@@ -116,7 +118,7 @@ def guard_names(site: Site) -> frozenset[str]:
 
 @memo(maxsize=131072)
 def _names(condition: str, template: str) -> frozenset[str]:
-    text = f"{condition} {' '.join(_placeholders(template))}"
+    text = f"{_STRING.sub(' ', condition)} {' '.join(_placeholders(template))}"
     return frozenset(n for n in _NAME.findall(text) if n.lower() not in _common())
 
 

@@ -118,7 +118,7 @@ def _build_cached(dirs: tuple[str, ...], key: str, path: str, force: bool = Fals
     from contextlib import suppress
 
     directory = os.path.dirname(path)
-    with build_lock(directory) as locked:
+    with build_lock(directory, name=f"index-{key}.lock") as locked:
         if locked and not force:
             with suppress(OSError, IndexCorrupt):
                 with open(path, "rb") as fh:
@@ -138,13 +138,14 @@ LOCK_WAIT = 120.0
 
 
 class build_lock:  # used like a function: `with build_lock(dir) as locked:`
-    """Hold the cache dir's build lock (``as`` gives True), or go on without it (False): the
-    directory cannot hold a lock file, or another builder held it for `wait` seconds. Where
+    """Hold a build lock of the cache dir (``as`` gives True), or go on without it (False): the
+    directory cannot hold a lock file, or another builder held it for `wait` seconds. There is
+    one lock per catalog key (`name`): a build of another catalog never makes this one wait. Where
     there is no fcntl (Windows) writes are only atomic (True). (A class, not
     ``contextlib.contextmanager``: contextlib's imports cost the start-up path.)"""
 
-    def __init__(self, directory: str, wait: float | None = None) -> None:
-        self.directory, self.fd = directory, -1
+    def __init__(self, directory: str, wait: float | None = None, name: str = "index.lock") -> None:
+        self.directory, self.fd, self.name = directory, -1, name
         self.wait = LOCK_WAIT if wait is None else wait
 
     def __enter__(self) -> bool:
@@ -154,7 +155,7 @@ class build_lock:  # used like a function: `with build_lock(dir) as locked:`
             return True
         try:
             os.makedirs(self.directory, mode=0o700, exist_ok=True)
-            path = os.path.join(self.directory, "index.lock")
+            path = os.path.join(self.directory, self.name)
             self.fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
         except OSError:
             return False
@@ -201,7 +202,10 @@ def _prune(directory: str, keep: str) -> None:
     now = time.time()
     for e in entries:
         temp = e.name.startswith(".tmp-") and e.name.endswith(".part")
-        if (temp or e.name.startswith(".idx-")) and now - e.stat().st_mtime > STALE_TEMP:
+        lock = e.name.startswith("index-") and e.name.endswith(".lock")  # of a pruned catalog
+        if lock and os.path.exists(e.path[: -len(".lock")] + ".idx"):
+            continue
+        if (temp or lock or e.name.startswith(".idx-")) and now - e.stat().st_mtime > STALE_TEMP:
             os.unlink(e.path)
 
 

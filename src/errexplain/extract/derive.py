@@ -33,6 +33,12 @@ def meaning(facts: Site) -> str:
     )
     if facts.kind == "assert":
         text = f"Assertion {where.replace('by ', 'in ', 1)} failed: `{cond}`."
+    elif facts.kind == "lookup":
+        text = (
+            f"Key lookup {where.replace('by ', 'in ', 1)} failed: `{facts.statement}` looks up a"
+            " name in a dict of the model's own parameters, so the name (the KeyError's value)"
+            " is not a parameter of this model."
+        )
     elif facts.kind == "log":
         text = f"Logged at {facts.exception} level {where}{when}."
     elif facts.via:

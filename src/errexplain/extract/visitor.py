@@ -60,6 +60,40 @@ NO_MESSAGE = Message("", True)
 _BODIES = ("body", "orelse", "finalbody")
 
 
+_PARAMETER_SOURCES = frozenset({"named_parameters", "named_buffers", "state_dict"})
+
+
+def _parameter_dict(expr: ast.expr) -> bool:
+    """``dict(<x>.named_parameters(...))`` (or named_buffers / state_dict)."""
+    if not (isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name)):
+        return False
+    if expr.func.id != "dict" or len(expr.args) != 1:
+        return False
+    inner = expr.args[0]
+    return (
+        isinstance(inner, ast.Call)
+        and isinstance(inner.func, ast.Attribute)
+        and inner.func.attr in _PARAMETER_SOURCES
+    )
+
+
+def _member_test(test: ast.expr, name: str, negated: bool) -> bool:
+    """Whether a guard (an `if` test, `negated` in its else branch) ensures that a key is in
+    the dict `name`: ``k in name``, ``k in name.keys()``, or one of the terms of an ``and``."""
+    if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And) and not negated:
+        return any(_member_test(v, name, False) for v in test.values)
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        return _member_test(test.operand, name, not negated)
+    if not (isinstance(test, ast.Compare) and len(test.ops) == 1):
+        return False
+    op, right = test.ops[0], test.comparators[0]
+    if isinstance(right, ast.Call) and isinstance(right.func, ast.Attribute):
+        right = right.func.value if right.func.attr == "keys" else right
+    if not (isinstance(right, ast.Name) and right.id == name):
+        return False
+    return isinstance(op, ast.NotIn) if negated else isinstance(op, ast.In)
+
+
 def _child_bodies(node: ast.stmt) -> Iterator[list[ast.stmt]]:
     """The statement lists inside a compound statement (loops, with, try, match)."""
     for name in _BODIES:
@@ -257,6 +291,23 @@ class SiteVisitor:
                 via=helper.qualname,
             )
 
+    def visit_Assign(self, node: ast.Assign) -> None:
+        """``param = params_dict[name]`` where the dict holds the model's parameters
+        (``dict(self.named_parameters())``): a KeyError names a weight the model lacks, the
+        commonest error of loading a checkpoint, raised by no raise statement."""
+        value = node.value
+        if self._funcs[-1] is None or not isinstance(value, ast.Subscript):
+            return
+        if not isinstance(value.value, ast.Name) or isinstance(value.slice, ast.Slice):
+            return
+        name = value.value.id
+        found = self._scopes[-1].lookup(name, node.lineno)
+        if found is None or not _parameter_dict(found.value):
+            return
+        if any(_member_test(test, name, negated) for test, negated in self._guards[-1]):
+            return  # under `if key in params_dict:` it cannot raise
+        self._add(node, "lookup", "KeyError", NO_MESSAGE, self._condition())
+
     def visit_Return(self, node: ast.Return) -> None:
         value = node.value
         if self._funcs[-1] is None or not isinstance(value, ast.Call):
@@ -278,6 +329,7 @@ class SiteVisitor:
         ast.Assert: visit_Assert,
         ast.Return: visit_Return,
         ast.Expr: visit_Expr,
+        ast.Assign: visit_Assign,
     }
 
 

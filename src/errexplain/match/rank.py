@@ -359,15 +359,55 @@ def _word_score(template: str, msg_words: dict[str, int], msg: str) -> tuple[flo
     return score, f"fuzzy: the message has {share:.0%} of the template's literal words"
 
 
+ELIDED_MIN = 8
+"""Shortest part of a message around an ellipsis that is compared (shorter: noise)."""
+
+
+def _elided_parts(msg: str) -> list[str]:
+    """The parts of a message whose paster elided text with an ellipsis (`…` or `...`):
+    ``alloc_req_slots runs out of memory ... available_size()=6, num_reqs=16``."""
+    if "…" not in msg and "..." not in msg:
+        return []
+    parts = [p.strip(" .…") for p in msg.replace("…", "...").split("...")]
+    parts = [p for p in parts if p]
+    if len(parts) < 2 or len(parts[0]) < MIN_PREFIX or min(map(len, parts)) < ELIDED_MIN:
+        return []
+    return parts
+
+
+def _collapse(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _elided_score(template: str, parts: Sequence[str]) -> tuple[float, str] | None:
+    """Every part of an elided message is found in the template in order (values masked),
+    the first at its start: scored like a message cut at a boundary."""
+    masked = _collapse(mask_template(template))
+    pos, matched = 0, 0
+    for i, part in enumerate(parts):
+        seg = _collapse(mask(part))
+        found = masked.find(seg, pos)
+        if found < 0 or (i == 0 and found != 0):
+            return None
+        matched += len(seg)
+        pos = found + len(seg)
+    share = max(matched / max(len(masked), 1), BOUNDARY_SHARE)
+    return PREFIX_BASE + PREFIX_SPAN * min(share, 1.0), (
+        f"the message elides text of this template (…): its {len(parts)} parts are found in order"
+    )
+
+
 def _best_fuzzy(
     template: str, msg: str, loose_msg: str, masked: str, msg_words: dict[str, int]
 ) -> tuple[float, str]:
     score, why = _fuzzy_score(masked, mask_template(template))
     best = (score, f"fuzzy: {why}, {score:.0%} similar after masking values")
+    parts = _elided_parts(msg)
     for other in (
         _loose_score(template, loose_msg),
         _prefix_score(template, msg),
         _word_score(template, msg_words, msg),
+        _elided_score(template, parts) if parts else None,
     ):
         if other is not None and other[0] > best[0]:
             best = other

@@ -30,6 +30,14 @@ STATEMENT_SCORE = 0.95
 recorded function and file."""
 FUNCTION_SCORE = 0.80
 """Same function and file, but the traceback shows no source line to compare."""
+OWN_MESSAGE = 0.03
+"""An assert with a message prints that message, not its statement (only some tools print the
+statement): of two asserts of the same test, the one without a message comes first."""
+CONDITION_SCORE, SHARED = 0.92, 0.04
+"""The message is an assert statement recorded at one site, found by its test alone (no frame
+in the site's function); each other site with the same test costs SHARED."""
+FILE_SCORE = 0.70
+"""Same file, no function named and no source line to compare: any such site of the file."""
 OTHER_LINE_SCORE = 0.60
 """Same function and file, but the frame shows (or the message names) another statement."""
 MOVED, DEEPER, SAME_LINE = 0.05, 0.05, 0.02
@@ -52,13 +60,54 @@ def site_key(path: str, function: str) -> str:
     return name + "\0" + function.rsplit(".", 1)[-1]
 
 
+def file_key(path: str) -> str:
+    """The lookup key of every locatable site of a file (a frame or a mention that names the
+    file but no function)."""
+    return site_key(path, "")
+
+
+def condition_key(test: str) -> str:
+    """The lookup key of the assert sites whose test is `test`, in any file."""
+    return "\0assert\0" + code_key(test)
+
+
+def _older_sites(at: str | None) -> list[tuple[str, str]]:
+    """(path, function) of each release span of an entry's `at` text
+    (``0.4.6 pkg/a.py:12 A.f; 0.5.0..0.5.2 :14; 0.5.3 pkg/b.py:9 B.g``): a part without a
+    path or function keeps the previous one's."""
+    out: list[tuple[str, str]] = []
+    path = function = ""
+    for part in (at or "").split(";"):
+        words = part.split(None, 2)
+        if len(words) < 2:
+            continue
+        named = words[1].rpartition(":")[0]
+        path = named or path
+        function = words[2].strip() if len(words) > 2 else function
+        if path and (path, function) not in out:
+            out.append((path, function))
+    return out
+
+
 def site_table(entries: Sequence[Entry]) -> dict[str, tuple[int, ...]]:
-    """:func:`site_key` -> positions (in the given order) of the locatable entries."""
+    """:func:`site_key`, :func:`file_key` and :func:`condition_key` -> positions (in the
+    given order) of the locatable entries."""
     table: dict[str, list[int]] = {}
     for pos, e in enumerate(entries):
         src = e.source
-        if src.path and src.function and locatable(e.kind, e.template):
-            table.setdefault(site_key(src.path, src.function), []).append(pos)
+        if not (src.path and locatable(e.kind, e.template)):
+            continue
+        keys = {file_key(src.path): None}
+        if src.function:
+            keys[site_key(src.path, src.function)] = None
+        for path, function in _older_sites(e.at):  # where earlier releases raised it
+            keys[file_key(path)] = None
+            if function:
+                keys[site_key(path, function)] = None
+        for key in keys:
+            table.setdefault(key, []).append(pos)
+        if e.kind == "assert" and e.condition:
+            table.setdefault(condition_key(e.condition), []).append(pos)
     return {k: tuple(v) for k, v in table.items()}
 
 
@@ -70,9 +119,23 @@ def assert_test(message: str) -> str | None:
     return None
 
 
-def wants_sites(message: str) -> bool:
-    """Whether an error is located by its frames: no message, or an assert statement."""
-    return not message.strip() or assert_test(message) is not None
+def wants_sites(message: str, exc_type: str = "") -> bool:
+    """Whether an error is located by its frames: no message, an assert statement, or a
+    KeyError whose message is only the key (``KeyError: 'lm_head.weight'``, ``KeyError: 37``)."""
+    return (
+        not message.strip()
+        or assert_test(message) is not None
+        or (exc_type.rsplit(".", 1)[-1] == "KeyError" and bare_key(message))
+    )
+
+
+def bare_key(message: str) -> bool:
+    """A KeyError's message that is only its key: one quoted string or a number."""
+    msg = message.strip()
+    if len(msg) >= 2 and msg[0] == msg[-1] and msg[0] in "'\"":
+        inner = msg[1:-1]
+        return msg[0] not in inner.replace("\\" + msg[0], "") and "\n" not in inner
+    return msg.lstrip("-").isdigit()
 
 
 def code_key(text: str) -> str:
@@ -110,12 +173,19 @@ def _evidence(cand: Candidate, frame: Frame, test: str | None) -> tuple[float, b
     function."""
     recorded = _recorded(cand)
     func = str(cand.function).rsplit(".", 1)[-1]
-    reasons = [f"a traceback frame is in {func} of {cand.path}"]
-    score, exact = FUNCTION_SCORE, False
+    if frame.function:
+        reasons = [f"a traceback frame is in {func} of {cand.path}"]
+        score, exact = FUNCTION_SCORE, False
+    else:  # a file named with no function (`line 9 of pkg/mod.py` in prose)
+        reasons = [f"the paste names {cand.path}, not the function"]
+        score, exact = FILE_SCORE, False
     if test is not None:
         if cand.condition and code_key(test) == code_key(str(cand.condition)):
             score, exact = STATEMENT_SCORE, True
             reasons.append("the message is this assert statement")
+            if cand.template:
+                score -= OWN_MESSAGE
+                reasons.append("but this assert has a message of its own, which Python prints")
         else:
             score = OTHER_LINE_SCORE
             reasons.append("but the message names another assert statement")
@@ -152,21 +222,47 @@ def _score(cand: Candidate, frame: Frame, depth: int, error: RaisedError, test: 
 def locate(view: CatalogView, error: RaisedError, *, limit: int = 5) -> list[Hit]:
     """Catalog sites for an error without a message (or with an assert statement as its
     message), found by its innermost frames; best first, unfiltered by any cutoff."""
-    if not wants_sites(error.message):
+    if not wants_sites(error.message, error.type):
         return []
     test = assert_test(error.message)
     best: dict[int, Hit] = {}
     for depth, frame in enumerate(reversed(error.frames[-LOCATE_FRAMES:])):
-        if not frame.function:
-            continue
-        for cand in view.sites(frame.path, frame.function):
+        key = site_key(frame.path, frame.function) if frame.function else file_key(frame.path)
+        for cand in view.sites_at(key):
             if (cand.kind != "assert") if test is not None else bool(cand.template):
                 continue
             hit = _score(cand, frame, depth, error, test)
             if cand.pos not in best or hit.raw > best[cand.pos].raw:
                 best[cand.pos] = hit
+    if test is not None and not any(h.raw >= STATEMENT_SCORE - MOVED for h in best.values()):
+        for hit in _by_condition(view, error, test):
+            if hit.pos not in best:
+                best[hit.pos] = hit
     ordered = sorted(best.values(), key=lambda h: (-round(h.raw, 6), h.cand.line or 0, h.id))
     return ordered[:limit]
+
+
+def _by_condition(view: CatalogView, error: RaisedError, test: str) -> list[Hit]:
+    """Assert sites anywhere whose test is the message's assert statement: the error's frames
+    (if any) did not find it, so each site scores lower the more sites share the test."""
+    found = view.sites_at(condition_key(test))
+    # an assert with a message prints that message; only some tools print the statement instead
+    found = [c for c in found if not c.template] or found
+    hits = []
+    for cand in found:
+        score = CONDITION_SCORE - SHARED * (len(found) - 1)
+        reasons = [f"the message is this assert statement: assert {cand.condition}"]
+        if len(found) > 1:
+            reasons.append(f"{len(found)} sites assert the same test")
+        if error.frames:
+            score -= MOVED
+            reasons.append("but no traceback frame is in its file and function")
+        short = error.short_type
+        if short and short not in (cand.exception, cand.base):
+            score *= TYPE_MISMATCH
+            reasons.append(f"but the catalog raises {cand.exception}, not {error.type}")
+        hits.append(Hit(cand, score, "exact", (), tuple(reasons)))
+    return hits
 
 
 def ambiguous(hits: Sequence[Hit]) -> bool:

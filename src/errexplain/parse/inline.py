@@ -182,3 +182,29 @@ def _after_marker(st: str) -> str | None:
     m = _MARKED.match(st)
     text = (st[m.end() :] if m else st).strip()
     return text or None
+
+
+_PYDANTIC_KINDS = (
+    ("Value error, ", " [type=value_error", "ValueError"),
+    ("Assertion failed, ", " [type=assertion_error", "AssertionError"),
+)
+
+
+def pydantic_inner(message: str) -> tuple[str, str] | None:
+    """The error a pydantic (v2) validator raised, from the ValidationError that wraps it:
+    ``1 validation error for Req\\n  Value error, <msg> [type=value_error, input_value=...``
+    gives ``("ValueError", "<msg>")``; the first such error of several."""
+    if "validation error" not in message[:200]:
+        return None
+    best: tuple[int, str, str] | None = None
+    for opener, closer, exc in _PYDANTIC_KINDS:
+        start = message.find(opener)
+        if start < 0:
+            continue
+        end = message.find(closer, start)
+        if end < 0:
+            continue
+        inner = message[start + len(opener) : end].strip()
+        if inner and (best is None or start < best[0]):
+            best = (start, exc, inner)
+    return (best[1], best[2]) if best else None

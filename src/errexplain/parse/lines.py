@@ -24,7 +24,12 @@ _STAMP = r"\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:[.,]\d{1,9})?"
 # (pattern, is_stream): a stream prefix names the process a line came from and is printed on
 # every line; any other prefix starts a new log record.
 _PREFIXES: tuple[tuple[re.Pattern[str], bool], ...] = (
-    (compile_regex(rf"\[{_STAMP}(?P<rank>(?: [A-Z]{{1,4}}\d{{1,6}}){{0,8}})\] ?"), False),
+    (
+        compile_regex(
+            rf"\[{_STAMP}(?:Z|[+-]\d\d:?\d\d)?(?P<rank>(?: [A-Z]{{1,4}}\d{{1,6}}){{0,8}})\] ?"
+        ),
+        False,
+    ),
     (compile_regex(r"\[rank(?P<rank>\d{1,6})\]: ?"), True),
     (compile_regex(r"\[[DIWEF]\d{3,4} \d\d:\d\d:\d\d[^\]\n]{0,200}\] ?"), False),
     (compile_regex(r"[DIWEF]\d{4} \d\d:\d\d:\d\d\.\d{1,9} +\d{1,9} [^\]\s]{1,200}\] ?"), False),
@@ -69,7 +74,8 @@ _GROUP_HEADER = "  + Exception Group " + _TRACEBACK  # the margin Python gives a
 
 # Line classification: the shapes of traceback lines.
 FRAME = compile_regex(
-    r'File "(?P<path>[^"\n]{1,1000})", line (?P<line>\d{1,9})(?:, in (?P<func>.{1,500}))?'
+    r'File "(?P<path>[^"\n]{1,1000})", {0,4}line {0,4}(?P<line>\d{1,9})'
+    r"(?:, {0,4}in (?P<func>.{1,500}))?"
 )
 _HEADER = compile_regex(r"(?:Exception Group )?Traceback \(most recent call last\):")
 _GROUP = "+ Exception Group Traceback (most recent call last):"
@@ -354,6 +360,43 @@ def embedded_exceptions(st: str) -> list[tuple[str, str, bool]]:
         out.append((m["type"], st[m.end() : end].strip(), True))
         pos = end + 1
     return out
+
+
+_QUOTED_ASSERT = compile_regex(r"(?P<q>[`\"])assert (?P<test>[^`\"\n]{3,300})(?P=q)")
+_LINE_OF = compile_regex(r"(?:line|L) ?(?P<no>\d{1,9})(?: of| in)? ?$")
+_LINE_AFTER = compile_regex(r"(?::|,? line |#L)(?P<no>\d{1,9})")
+_PATH_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./-")
+
+
+def quoted_asserts(st: str) -> list[tuple[str, tuple[str, int | None] | None]]:
+    """Assert statements quoted in prose (``the assertion `assert x is None` fails in line 9
+    of pkg/mod.py``): (the test, the file named in the same line and its line number or None).
+    """
+    found = [m["test"].strip() for m in _QUOTED_ASSERT.finditer(st)][:_MAX_EMBEDDED]
+    if not found:
+        return []
+    where = _mentioned_file(st)
+    return [(test, where) for test in found if test]
+
+
+def _mentioned_file(st: str) -> tuple[str, int | None] | None:
+    """The first ``*.py`` path in a line of prose, with the line number written next to it
+    (``x.py:12``, ``x.py, line 12``, ``line 12 of x.py``)."""
+    at = st.find(".py")
+    while at >= 0:
+        end = at + 3
+        if end == len(st) or not (st[end].isalnum() or st[end] == "_"):
+            start = at
+            while start > 0 and at - start < 300 and st[start - 1] in _PATH_CHARS:
+                start -= 1
+            path = st[start:end].lstrip("./")
+            if len(path) > 3:
+                after = _LINE_AFTER.match(st, end)
+                before = _LINE_OF.search(st[max(0, start - 20) : start])
+                no = after or before
+                return path, int(no["no"]) if no else None
+        at = st.find(".py", end)
+    return None
 
 
 def line_kind(st: str) -> str:

@@ -15,7 +15,12 @@ from __future__ import annotations
 
 from errexplain._startup import TYPE_CHECKING, replace
 from errexplain.models import Frame, RaisedError
-from errexplain.parse.inline import error_log_message, exception_reprs, json_errors
+from errexplain.parse.inline import (
+    error_log_message,
+    exception_reprs,
+    json_errors,
+    pydantic_inner,
+)
 from errexplain.parse.lines import (
     AT_LINE,
     CHAIN,
@@ -30,6 +35,7 @@ from errexplain.parse.lines import (
     exception_head,
     indent,
     line_kind,
+    quoted_asserts,
     skippable,
     structural,
 )
@@ -81,8 +87,18 @@ def parse_traceback(text: str) -> tuple[RaisedError, ...]:
         covered |= reader.covered
     found.extend(_secondary(lines, bodies, covered, found))
     found.sort(key=lambda e: e.line_no)
+    found = [_unwrapped(e) for e in found]
     complete = [e for e in found if not e.truncated]
     return _merge(complete or found)
+
+
+def _unwrapped(err: RaisedError) -> RaisedError:
+    """A pydantic ValidationError (raised as such, or in an HTTP error body) stands for the
+    error its validator raised: that error's type and message are what a catalog holds."""
+    inner = pydantic_inner(err.message) if "validation error" in err.message else None
+    if inner is None:
+        return err
+    return replace(err, type=inner[0], message=inner[1])
 
 
 def _streams(lines: Sequence[Line]) -> list[list[Line]]:
@@ -157,6 +173,7 @@ def _secondary(
     """Errors with no exception line of their own, outside every exception's lines: HTTP error
     bodies, exception reprs and error log lines; those that echo an exception are dropped."""
     out: list[RaisedError] = []
+    cut = {e.line_no: e for e in primary if e.truncated}
     for no, messages in bodies.items():
         if no in covered:
             continue
@@ -177,13 +194,32 @@ def _secondary(
         if reprs:
             out.extend(RaisedError(t, m, ranks=ranks, line_no=no, form="repr") for t, m in reprs)
             continue
-        logged = error_log_message(ln)
-        if logged is None or NOISE.match(logged) or _before_header(lines, idx):
-            continue
-        typ, msg, _ = _typed(logged)
-        out.append(RaisedError(typ, msg, ranks=ranks, line_no=no, form="log"))
+        err = _log_error(lines, idx, cut)
+        if err is not None:
+            out.append(replace(err, ranks=ranks))
     seen = [e.message for e in primary if e.message and not e.truncated][:_ECHO_CHECKED]
     return [e for e in out[:_MAX_SECONDARY] if not any(_same(e.message, m) for m in seen)]
+
+
+def _log_error(lines: Sequence[Line], idx: int, cut: dict[int, RaisedError]) -> RaisedError | None:
+    """The error of a log line (`cut`: the tracebacks that lost their exception line, by the
+    line of their header)."""
+    ln = lines[idx]
+    logged = error_log_message(ln)
+    frames: tuple[Frame, ...] = ()
+    if _before_header(lines, idx):
+        follows = cut.get(lines[idx + 1].no)
+        if follows is None:
+            return None  # the traceback below has its own exception line
+        # It was cut before its exception line: the line that introduced it (as
+        # `logger.exception(msg)` prints msg, then the traceback) is all there is.
+        frames = follows.frames
+        if logged is None and ln.prefix:
+            logged = ln.text.strip()
+    if logged is None or NOISE.match(logged):
+        return None
+    typ, msg, _ = _typed(logged)
+    return RaisedError(typ, msg, frames=frames, line_no=ln.no, form="log")
 
 
 def _before_header(lines: Sequence[Line], idx: int) -> bool:
@@ -246,11 +282,32 @@ class _Stream:
             self._structure(line, st, kind)
         elif head := exception_head(st, lax=lax and self.trace is not None):
             self._raise(line, head, "line", more=st != head[0])
-        elif line.no not in self.json_lines and (heads := embedded_exceptions(st)):
+        elif line.no not in self.json_lines:
+            self._inline(line, st)
+
+    def _inline(self, line: Line, st: str) -> None:
+        """Exceptions inside a line of output or prose; else assert statements quoted in it."""
+        heads = embedded_exceptions(st)
+        if heads:
             if line.record:
                 self._close_trace()
             for typ, message, quoted in heads:  # quoted: prose; else a line of output
                 self._raise(line, (typ, message), "prose" if quoted else "log", more=not quoted)
+        elif "assert " in st:
+            self._prose_asserts(line, st)
+
+    def _prose_asserts(self, line: Line, st: str) -> None:
+        """Assert statements quoted in prose, each an AssertionError whose message is the
+        statement, at the file the line names (if any)."""
+        tests = quoted_asserts(st)
+        if not tests:
+            return
+        self._close_trace()
+        self.covered.add(line.no)
+        for test, where in tests:
+            frames = (Frame(where[0], where[1], None, f"assert {test}"),) if where else ()
+            err = RaisedError("AssertionError", f"assert {test}", frames, form="prose")
+            self._emit(replace(err, line_no=line.no))
 
     def _structure(self, line: Line, st: str, kind: str) -> None:
         if kind in ("header", "jheader"):
@@ -509,6 +566,8 @@ def _stops(ln: Line, prefix: str | None, first: str) -> bool:
         return True
     st = ln.text.strip()
     if structural(st) or NOISE.match(st) or (st[:3] == "at " and AT_LINE.fullmatch(st)):
+        return True
+    if st[:1] == "`" and st[:3] != "```":  # the next inline-code span of prose or a list
         return True
     if not ln.text[:1].isspace() and ":" in st and exception_head(st, lax=False):
         return True
