@@ -32,11 +32,13 @@ class Stats:
     def __init__(self) -> None:
         self.runs = self.slow = 0
         self.worst = 0.0  # ms per KB
+        self.start = time.monotonic()
 
     def line(self, name: str, engine: str, crashes: int) -> str:
+        wall = time.monotonic() - self.start
         return (
             f"{name}: engine={engine} inputs={self.runs} crashes={crashes} "
-            f"slow={self.slow} worst={self.worst:.2f} ms/KB"
+            f"slow={self.slow} worst={self.worst:.2f} ms/KB wall={wall:.0f} s"
         )
 
 
@@ -149,10 +151,28 @@ TOKENS = [
     b"\x1b[31m",
     b'{"error": {"message": "',
     b"[rank0]: ",
+    b"\nThe above exception was the direct cause of the following exception:\n\n",
+    b"  | ValueError: ",
+    b"    raise ValueError(msg)\n",
+    b"2026-10-02 11:04:09 ERROR server.py:12 ",
+    b"exception=RuntimeError('",
+    b"{",
+    b"}",
+    b"{x!r:>10}",
+    b"\\{",
+    b"  template: ",
+    b"  exception: ",
+    b"\xff\xfe",
+    b"\r\n",
+    b"\t",
 ]
 
 
-def _plain(name: str, runs: int, seconds: int, corpus: str | None) -> int:
+PROGRESS = 25_000
+"""Inputs between two progress lines of --plain."""
+
+
+def _plain(name: str, runs: int, seconds: int, corpus: str | None, seed: int) -> int:
     """Mutations without coverage feedback (no instrumentation: many times faster), from the
     seeds and an atheris corpus directory if given."""
     import targets
@@ -162,7 +182,8 @@ def _plain(name: str, runs: int, seconds: int, corpus: str | None) -> int:
     pool = list(targets.seeds(name))
     if corpus:
         pool += [p.read_bytes() for p in sorted(Path(corpus).iterdir()) if p.is_file()]
-    rng = random.Random(14)
+    print(f"{name}: {len(pool)} starting inputs", flush=True)
+    rng = random.Random(seed)
     deadline = time.monotonic() + seconds
     crashes = 0
     while stats.runs < runs and time.monotonic() < deadline:
@@ -171,9 +192,11 @@ def _plain(name: str, runs: int, seconds: int, corpus: str | None) -> int:
             one(data)
         except Exception as exc:  # a crash is the finding: keep it and go on
             crashes += 1
-            crash = Path(tempfile.gettempdir()) / f"fuzz-{name}-crash-{crashes}"
+            crash = Path(tempfile.gettempdir()) / f"fuzz-{name}-{seed}-crash-{crashes}"
             crash.write_bytes(data)
             print(f"crash: {type(exc).__name__}: {exc} (input in {crash})", flush=True)
+        if stats.runs % PROGRESS == 0:
+            print(stats.line(name, "plain", crashes), flush=True)
     print(stats.line(name, "plain", crashes))
     return 1 if crashes or stats.slow else 0
 
@@ -186,10 +209,11 @@ def main() -> int:
     parser.add_argument("--hypothesis", action="store_true", help="even if atheris is there")
     parser.add_argument("--plain", action="store_true", help="mutations without coverage")
     parser.add_argument("--corpus", help="an atheris corpus directory to start --plain from")
+    parser.add_argument("--seed", type=int, default=14, help="--plain's random seed (a shard)")
     opts = parser.parse_args()
     os.environ.setdefault("ERREXPLAIN_CACHE_DIR", tempfile.mkdtemp(prefix="fuzz-cache-"))
     if opts.plain:
-        return _plain(opts.target, opts.runs, opts.seconds, opts.corpus)
+        return _plain(opts.target, opts.runs, opts.seconds, opts.corpus, opts.seed)
     try:
         if not opts.hypothesis:
             return _atheris(opts.target, opts.runs, opts.seconds)
