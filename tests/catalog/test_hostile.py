@@ -66,6 +66,18 @@ def test_alias_bomb_inside_an_id_is_refused_fast(tmp_path):
     assert time.perf_counter() - t0 < 5
 
 
+def test_alias_bomb_defined_inside_the_entry_is_refused(tmp_path):
+    """Issue 14 defect 4 as filed: the anchors sit in the bad entry's own keys and its id is an
+    alias of them, so no top-level key refuses the file first. The old error message formatted
+    the expanded id: with 9 levels of 9 (556 bytes) it did not finish in 60 s under a 2 GB
+    address-space limit; these 6 levels of 6 made a message of over a megabyte."""
+    bomb = _bomb(7, width=6).replace("\n", "\n  ")
+    entries = f"- {bomb}\n  id: *a6\n  exception: ValueError\n  template: m\n"
+    t0 = time.perf_counter()
+    _fails(_catalog(tmp_path, entries), "alias")
+    assert time.perf_counter() - t0 < 5
+
+
 def test_an_id_that_is_not_text_is_not_formatted(tmp_path):
     entries = "- id: [" + ", ".join(["abcdef"] * 300) + "]\n  exception: E\n  template: m\n"
     msg = _fails(_catalog(tmp_path, entries), "entry #1", "id")
