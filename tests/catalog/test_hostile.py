@@ -132,6 +132,23 @@ def test_an_unreadable_subfolder_is_a_bad_catalog(tmp_path):
         locked.chmod(0o700)
 
 
+def test_a_folder_the_os_refuses_is_a_bad_catalog(tmp_path, monkeypatch):
+    """The test above is skipped as root (root reads everything), so the same refusal is made
+    here by the OS call itself: listing one subfolder raises PermissionError."""
+    root = _catalog(tmp_path, ENTRY.format(id="0123456789abcdef", n=1))
+    locked = root / "demo" / "locked"
+    locked.mkdir()
+    real_scandir = os.scandir
+
+    def scandir(path="."):  # type: ignore[no-untyped-def]
+        if os.fspath(path) == str(locked):
+            raise PermissionError(13, "Permission denied", str(locked))
+        return real_scandir(path)
+
+    monkeypatch.setattr(os, "scandir", scandir)
+    _fails(root, "locked", "cannot read")
+
+
 def test_one_bad_entry_in_a_big_catalog_is_reported_fast(tmp_path):
     """One bad entry in a 50 MB user catalog took 65 s and 1.1 GB to report (the line lookup
     composed the whole file with the pure-Python loader)."""
