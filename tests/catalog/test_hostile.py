@@ -173,3 +173,18 @@ def test_keys_of_other_types_are_reported_not_crashed_on(tmp_path):
     """Found by bench/fuzz (catalog): `true:` next to text keys made sorting them crash."""
     entries = ENTRY.format(id="0123456789abcdef", n=1) + "  true: 1\n  zzz: 2\n  1: 3\n"
     _fails(_catalog(tmp_path, entries), "unknown key")
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [("kind", "{a: b}"), ("kind", "[raise]"), ("exception", "[ValueError, TypeError]")],
+)
+def test_kind_and_exception_of_the_wrong_type_are_a_bad_catalog(tmp_path, field, value):
+    """Found by bench/fuzz catalog: `kind: {a: b}` crashed the loader (unhashable dict), and
+    a list as `exception` was taken as the text of the list."""
+    entry = ENTRY.format(id="0123456789abcdef", n=1)
+    if field == "exception":
+        entry = entry.replace("exception: ValueError", f"exception: {value}")
+    else:
+        entry += f"  {field}: {value}\n"
+    _fails(_catalog(tmp_path, entry), "entry 0123456789abcdef", field, "must be text")
