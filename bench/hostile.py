@@ -4,11 +4,15 @@ Generates each input under a temporary directory (deleted at the end), runs the 
 `errexplain` on it under /usr/bin/time and prints wall and CPU time, peak RSS, the exit code
 and whether the final traceback was explained:
   * the worst `explain` of a 1 MB adversarial one-line message (several shapes) and the worst
-    `lookup` of a 120 KB one (the most a command-line argument holds);
+    `lookup` of a 120 KB one (the most a command-line argument holds), by CPU and by wall
+    time, beside a short lookup (the start-up cost);
   * a 200 MB single line that starts `ValueError: `, then a traceback;
   * a 1 GB log dense with `WARNING ... Error 500` lines, then a traceback;
-  * a 500-byte user catalog whose entry id is a YAML alias bomb (`catalog check`);
-  * the index cache with bytes changed at random places: the same answer each time.
+  * a 500-byte user catalog whose entry id is a YAML alias bomb, its anchors under top-level
+    keys or in the entry's own keys (`catalog check`);
+  * the index cache with bytes changed at random places: the same answer each time;
+  * streams (stdout or stdin closed, /dev/full, a closed pipe) and signals during an index
+    build (Ctrl-C, SIGTERM, kill -9 and the next run): each exit code against the documented.
 --quick makes the big inputs 10x smaller.
 """
 
@@ -18,8 +22,10 @@ import argparse
 import os
 import random
 import shutil
+import signal
 import subprocess
 import tempfile
+import time
 from pathlib import Path
 
 TB = (
@@ -75,19 +81,21 @@ def write_repeated(path: Path, head: str, line: str, size: int, tail: str) -> No
 
 def adversarial(tmp: Path) -> None:
     worst: dict = {}
+    slowest: dict = {}
     for shape in SHAPES:
         f = tmp / "adv.txt"
         body = (shape * (1024 * 1024 // len(shape) + 1))[: 1024 * 1024].replace("\n", " ")
         f.write_text("ValueError: " + body + "\n")
-        res = run(["explain", str(f)])
-        res["shape"] = shape
-        if res["cpu_s"] > worst.get("cpu_s", 0):
-            worst = res
-        arg = run(["lookup", "ValueError: " + body[:120_000]])
-        arg["shape"] = shape
-        if arg["cpu_s"] > worst.get("cpu_s", 0):
-            worst = arg
-    show("worst 1 MB adversarial message (explain) / 120 KB (lookup)", worst)
+        for res in (run(["explain", str(f)]), run(["lookup", "ValueError: " + body[:120_000]])):
+            res["shape"] = shape
+            if res["cpu_s"] > worst.get("cpu_s", 0):
+                worst = res
+            if res["s"] > slowest.get("s", 0):
+                slowest = res
+    base = run(["lookup", "ValueError: 16 is not divisible by 6"])
+    show("a short lookup (the start-up cost, for comparison)", base)
+    show("worst CPU, 1 MB adversarial message (explain) / 120 KB (lookup)", worst)
+    show("worst wall, 1 MB adversarial message (explain) / 120 KB (lookup)", slowest)
 
 
 def big(tmp: Path, scale: int) -> None:
@@ -102,16 +110,25 @@ def big(tmp: Path, scale: int) -> None:
 
 
 def bomb(tmp: Path) -> None:
-    cat = tmp / "bomb"
-    (cat / "demo" / "pkg").mkdir(parents=True)
-    (cat / "demo" / "project.yaml").write_text("name: demo\n")
-    lines = ["a0: &a0 [x, x, x, x, x, x, x, x, x]"]
-    lines += [f"a{k}: &a{k} [" + ", ".join([f"*a{k - 1}"] * 9) + "]" for k in range(1, 9)]
-    text = "\n".join(lines) + "\nentries:\n- id: *a8\n  exception: E\n  template: m\n"
-    (cat / "demo" / "pkg" / "m.yaml").write_text(text)
-    res = run(["catalog", "check", str(cat)])
-    res["yaml_bytes"] = len(text)
-    show("alias bomb in an id (catalog check)", res)
+    """Two shapes: the anchors under top-level keys, and (issue 14 defect 4 as filed) inside the
+    bad entry's own keys, where no unknown top-level key refuses the file first."""
+    anchors = ["a0: &a0 [x, x, x, x, x, x, x, x, x]"]
+    anchors += [f"a{k}: &a{k} [" + ", ".join([f"*a{k - 1}"] * 9) + "]" for k in range(1, 9)]
+    shapes = {
+        "top-level keys": "\n".join(anchors) + "\nentries:\n- id: *a8\n  exception: E\n"
+        "  template: m\n",
+        "the entry's keys": "entries:\n- " + "\n  ".join(anchors) + "\n  id: *a8\n"
+        "  exception: E\n  template: m\n",
+    }
+    for where, text in shapes.items():
+        cat = tmp / "bomb"
+        shutil.rmtree(cat, ignore_errors=True)
+        (cat / "demo" / "pkg").mkdir(parents=True)
+        (cat / "demo" / "project.yaml").write_text("name: demo\n")
+        (cat / "demo" / "pkg" / "m.yaml").write_text(text)
+        res = run(["catalog", "check", str(cat)])
+        res["yaml_bytes"] = len(text)
+        show(f"alias bomb in an id, anchors in {where} (catalog check)", res)
 
 
 def corrupt(tmp: Path, runs: int) -> None:
@@ -136,13 +153,97 @@ def corrupt(tmp: Path, runs: int) -> None:
     print(f"index cache corrupted {runs} times: same answer {same}/{runs}", flush=True)
 
 
+def _sh(script: str, tb: Path) -> tuple[int, str]:
+    env = {**os.environ, "TB": str(tb)}
+    r = subprocess.run(["bash", "-c", script], env=env, capture_output=True, text=True)
+    rc = int(r.stdout.strip()) if "PIPESTATUS" in script else r.returncode
+    return rc, r.stderr
+
+
+def _user_catalog(root: Path, files: int) -> Path:
+    """A user catalog big enough that building its index takes a few seconds."""
+    (root / "demo").mkdir(parents=True)
+    (root / "demo" / "project.yaml").write_text("name: demo\n")
+    entry = "- id: '{:016x}'\n  exception: ValueError\n  template: 'message {} here'\n"
+    for k in range(files):
+        body = "".join(entry.format(k * 100 + i, i) for i in range(60))
+        (root / "demo" / f"m{k}.yaml").write_text(f"module: m{k}.py\nentries:\n{body}")
+    return root
+
+
+def _signalled(cat: Path, cache: Path, sig: int) -> tuple[int, str]:
+    env = {**os.environ, "ERREXPLAIN_CACHE_DIR": str(cache)}
+    proc = subprocess.Popen(
+        ["errexplain", "lookup", "--catalog", str(cat), "message 1 here"],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    time.sleep(2)
+    os.killpg(proc.pid, sig)  # the whole group, as a terminal does
+    _, err = proc.communicate(timeout=300)
+    return proc.returncode, err
+
+
+def streams(tmp: Path) -> None:
+    """Each stream and signal case against its documented exit code (README, Exit codes)."""
+    tb = Path(__file__).parent.parent / "examples" / "kimi_k3_multirank.log"
+    cases = [("stdout closed", 'errexplain < "$TB" >&-', 2)]
+    cases += [("stdin closed", f"errexplain {a} <&-", 2) for a in ("", "explain -")]
+    for fmt in ("text", "rich", "json"):
+        cases.append(
+            (f"/dev/full, {fmt}", f'errexplain explain --format {fmt} - < "$TB" >/dev/full', 2)
+        )
+        pipe = f'errexplain explain --format {fmt} "$TB" | head -c 1 >/dev/null'
+        cases.append((f"closed pipe, {fmt}", pipe + '; echo "${PIPESTATUS[0]}"', 0))
+    for label, script, want in cases:
+        rc, err = _sh(script, tb)
+        ok = rc == want and "Traceback" not in err
+        print(
+            f"{label}: exit {rc} (documented {want}), traceback: {'Traceback' in err}, "
+            f"{'ok' if ok else 'WRONG'}; {err.strip().splitlines()[-1:]}",
+            flush=True,
+        )
+    cat = _user_catalog(tmp / "sigcat", 500)
+    # SIGTERM ends the process as the signal does: -15 here, 143 in a shell
+    for name, sig, want in (("SIGINT", signal.SIGINT, 130), ("SIGTERM", signal.SIGTERM, -15)):
+        rc, err = _signalled(cat, tmp / f"cache-{name}", sig)
+        ok = rc in (want, 0) and "Traceback" not in err
+        print(
+            f"{name} during an index build: exit {rc} (documented {want}; 0 if the build had "
+            f"ended), traceback: {'Traceback' in err}, {'ok' if ok else 'WRONG'}",
+            flush=True,
+        )
+    cache = tmp / "cache-kill"
+    rc, _ = _signalled(cat, cache, signal.SIGKILL)
+    left = sorted(p.name for p in cache.glob("*.tmp"))
+    env = {**os.environ, "ERREXPLAIN_CACHE_DIR": str(cache)}
+    again = subprocess.run(
+        ["errexplain", "lookup", "--catalog", str(cat), "message 1 here"],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    after = sorted(p.name for p in cache.glob("*.tmp"))
+    print(
+        f"kill -9 during an index build: exit {rc}; temp files left {len(left)}, after the "
+        f"next run (exit {again.returncode}) {len(after)}",
+        flush=True,
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--corrupt-runs", type=int, default=5)
-    parser.add_argument("--only", default="adversarial,big,bomb,corrupt")
+    parser.add_argument("--only", default="adversarial,big,bomb,corrupt,streams")
     opts = parser.parse_args()
     tmp = Path(tempfile.mkdtemp(prefix="errexplain-hostile-"))
+    load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
+    print(f"errexplain: {shutil.which('errexplain')}; load average {load}", flush=True)
     try:
         for step in opts.only.split(","):
             if step == "big":

@@ -1,7 +1,7 @@
 """The fuzz targets of issue 14: each takes bytes and raises only its documented exceptions.
 
 * ``parser``: text -> :func:`errexplain.parse.parse_traceback` (total: never raises), plus the
-  masks and word splitting that every message goes through.
+  masks and word splitting of each message found.
 * ``template``: a template and a message -> compile (TemplateSyntaxError only), then match,
   prefix match, fill and re-match (a filled template matches itself with the same values).
 * ``catalog``: a YAML module file -> the catalog loader (CatalogError only).
@@ -33,8 +33,9 @@ def parser(data: bytes) -> None:
     text = _text(data)
     for err in parse_traceback(text):
         assert isinstance(err.type, str) and isinstance(err.message, str)
-    normalize.mask(text)
-    normalize.words(text)
+        # what matching does with each message (tests/test_linear.py times them on big inputs)
+        normalize.mask(err.message)
+        normalize.words(err.message)
 
 
 def template_target(data: bytes) -> None:
@@ -52,7 +53,9 @@ def template_target(data: bytes) -> None:
 
 
 _PROJECT = None
-_TMP = Path(tempfile.mkdtemp(prefix="errexplain-fuzz-"))
+_SHM = Path("/dev/shm")
+# a file per input: in memory where there is a tmpfs (a disk write per input dominated the run)
+_TMP = Path(tempfile.mkdtemp(prefix="errexplain-fuzz-", dir=_SHM if _SHM.is_dir() else None))
 
 
 def catalog(data: bytes) -> None:
@@ -105,17 +108,38 @@ index.input_size = 0  # type: ignore[attr-defined]  # set to the index's size on
 TARGETS = {"parser": parser, "template": template_target, "catalog": catalog, "index": index}
 
 
+def _sample(items: list, n: int) -> list:
+    """At most n of items, spread evenly (deterministic)."""
+    step = max(1, len(items) // n)
+    return items[::step][:n]
+
+
 def seeds(name: str) -> list[bytes]:
-    """Starting inputs: the test corpus of tracebacks, the small catalog's templates and
-    files, a few index changes."""
+    """Starting inputs: the test corpus of tracebacks and the real pastes of bench/real; the
+    templates of the test catalog and of the shipped one (with an example or a filled
+    message); the test catalog's files and the shipped catalog's small ones; a few index
+    changes."""
     if name == "parser":
-        return [p.read_bytes() for p in sorted((DATA / "tracebacks").glob("*.txt"))]
+        files = sorted((DATA / "tracebacks").glob("*.txt"))
+        files += sorted((REPO / "bench" / "real" / "cases").glob("*.txt"))
+        return [p.read_bytes() for p in files]
     if name == "template":
         cat = load_catalog([DATA / "catalog"])
-        return [
-            (e.template + "\n" + (e.examples[0] if e.examples else "")).encode()
-            for e in cat.entries
-        ]
+        entries = list(cat.entries)
+        entries += _sample([e for e in load_catalog([REPO / "errors"]).entries if e.template], 4000)
+        out = []
+        for e in entries:
+            try:
+                names = template.compile_template(e.template).names
+            except template.TemplateSyntaxError:
+                continue
+            msg = e.examples[0] if e.examples else ""
+            if not msg:
+                msg = template.fill(e.template, {n: f"v{i}" for i, n in enumerate(names)})
+            out.append((e.template + "\n" + msg).encode())
+        return out
     if name == "catalog":
-        return [p.read_bytes() for p in sorted((DATA / "catalog").rglob("*.yaml"))]
+        files = sorted((DATA / "catalog").rglob("*.yaml"))
+        small = [p for p in sorted((REPO / "errors").rglob("*.yaml")) if p.stat().st_size < 8192]
+        return [p.read_bytes() for p in files + _sample(small, 300)]
     return [bytes([i, i * 7 % 256, 0x5A]) for i in range(0, 256, 17)]

@@ -66,6 +66,18 @@ def test_alias_bomb_inside_an_id_is_refused_fast(tmp_path):
     assert time.perf_counter() - t0 < 5
 
 
+def test_alias_bomb_defined_inside_the_entry_is_refused(tmp_path):
+    """Issue 14 defect 4 as filed: the anchors sit in the bad entry's own keys and its id is an
+    alias of them, so no top-level key refuses the file first. The old error message formatted
+    the expanded id: with 9 levels of 9 (556 bytes) it did not finish in 60 s under a 2 GB
+    address-space limit; these 6 levels of 6 made a message of over a megabyte."""
+    bomb = _bomb(7, width=6).replace("\n", "\n  ")
+    entries = f"- {bomb}\n  id: *a6\n  exception: ValueError\n  template: m\n"
+    t0 = time.perf_counter()
+    _fails(_catalog(tmp_path, entries), "alias")
+    assert time.perf_counter() - t0 < 5
+
+
 def test_an_id_that_is_not_text_is_not_formatted(tmp_path):
     entries = "- id: [" + ", ".join(["abcdef"] * 300) + "]\n  exception: E\n  template: m\n"
     msg = _fails(_catalog(tmp_path, entries), "entry #1", "id")
@@ -120,6 +132,23 @@ def test_an_unreadable_subfolder_is_a_bad_catalog(tmp_path):
         locked.chmod(0o700)
 
 
+def test_a_folder_the_os_refuses_is_a_bad_catalog(tmp_path, monkeypatch):
+    """The test above is skipped as root (root reads everything), so the same refusal is made
+    here by the OS call itself: listing one subfolder raises PermissionError."""
+    root = _catalog(tmp_path, ENTRY.format(id="0123456789abcdef", n=1))
+    locked = root / "demo" / "locked"
+    locked.mkdir()
+    real_scandir = os.scandir
+
+    def scandir(path="."):  # type: ignore[no-untyped-def]
+        if os.fspath(path) == str(locked):
+            raise PermissionError(13, "Permission denied", str(locked))
+        return real_scandir(path)
+
+    monkeypatch.setattr(os, "scandir", scandir)
+    _fails(root, "locked", "cannot read")
+
+
 def test_one_bad_entry_in_a_big_catalog_is_reported_fast(tmp_path):
     """One bad entry in a 50 MB user catalog took 65 s and 1.1 GB to report (the line lookup
     composed the whole file with the pure-Python loader)."""
@@ -144,3 +173,18 @@ def test_keys_of_other_types_are_reported_not_crashed_on(tmp_path):
     """Found by bench/fuzz (catalog): `true:` next to text keys made sorting them crash."""
     entries = ENTRY.format(id="0123456789abcdef", n=1) + "  true: 1\n  zzz: 2\n  1: 3\n"
     _fails(_catalog(tmp_path, entries), "unknown key")
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [("kind", "{a: b}"), ("kind", "[raise]"), ("exception", "[ValueError, TypeError]")],
+)
+def test_kind_and_exception_of_the_wrong_type_are_a_bad_catalog(tmp_path, field, value):
+    """Found by bench/fuzz catalog: `kind: {a: b}` crashed the loader (unhashable dict), and
+    a list as `exception` was taken as the text of the list."""
+    entry = ENTRY.format(id="0123456789abcdef", n=1)
+    if field == "exception":
+        entry = entry.replace("exception: ValueError", f"exception: {value}")
+    else:
+        entry += f"  {field}: {value}\n"
+    _fails(_catalog(tmp_path, entry), "entry 0123456789abcdef", field, "must be text")

@@ -212,7 +212,8 @@ def _check_entry(raw: dict[str, Any]) -> None:
     ident = _str(raw, "id", required=True) or ""
     if len(ident) != 16 or any(c not in "0123456789abcdef" for c in ident):
         raise _Invalid("id", "must be 16 lowercase hex digits")
-    if raw.get("kind", "raise") not in KINDS:
+    # checked as text first: a mapping or list here is unhashable (found by bench/fuzz catalog)
+    if (_str(raw, "kind") or "raise") not in KINDS:
         raise _Invalid("kind", f"must be one of {', '.join(sorted(KINDS))}")
     if not isinstance(raw.get("derived", False), bool):
         raise _Invalid("derived", "must be true or false")
@@ -226,11 +227,11 @@ def make_entry(raw: Any, project: Project, catalog_file: str) -> Entry:
     entry = Entry(
         id=str(raw["id"]),
         project=project.name,
-        exception=str(raw.get("exception") or ""),
+        exception=_str(raw, "exception") or "",
         template=str(raw["template"]),
         source=_source(raw, project, releases[1] if releases else project.version),
         base=_str(raw, "base"),
-        kind=str(raw.get("kind", "raise")),
+        kind=_str(raw, "kind") or "raise",
         condition=_str(raw, "condition"),
         statement=_str(raw, "statement"),
         via=_str(raw, "via"),
