@@ -371,3 +371,13 @@ def test_garbage_in_every_page_or_bucket_is_caught_and_repaired(monkeypatch, tmp
     with pytest.raises(IndexCorrupt):
         everything(Index.open(path))
     assert everything(Index.open(path, repair=lambda: good)) == want
+
+
+def test_offset_ranges_across_pages_are_the_values_one_by_one(monkeypatch, tmp_path):
+    path, _, spans = _history_index(monkeypatch, tmp_path)
+    offs = Index.open(path)._offsets
+    n = spans["offs"][1] // 4
+    one_by_one = [offs[i] for i in range(n)]
+    for lo in range(n):
+        for hi in range(lo + 1, min(n, lo + 11) + 1):
+            assert offs.values(lo, hi) == one_by_one[lo:hi]

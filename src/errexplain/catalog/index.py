@@ -455,13 +455,16 @@ class Index:
 
     def _row_bytes(self, wanted: Sequence[int]) -> list[bytes]:
         """The records of rows `wanted` (ascending), read in one go and each verified."""
-        offs, sums = self._offsets, self._sum_base
-        base = offs[wanted[0]]
-        blob = self._reader.read(self._at_rows + base, offs[wanted[-1] + 1] - base)
+        first, last, sums = wanted[0], wanted[-1], self._sum_base
+        offs = self._offsets.values(first, last + 2)  # offs[first] .. offs[last + 1]
+        crcs = self._offsets.values(sums + first, sums + last + 1)
+        base = offs[0]
+        blob = self._reader.read(self._at_rows + base, offs[-1] - base)
         out = []
         for pos in wanted:
-            rec = blob[offs[pos] - base : offs[pos + 1] - base]
-            if zlib.crc32(rec) != offs[sums + pos]:
+            k = pos - first
+            rec = blob[offs[k] - base : offs[k + 1] - base]
+            if zlib.crc32(rec) != crcs[k]:
                 raise IndexCorrupt("checksum mismatch")
             out.append(rec)
         return out
@@ -703,8 +706,7 @@ class _PagedOffsets:
         self._per_page = OFFS_PAGE // 4
         self._pages: list[Sequence[int] | None] = [None] * pages
 
-    def __getitem__(self, i: int) -> int:
-        page, at = divmod(i, self._per_page)
+    def _page(self, page: int) -> Sequence[int]:
         values = self._pages[page]
         if values is None:
             raw = self._read(page)
@@ -713,4 +715,17 @@ class _PagedOffsets:
             else:  # pragma: no cover - big-endian hosts
                 values = [int.from_bytes(raw[j : j + 4], "little") for j in range(0, len(raw), 4)]
             self._pages[page] = values
-        return values[at]
+        return values
+
+    def __getitem__(self, i: int) -> int:
+        page, at = divmod(i, self._per_page)
+        return self._page(page)[at]
+
+    def values(self, lo: int, hi: int) -> list[int]:
+        """Values lo .. hi - 1, in one call (a bucket's rows read hundreds of them)."""
+        per = self._per_page
+        out: list[int] = []
+        for page in range(lo // per, (hi - 1) // per + 1):
+            start = page * per
+            out.extend(self._page(page)[max(lo - start, 0) : hi - start])
+        return out
