@@ -214,6 +214,16 @@ def test_shipped_programs_match_like_re(text):
         assert (a and a.groupdict(), a and a.span()) == (b and b.groupdict(), b and b.span())
 
 
+def test_programs_are_stored_as_bytes_of_opcodes(fresh_table):
+    """One bytes object per program (unmarshalled at the speed of a copy), not a list of ints."""
+    table = _startup.read_programs(_blob())
+    for p in PATTERNS:
+        _, code, *_ = table[(p, 0)]
+        assert isinstance(code, bytes)
+        assert len(code) % 4 == 0
+        assert _startup._sre_build(p, table[(p, 0)]) is not None
+
+
 def test_damaged_programs_file_is_ignored(fresh_table):
     blob = _blob()
     assert len(_startup.read_programs(blob)) == len(PATTERNS)

@@ -5,6 +5,7 @@ word, so answers are compared by entry id), and refuses bytes that are not a who
 from __future__ import annotations
 
 import marshal
+from pathlib import Path
 
 import pytest
 
@@ -307,3 +308,76 @@ def test_file_cut_while_in_use(good, tmp_path):
         fh.truncate(_HEAD_SIZE + 10)
     with pytest.raises(IndexCorrupt, match="changed while in use"):
         index.candidates()
+
+
+# ------------------------------------------------------- reads verify only what they use
+
+
+def _history_index(monkeypatch, tmp_path):
+    """An index file of CRAFTED with a project history, its `offs` in 16-byte pages, and
+    the byte spans of its `offs` and `releases` blobs."""
+    from errexplain.catalog import index as index_mod
+    from errexplain.match.release import Facts
+
+    monkeypatch.setattr(index_mod, "OFFS_PAGE", 16)
+    paths = {f"p/m{i}.py": "1.0-2.0" for i in range(300)}
+    data = build_bytes(CRAFTED, [PROJECT], "k", [Facts("p", ("1.0", "2.0"), paths)])
+    path = tmp_path / "h.idx"
+    path.write_bytes(data)
+    lens = [int.from_bytes(data[i : i + 8], "little") for i in range(len(MAGIC), 8 * 10, 8)]
+    starts = [_HEAD_SIZE + sum(lens[:k]) for k in range(len(lens))]
+    spans = {"offs": (starts[1], lens[1]), "releases": (starts[8], lens[8])}
+    return str(path), paths, spans
+
+
+def _bytes_read_in(reads, span):
+    at, length = span
+    return sum(n for a, n in reads if at <= a < at + length)
+
+
+def test_a_lookup_reads_only_the_offsets_and_release_buckets_it_uses(monkeypatch, tmp_path):
+    """The whole `offs` and `releases` blobs (1 MB in the bundled index) used to be read and
+    checksummed by every run that looked up one candidate and guessed one release."""
+    path, paths, spans = _history_index(monkeypatch, tmp_path)
+    index = Index.open(path)
+    reads = []
+    real = index._reader.read
+    monkeypatch.setattr(index._reader, "read", lambda at, n: reads.append((at, n)) or real(at, n))
+    assert index.candidate(0).id in {e.id for e in CRAFTED}
+    facts = index.release_facts("p")
+    assert facts is not None
+    assert facts.order == ("1.0", "2.0")
+    assert facts.paths.get("p/m7.py") == "1.0-2.0"
+    assert 0 < _bytes_read_in(reads, spans["offs"]) <= 3 * 16
+    assert 0 < _bytes_read_in(reads, spans["releases"]) < spans["releases"][1] // 4
+    assert dict(facts.paths.items()) == paths  # and every bucket still reads
+
+
+@pytest.mark.parametrize("blob", ["offs", "releases"])
+def test_garbage_in_every_page_or_bucket_is_caught_and_repaired(monkeypatch, tmp_path, blob):
+    path, _, spans = _history_index(monkeypatch, tmp_path)
+    good = Path(path).read_bytes()
+
+    def everything(index):
+        entries = [index.entry(i) for i in range(len(index))]
+        return entries, dict(index.release_facts("p").paths.items())
+
+    want = everything(Index.open(path))
+    data = bytearray(good)
+    at, length = spans[blob]
+    for k in range(at, at + length, 7):  # garbage in every page and every bucket
+        data[k] ^= 0x5A
+    Path(path).write_bytes(bytes(data))
+    with pytest.raises(IndexCorrupt):
+        everything(Index.open(path))
+    assert everything(Index.open(path, repair=lambda: good)) == want
+
+
+def test_offset_ranges_across_pages_are_the_values_one_by_one(monkeypatch, tmp_path):
+    path, _, spans = _history_index(monkeypatch, tmp_path)
+    offs = Index.open(path)._offsets
+    n = spans["offs"][1] // 4
+    one_by_one = [offs[i] for i in range(n)]
+    for lo in range(n):
+        for hi in range(lo + 1, min(n, lo + 11) + 1):
+            assert offs.values(lo, hi) == one_by_one[lo:hi]

@@ -2,20 +2,24 @@
 
 A normal run reads only what one message needs, so it stays fast at 100k templates::
 
-    b"ERRXID13" | 9 x uint64 little-endian: the lengths of
+    b"ERRXID14" | 9 x uint64 little-endian: the lengths of
     meta | offs | slots | rows | ids | fuzzy | sites | store | releases
     | 9 x uint32: the CRC-32 of each blob | uint32: the CRC-32 of the header before it
     then the blobs.
 
 Every byte is checksummed and verified when read (issue 14: garbage inside a blob gave "bad
-marshal data" on every run, or garbled prose): the header and ``meta`` on open, ``offs`` and
-the lazily loaded blobs (``ids``, ``fuzzy``, ``sites``, ``releases``) whole on first use, and
-``slots``, ``rows`` and ``store`` record by record, from CRC-32s kept in ``offs`` after the
-offsets. A mismatch raises :class:`IndexCorrupt`, or, when the index was given a way to rebuild
-itself (``repair``), swaps in freshly built bytes and reads again: the answer never changes.
+marshal data" on every run, or garbled prose): the header and ``meta`` on open, the lazily
+loaded blobs (``ids``, ``fuzzy``, ``sites``) whole on first use, ``offs`` page by page
+(OFFS_PAGE bytes, their CRC-32s in ``meta``), ``releases`` bucket by bucket (CRC-32s in
+``meta``), and ``slots``, ``rows`` and ``store`` record by record, from CRC-32s kept in
+``offs`` after the offsets. A run reads and verifies only what it uses (a whole-blob check of
+``offs`` and ``releases``, 1 MB, was a fifth of the piped explain's own work). A mismatch
+raises :class:`IndexCorrupt`, or, when the index was given a way to rebuild itself
+(``repair``), swaps in freshly built bytes and reads again: the answer never changes.
 
-* ``meta`` (marshal, small): format, key, projects, the number of rows and of hash slots, and
-  the builtin bases of custom exception classes.
+* ``meta`` (marshal, small): format, key, projects, the number of rows and of hash slots, the
+  builtin bases of custom exception classes, the CRC-32 of each page of ``offs``, and where
+  each bucket of ``releases`` lies (offset, length, CRC-32).
 * ``offs``: uint32 array, where each row starts inside ``rows`` (n + 1 values), and then where
   each hash slot starts inside ``slots`` (slot count + 1 values).
 * ``slots``: every identifiable template is filed under its rarest literal word and the rows
@@ -31,8 +35,9 @@ itself (``repair``), swaps in freshly built bytes and reads again: the answer ne
   traceback frames instead of by message (:func:`errexplain.match.sites.locatable`), loaded only
   for an error without a message or with an assert statement as its message.
 * ``store``: one marshal record per entry (the prose), read by offset for the entries shown.
-* ``releases`` (marshal, lazy): project -> (release order, {path: release ranges}) for the
-  projects whose history the catalog holds, read only to guess the release of a paste.
+* ``releases``: for the projects whose history the catalog holds, their {path: release
+  ranges} map in PATH_BUCKETS marshalled buckets (the release order is in ``meta``); a paste's
+  few frame paths cost a few small reads, only to guess its release.
 
 The format is private to :mod:`errexplain.catalog`: everything else sees an :class:`Index`
 through :class:`~errexplain.models.CatalogView` (typed candidates and entries).
@@ -67,8 +72,10 @@ if TYPE_CHECKING:
 
     _T = TypeVar("_T")
 
-MAGIC = b"ERRXID13"
-FORMAT = 11
+MAGIC = b"ERRXID14"
+FORMAT = 14
+OFFS_PAGE = 4096
+"""Bytes of ``offs`` verified together (the CRC-32 of each page is in ``meta``)."""
 _NBLOBS = 9
 _HEAD_SIZE = len(MAGIC) + 12 * _NBLOBS + 4
 
@@ -168,6 +175,15 @@ def build_bytes(
     from itertools import pairwise
 
     slot_sums = [zlib.crc32(slots[a:b]) for a, b in pairwise(slot_offs)]
+    offs = b"".join(
+        v.to_bytes(4, "little")
+        for v in (*row_offs, *slot_offs, *store_offs, *row_sums, *slot_sums, *store_sums)
+    )
+    ids = marshal.dumps({entries[i].id: pos for pos, i in enumerate(order)})
+    stats = word_stats([entries[i].template for i in order])
+    fuzzy = marshal.dumps((stats.postings, stats.idf, stats.weight_sums))
+    sites = marshal.dumps(site_table([entries[i] for i in order]))
+    releases, release_meta = _release_buckets(release_facts)
     meta = marshal.dumps(
         {
             "format": FORMAT,
@@ -178,17 +194,12 @@ def build_bytes(
             "projects": [astuple(p) for p in projects],
             "history": sorted({f.project for f in release_facts}),
             "heads": _heads(entries, order),
+            "offs_pages": tuple(
+                zlib.crc32(offs[i : i + OFFS_PAGE]) for i in range(0, len(offs), OFFS_PAGE)
+            ),
+            "releases": release_meta,
         }
     )
-    offs = b"".join(
-        v.to_bytes(4, "little")
-        for v in (*row_offs, *slot_offs, *store_offs, *row_sums, *slot_sums, *store_sums)
-    )
-    ids = marshal.dumps({entries[i].id: pos for pos, i in enumerate(order)})
-    stats = word_stats([entries[i].template for i in order])
-    fuzzy = marshal.dumps((stats.postings, stats.idf, stats.weight_sums))
-    sites = marshal.dumps(site_table([entries[i] for i in order]))
-    releases = marshal.dumps({f.project: (f.order, _path_buckets(f.paths)) for f in release_facts})
     blobs = (meta, offs, slots, bytes(rows), ids, fuzzy, sites, bytes(store), releases)
     head = MAGIC + b"".join(len(b).to_bytes(8, "little") for b in blobs)
     head += b"".join(zlib.crc32(b).to_bytes(4, "little") for b in blobs)
@@ -206,6 +217,22 @@ def _heads(entries: Sequence[Entry], order: Sequence[int]) -> dict[str, int]:
 PATH_BUCKETS = 64
 
 
+def _release_buckets(
+    facts: Iterable[Facts],
+) -> tuple[bytes, dict[str, tuple[tuple[str, ...], tuple[tuple[int, int, int], ...]]]]:
+    """The ``releases`` blob (every project's path buckets, one after another) and, for meta,
+    each project's release order and (offset, length, CRC-32) of each of its buckets."""
+    blob = bytearray()
+    where = {}
+    for f in facts:
+        spans = []
+        for part in _path_buckets(f.paths):
+            spans.append((len(blob), len(part), zlib.crc32(part)))
+            blob += part
+        where[f.project] = (tuple(f.order), tuple(spans))
+    return bytes(blob), where
+
+
 def _path_buckets(paths: Mapping[str, str]) -> tuple[bytes, ...]:
     """The path -> release ranges map in PATH_BUCKETS marshalled parts, so that a paste's few
     frame paths cost a few small loads, not the whole map."""
@@ -216,18 +243,22 @@ def _path_buckets(paths: Mapping[str, str]) -> tuple[bytes, ...]:
 
 
 class _LazyPaths:
-    """The path map of a project's release facts, its buckets unmarshalled on demand."""
+    """The path map of a project's release facts, its buckets read (verified) and
+    unmarshalled on demand: `read(k)` gives the bytes of bucket k of `n`."""
 
-    def __init__(self, buckets: tuple[bytes, ...]) -> None:
-        self._buckets = buckets
+    def __init__(self, n: int, read: Callable[[int], bytes]) -> None:
+        self._n = n
+        self._read = read
         self._loaded: dict[int, dict[str, str]] = {}
 
-    def _bucket(self, path: str) -> dict[str, str]:
-        k = _slot(path, len(self._buckets))
+    def _load(self, k: int) -> dict[str, str]:
         got = self._loaded.get(k)
         if got is None:
-            got = self._loaded[k] = marshal.loads(self._buckets[k])
+            got = self._loaded[k] = marshal.loads(self._read(k))
         return got
+
+    def _bucket(self, path: str) -> dict[str, str]:
+        return self._load(_slot(path, self._n))
 
     def __getitem__(self, path: str) -> str:
         return self._bucket(path)[path]
@@ -239,11 +270,11 @@ class _LazyPaths:
         return self._bucket(path).get(path, default)
 
     def __iter__(self) -> Iterator[str]:
-        for k in range(len(self._buckets)):
-            yield from sorted(marshal.loads(self._buckets[k]))
+        for k in range(self._n):
+            yield from sorted(self._load(k))
 
     def __len__(self) -> int:
-        return sum(len(marshal.loads(b)) for b in self._buckets)
+        return sum(len(self._load(k)) for k in range(self._n))
 
     def items(self) -> Iterator[tuple[str, str]]:
         for path in self:
@@ -294,7 +325,7 @@ class Index:
         self.repaired = False
         self._set_offsets(offsets)
         self._reader = reader
-        self._offs: Sequence[int] | None = None
+        self._offs: _PagedOffsets | None = None
         self._slot_cache: dict[int, tuple[tuple[Any, ...], ...]] = {}
         self._rows: dict[int, Candidate] = {}
         self._entries: dict[int, Entry] = {}
@@ -391,18 +422,18 @@ class Index:
         return 2 * len(self) + 2 + int(self.meta["nslots"]) + 1
 
     @property
-    def _offsets(self) -> Sequence[int]:
+    def _offsets(self) -> _PagedOffsets:
         """Row offsets, slot offsets, prose offsets, then the CRC-32 of every row, slot and
-        prose record: one uint32 array read (and verified) on first use."""
+        prose record: a uint32 array read (and verified) page by page as it is used. Read it
+        inside :meth:`_verified`: a page that fails its check raises IndexCorrupt."""
         if self._offs is None:
-            raw = self._blob(1, self._at_offs, self._at_slots)
-            if sys.byteorder == "little":
-                self._offs = memoryview(raw).cast("I")
-            else:  # pragma: no cover - big-endian hosts
-                self._offs = [
-                    int.from_bytes(raw[i : i + 4], "little") for i in range(0, len(raw), 4)
-                ]
+            self._offs = _PagedOffsets(self._offs_page, len(self.meta["offs_pages"]))
         return self._offs
+
+    def _offs_page(self, page: int) -> bytes:
+        at = self._at_offs + page * OFFS_PAGE
+        length = min(OFFS_PAGE, self._at_slots - at)
+        return self._read(at, length, self.meta["offs_pages"][page])
 
     def _load_rows(
         self, first: int, count: int, keep: Sequence[bool] | None = None
@@ -424,13 +455,16 @@ class Index:
 
     def _row_bytes(self, wanted: Sequence[int]) -> list[bytes]:
         """The records of rows `wanted` (ascending), read in one go and each verified."""
-        offs, sums = self._offsets, self._sum_base
-        base = offs[wanted[0]]
-        blob = self._reader.read(self._at_rows + base, offs[wanted[-1] + 1] - base)
+        first, last, sums = wanted[0], wanted[-1], self._sum_base
+        offs = self._offsets.values(first, last + 2)  # offs[first] .. offs[last + 1]
+        crcs = self._offsets.values(sums + first, sums + last + 1)
+        base = offs[0]
+        blob = self._reader.read(self._at_rows + base, offs[-1] - base)
         out = []
         for pos in wanted:
-            rec = blob[offs[pos] - base : offs[pos + 1] - base]
-            if zlib.crc32(rec) != offs[sums + pos]:
+            k = pos - first
+            rec = blob[offs[k] - base : offs[k + 1] - base]
+            if zlib.crc32(rec) != crcs[k]:
                 raise IndexCorrupt("checksum mismatch")
             out.append(rec)
         return out
@@ -490,12 +524,18 @@ class Index:
         if project not in self.meta.get("history", ()):
             return None
         if self._facts is None:
-            raw = marshal.loads(self._blob(8, self._at_releases, self._end))
             self._facts = {
-                p: Facts(p, tuple(order), _LazyPaths(tuple(buckets)))  # type: ignore[arg-type]
-                for p, (order, buckets) in raw.items()
+                p: Facts(p, tuple(order), self._lazy_paths(spans))  # type: ignore[arg-type]
+                for p, (order, spans) in self.meta["releases"].items()
             }
         return self._facts.get(project)
+
+    def _lazy_paths(self, spans: Sequence[tuple[int, int, int]]) -> _LazyPaths:
+        def read(k: int) -> bytes:
+            at, length, crc = spans[k]
+            return self._verified(lambda: self._read(self._at_releases + at, length, crc))
+
+        return _LazyPaths(len(spans), read)
 
     def known_base(self, exc_type: str) -> str | None:
         base = self.meta["bases"].get(exc_type)
@@ -658,3 +698,37 @@ class _FileReader:
 
 
 _Reader = _BytesReader | _FileReader
+
+
+class _PagedOffsets:
+    """The uint32 array of ``offs``, each page read and verified on first use
+    (`read(page)` gives its verified bytes)."""
+
+    def __init__(self, read: Callable[[int], bytes], pages: int) -> None:
+        self._read = read
+        self._per_page = OFFS_PAGE // 4
+        self._pages: list[Sequence[int] | None] = [None] * pages
+
+    def _page(self, page: int) -> Sequence[int]:
+        values = self._pages[page]
+        if values is None:
+            raw = self._read(page)
+            if sys.byteorder == "little":
+                values = memoryview(raw).cast("I")
+            else:  # pragma: no cover - big-endian hosts
+                values = [int.from_bytes(raw[j : j + 4], "little") for j in range(0, len(raw), 4)]
+            self._pages[page] = values
+        return values
+
+    def __getitem__(self, i: int) -> int:
+        page, at = divmod(i, self._per_page)
+        return self._page(page)[at]
+
+    def values(self, lo: int, hi: int) -> list[int]:
+        """Values lo .. hi - 1, in one call (a bucket's rows read hundreds of them)."""
+        per = self._per_page
+        out: list[int] = []
+        for page in range(lo // per, (hi - 1) // per + 1):
+            start = page * per
+            out.extend(self._page(page)[max(lo - start, 0) : hi - start])
+        return out

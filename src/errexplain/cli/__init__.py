@@ -12,6 +12,14 @@ start-up costs more than the whole explain. Everything passes through :func:`gua
   closed (``<&-``) reads as empty input (exit 2, "nothing to explain");
 * anything else is a bug: one line and a report hint, exit 3; with ``--debug`` the traceback.
 
+The cyclic garbage collector is off while a command starts (:func:`main`): a run would otherwise
+walk every module, class and index object it made several times over, and once more in the
+interpreter's final collection at exit (about a quarter of the piped path's own work). The piped
+path stays bounded (every input is windowed, :mod:`errexplain.bounds`) and runs with it off; the
+Typer path turns it back on once its imports are done (:func:`collect_from_here`), for the commands
+that may run long (``scan``, ``run -- CMD``). Before exit everything is frozen
+(``gc.freeze``), so the final collection has nothing left to walk.
+
 Exit codes are :class:`~errexplain.errors.ExitCode` (README "Exit codes").
 """
 
@@ -176,6 +184,7 @@ def run_argv(argv: list[str]) -> int:
     def run_app() -> int:
         from errexplain.cli.typer_app import run
 
+        collect_from_here()
         return run([argv[0], *(args if completing else routed(args))])
 
     # `run -- CMD --debug`: what follows `--` is the command's
@@ -189,9 +198,22 @@ def _write_error(exc: OSError, stderr: TextIO) -> int:
     return ExitCode.BAD_INPUT
 
 
+def collect_from_here() -> None:
+    """Turn the garbage collector back on for what follows, when :func:`main` turned it off,
+    never walking what exists now (the imports and objects made so far stay frozen)."""
+    import gc
+
+    if not gc.isenabled():
+        gc.freeze()
+        gc.enable()
+
+
 def main() -> None:
     """The `errexplain` command."""
+    import gc
     import os
+
+    gc.disable()  # see the module docstring
 
     if sys.stdin is None:  # started with stdin closed (<&-): read as empty input
         sys.stdin = open(os.devnull)  # noqa: SIM115 - for the life of the process
@@ -206,4 +228,5 @@ def main() -> None:
         code = ExitCode.EXPLAINED
     except OSError as exc:  # >/dev/full, EIO: the answer was not delivered
         code = _write_error(exc, sys.stderr)
+    gc.freeze()  # the final collection at exit walks nothing
     sys.exit(int(code))
