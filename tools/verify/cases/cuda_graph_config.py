@@ -33,7 +33,7 @@ CASES = [
     case(
         "1ddabcc41e477d50",
         setup=_CFG,
-        before='parse_cuda_graph_config_arg(\'{"max_bs": 64}\')\n',
+        before="parse_cuda_graph_config_arg('{\"max_bs\": 64}')\n",
         after='parse_cuda_graph_config_arg(\'{"decode": {"max_bs": 64}}\')\n',
         note=_NOTE,
     ),

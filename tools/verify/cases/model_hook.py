@@ -8,7 +8,7 @@ from serve import arch_model, serve
 # resolved backends.
 GPT_OSS = arch_model("GptOssForCausalLM", "gpt_oss")
 LLAMA4 = arch_model("Llama4ForCausalLM", "llama4_text")
-GEMMA4 = arch_model("Gemma4ForCausalLM", "gemma4_text")
+GEMMA4 = arch_model("Gemma4ForConditionalGeneration", "gemma4")
 OLMO3 = arch_model("Olmo3ForCausalLM", "olmo3")
 LFM2_MOE = arch_model("Lfm2MoeForCausalLM", "lfm2_moe")
 _NOTE = "the example's launch with a config-only fixture of the model's architecture"

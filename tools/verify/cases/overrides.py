@@ -3,7 +3,7 @@
 from harness import case
 from serve import QWEN3_NEXT, arch_model, serve
 
-GEMMA4 = arch_model("Gemma4ForCausalLM", "gemma4_text")
+GEMMA4 = arch_model("Gemma4ForConditionalGeneration", "gemma4")
 
 # DeepSeek-V3.2-Exp: the DeepSeek-V3 fixture with index_topk, which is what makes sglang treat
 # a DeepSeek-V3-family config as a DSA model (is_deepseek_dsa).
@@ -28,7 +28,7 @@ CASES = [
         before=serve(GEMMA4, "--enable-deterministic-inference"),
         after=serve(GEMMA4, "--enable-deterministic-inference", "--attention-backend", "triton"),
         note="the example's launch on a fake B200 (its premise) with a config-only"
-        " Gemma4ForCausalLM fixture for the hub name",
+        " Gemma4ForConditionalGeneration fixture for the hub name",
     ),
     case(
         "bfd7c504c04746b4",
