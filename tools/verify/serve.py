@@ -12,9 +12,16 @@ from __future__ import annotations
 from harness import SERVER_ARGS_CODE
 
 
+class Expr(str):
+    """A flag value given as a Python expression (e.g. a fixture directory), not a literal."""
+
+
 def serve(model: str, *flags: str) -> str:
-    """Python source for `sglang serve --model-path <model> <flags>` (model: an expression)."""
-    argv = ", ".join(["'--model-path'", model, *(repr(f) for f in flags)])
+    """Python source for `sglang serve --model-path <model> <flags>` (model: an expression;
+    flags: literal strings, or `Expr` expressions)."""
+    argv = ", ".join(
+        ["'--model-path'", model, *(f if isinstance(f, Expr) else repr(f) for f in flags)]
+    )
     return SERVER_ARGS_CODE.format(argv=f"[{argv}]")
 
 

@@ -14,11 +14,5 @@ CASES = [
     ),
     case("84228dd638e950b9"),
     case("774467d108c01b9f"),
-    case(
-        "6c462e60ff6de0f2",
-        gpu="cpu",
-        note="no fake ROCm device exists; the worker's CPU platform (not CUDA either) stands in"
-        " for the example's MI300X: the check reads only whether the platform is CUDA",
-    ),
     case("cab8708fe56ebede"),
 ]

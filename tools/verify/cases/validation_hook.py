@@ -36,7 +36,6 @@ CASES = [
     case("b2bab4042f7ea0ff"),
     case("e235a9e5ddaa214e"),
     case("7b363740b142f9e7"),
-    case("df8bb0a25bf599fd"),
     case(
         "aa452427225bcd39",
         before=_IB
