@@ -17,6 +17,7 @@ import fixtures  # noqa: E402
 import harness  # noqa: E402
 import record  # noqa: E402
 import run  # noqa: E402
+import serve  # noqa: E402
 
 from errexplain.catalog.memory import MemoryCatalog  # noqa: E402
 from errexplain.models import Entry, Source  # noqa: E402
@@ -114,6 +115,18 @@ def test_bash_code_runs_prepare_and_resolve():
     assert "prepare_server_args(['--model-path', verify_fixtures.hub_model('M')" in code
     assert "server_args.resolve_once()\nserver_args.check_server_args()" in code
     compile(code, "<code>", "exec")
+
+
+def test_serve_takes_expressions_for_the_model_and_expr_flags():
+    draft = serve.Expr("verify_fixtures.model_dir('X', model_type='x')")
+    code = serve.serve(serve.arch_model("A", "a", n=1), "--draft", draft, "--tp-size", "2")
+    assert (
+        "prepare_server_args(['--model-path', verify_fixtures.model_dir('A', model_type='a',"
+        " n=1), '--draft', verify_fixtures.model_dir('X', model_type='x'), '--tp-size', '2'])"
+    ) in code
+    assert code.startswith(harness.SERVER_ARGS_CODE.split("{argv}")[0])
+    compile(code, "<code>", "exec")
+    assert serve.QWEN3_NEXT.startswith("verify_fixtures.model_dir('Qwen3NextForCausalLM', ")
 
 
 def test_half_code_languages():

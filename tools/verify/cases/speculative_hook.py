@@ -3,7 +3,6 @@
 from harness import case
 
 CASES = [
-    case("5ab82581c15d30d1"),
     case("07ee9440e043dfaf"),
     case("e6242df00acfc202"),
     case("02665afbadfa43e3"),
@@ -15,7 +14,6 @@ CASES = [
     case("15015a2c7c80e40a"),
     case("6c62bf4fbc4d2766"),
     case("7b702cc939a2c276"),
-    case("982d4e8d5d8f6e06"),
     case("9c01d1763bd1e885"),
     case("5d89ed7ac7c07f19"),
     case("4390bd94ab8b1c7d"),
