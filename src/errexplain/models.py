@@ -45,8 +45,8 @@ class RaisedError:
     error was seen (for example once per rank) and `ranks` the rank labels seen with it.
     `form` tells how the error was written in the paste: "traceback", "jupyter" (an IPython
     traceback), "line" (a bare `Type: message` line), "json" (an HTTP error body), "log" (an
-    error log line, or an exception inside one), "repr" (`ValueError('...')`) or "prose" (quoted
-    in text).
+    error log line, or an exception inside one), "repr" (`ValueError('...')`), "prose" (quoted
+    in text) or "argparse" (`prog: error: message`, a command line's usage error).
     """
 
     type: str

@@ -627,3 +627,19 @@ def test_an_inline_code_error_does_not_take_the_next_inline_code_line() -> None:
     )
     (err,) = parse_traceback(text)
     assert err.message == "alloc_req_slots runs out of memory ... num_reqs=16"
+
+
+def test_argparse_usage_errors_after_a_long_usage_text() -> None:
+    usage = "usage: sglang serve [-h] --model-path MODEL_PATH\n" + "".join(
+        f"                   [--option-{i} OPTION_{i}]\n" for i in range(470)
+    )
+    for prog, msg in (
+        ("sglang serve", "argument --tp-size: invalid int value: 'two'"),
+        ("launch_server.py", "unrecognized arguments: --max-loaded-loras 1"),
+    ):
+        (err,) = parse_traceback(f"{usage}{prog}: error: {msg}\n")
+        assert (err.type, err.message, err.form) == ("", msg, "argparse")
+    assert parse_traceback("note: error: handling is described below, in prose\n") == ()
+    assert parse_traceback("a sentence with error: in it\n") == ()
+    (err,) = parse_traceback("sglang: error: argument --port: invalid int value: 'x'\n")
+    assert err.form == "argparse"

@@ -208,3 +208,33 @@ def pydantic_inner(message: str) -> tuple[str, str] | None:
         if inner and (best is None or start < best[0]):
             best = (start, exc, inner)
     return (best[1], best[2]) if best else None
+
+
+_ARGPARSE = compile_regex(r"(?P<prog>[\w.][\w. /-]{0,100}): error: (?P<msg>\S.{0,2000})")
+
+
+def argparse_error(st: str) -> str | None:
+    """The message of argparse's last line, ``<prog>: error: <message>`` (printed after the
+    usage text before it exits with status 2): ``launch_server.py: error: unrecognized
+    arguments: --x``, ``sglang serve: error: argument --tp: invalid int value: 'a'``."""
+    if ": error: " not in st:
+        return None
+    m = _ARGPARSE.fullmatch(st)
+    if m is None:
+        return None
+    prog, msg = m["prog"], m["msg"].strip()
+    # a script or module name (`launch_server.py`, `sglang.launch_server`), else one of
+    # argparse's own messages (`sglang serve: error: argument --tp: ...`): not prose
+    scripted = " " not in prog and any(c in prog for c in "._-")
+    return msg if scripted or msg.startswith(_ARGPARSE_OWN) else None
+
+
+_ARGPARSE_OWN = (
+    "argument ",
+    "unrecognized arguments: ",
+    "the following arguments are required: ",
+    "one of the arguments ",
+    "ambiguous option: ",
+    "invalid choice: ",
+    "expected one argument",
+)

@@ -16,6 +16,7 @@ from __future__ import annotations
 from errexplain._startup import TYPE_CHECKING, replace
 from errexplain.models import Frame, RaisedError
 from errexplain.parse.inline import (
+    argparse_error,
     error_log_message,
     exception_reprs,
     json_errors,
@@ -172,16 +173,13 @@ def _secondary(
 ) -> list[RaisedError]:
     """Errors with no exception line of their own, outside every exception's lines: HTTP error
     bodies, exception reprs and error log lines; those that echo an exception are dropped."""
-    out: list[RaisedError] = []
+    out = _body_errors(bodies, covered)
     cut = {e.line_no: e for e in primary if e.truncated}
-    for no, messages in bodies.items():
-        if no in covered:
-            continue
-        for message in messages:
-            typ, msg, frames = _typed(message)
-            out.append(RaisedError(typ, msg, frames=frames, line_no=no, form="json"))
     for idx, ln in enumerate(lines):
         no, text, rank, prefix, _, fence = ln  # (unpacked: this loop sees every line)
+        if ": error: " in text and no not in covered and (usage := argparse_error(text.strip())):
+            out.append(RaisedError("", usage, line_no=no, form="argparse"))
+            continue
         if not (prefix or "(" in text or text.lstrip()[:1] == "["):
             continue  # no log prefix, tag or repr
         st = text.strip()
@@ -199,6 +197,17 @@ def _secondary(
             out.append(replace(err, ranks=ranks))
     seen = [e.message for e in primary if e.message and not e.truncated][:_ECHO_CHECKED]
     return [e for e in out[:_MAX_SECONDARY] if not any(_same(e.message, m) for m in seen)]
+
+
+def _body_errors(bodies: dict[int, list[str]], covered: set[int]) -> list[RaisedError]:
+    out: list[RaisedError] = []
+    for no, messages in bodies.items():
+        if no in covered:
+            continue
+        for message in messages:
+            typ, msg, frames = _typed(message)
+            out.append(RaisedError(typ, msg, frames=frames, line_no=no, form="json"))
+    return out
 
 
 def _log_error(lines: Sequence[Line], idx: int, cut: dict[int, RaisedError]) -> RaisedError | None:

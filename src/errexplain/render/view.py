@@ -245,6 +245,7 @@ FORMS = {
     "log": "from a log line",
     "repr": "from an exception repr",
     "prose": "quoted in text",
+    "argparse": "from a command line's usage error (argparse)",
 }
 """How an error was written, said under its line when it was not a traceback or a bare line
 (`RaisedError.form`)."""
