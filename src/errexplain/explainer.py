@@ -76,6 +76,79 @@ def _look_alike(error: RaisedError, matches: tuple[Match, ...]) -> str | None:
     return pkg if pkg and pkg != root else None
 
 
+SHARED_CAP = 0.85
+"""Highest score of a match whose file was adapted from another project when nothing in the
+paste names the catalogued project: that project raises the same text (below CONFIDENT)."""
+
+
+def _shared_wording(
+    view: CatalogView, error: RaisedError, text: str, matches: tuple[Match, ...]
+) -> tuple[str, bool] | None:
+    """(the other project, whether the paste names it) when the best match sits in a file
+    adapted from another project's source and nothing in the paste (frames, text) names the
+    catalogued project: the same message is the other project's too."""
+    if not matches:
+        return None
+    entry = matches[0].entry
+    project = view.project(entry.project)
+    upstream = project.adapted_from(entry.source.path) if project is not None else None
+    if upstream is None or entry.kind == "builtin":
+        return None
+    name = entry.project.lower()
+    if any(name in f.path.lower() for f in error.frames) or name in text.lower():
+        return None
+    return upstream, upstream.lower() in text.lower()
+
+
+def _other_project(
+    view: CatalogView,
+    error: RaisedError,
+    text: str,
+    matches: tuple[Match, ...],
+    nearest: tuple[Match, ...],
+) -> tuple[tuple[Match, ...], tuple[Match, ...], str | None]:
+    """(matches, nearest, note) once another project's claim on the error is weighed: frames
+    in another package make the best match a look-alike (nearest); a file adapted from another
+    project makes it unsure (SHARED_CAP), or a look-alike when the paste names only that one."""
+    other = _look_alike(error, matches)
+    shared = _shared_wording(view, error, text, matches) if other is None else None
+    if other is None and shared is None:
+        return matches, nearest, None
+    project = matches[0].entry.project
+    if other is not None or (shared is not None and shared[1]):
+        alike = tuple(m for m in matches if m.entry.project == project)
+        matches = tuple(m for m in matches if m.entry.project != project)
+        nearest = (alike + nearest)[:3]
+    if other is not None:
+        return (
+            matches,
+            nearest,
+            (
+                f"the traceback's frames lie in {other}, not in {project}: {project} raises the "
+                "same text (listed as nearest), but that is a look-alike, not where this error "
+                "was raised"
+            ),
+        )
+    upstream, named = shared  # type: ignore[misc]
+    if not named:
+        why = f"but {project} adapted this file from {upstream}, which raises the same text"
+        matches = tuple(
+            replace(m, score=min(m.score, SHARED_CAP), reasons=(*m.reasons, why))
+            if m.entry.project == project
+            else m
+            for m in matches
+        )
+    return (
+        matches,
+        nearest,
+        (
+            f"{project} adapted this code from {upstream}, which raises the same message, and "
+            f"nothing in the paste names {project}: if you run {upstream}, this is {upstream}'s "
+            "error" + (" (the paste names it)" if named else "")
+        ),
+    )
+
+
 def _to_match(view: CatalogView, hit: Hit) -> Match:
     pos = hit.cand.pos
     return Match(
@@ -251,16 +324,9 @@ def explain_error(
             f"the message is {cut + MESSAGE_CHARS:,} characters long: only its first "
             f"{MESSAGE_CHARS:,} were matched and are shown"
         )
-    other = _look_alike(error, matches)
-    if other is not None:
-        project = matches[0].entry.project
-        alike = tuple(m for m in matches if m.entry.project == project)
-        matches = tuple(m for m in matches if m.entry.project != project)
-        nearest = (alike + nearest)[:3]
-        notes.append(
-            f"the traceback's frames lie in {other}, not in {project}: {project} raises the same "
-            f"text (listed as nearest), but that is a look-alike, not where this error was raised"
-        )
+    matches, nearest, note = _other_project(view, error, text, matches, nearest)
+    if note is not None:
+        notes.append(note)
     if ranking.ambiguous:
         notes.append(AMBIGUOUS_NOTE)
     if error.truncated:

@@ -81,6 +81,16 @@ class Project:
     link: str | None = None
     """A format string with {version}, {prefix}, {path} and {line}."""
     path_prefix: str = ""
+    adapted: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    """(other project, paths): files whose header says they were adapted from that project's
+    source (project.yaml `adapted_from`): their messages may be the other project's too."""
+
+    def adapted_from(self, path: str | None) -> str | None:
+        """The project a file of this project was adapted from, if any."""
+        for upstream, paths in self.adapted:
+            if path and path in paths:
+                return upstream
+        return None
 
     def url(self, path: str | None, line: int | None, version: str | None = None) -> str | None:
         """The web link to a source line (in ``version``, default the project's), if the project

@@ -50,7 +50,9 @@ ENTRY_KEYS = frozenset(KEY_ORDER)
 SOURCE_ORDER = ("path", "line", "function")
 SOURCE_KEYS = frozenset(SOURCE_ORDER)
 FIX_KEYS = frozenset({"before", "after", "language"})
-PROJECT_KEYS = frozenset({"name", "version", "repository", "link", "path_prefix", "description"})
+PROJECT_KEYS = frozenset(
+    {"name", "version", "repository", "link", "path_prefix", "description", "adapted_from"}
+)
 FILE_KEYS = frozenset({"module", "entries"})
 RELEASE_KEYS = frozenset({"first", "last"})
 VERIFIED_KEYS = frozenset({"how", "release", "case", "read", "note"})
@@ -270,6 +272,7 @@ def load_project(root: Path) -> Project:
         raw = _keys(raw, PROJECT_KEYS, "")
         name = _str(raw, "name", required=True) or ""
         link = _link(_str(raw, "link"))
+        adapted = _adapted(raw.get("adapted_from"))
     except _Invalid as exc:
         raise CatalogError(f"{path}: {exc}", hint="see docs/catalog.md") from None
     return Project(
@@ -278,7 +281,24 @@ def load_project(root: Path) -> Project:
         _str(raw, "repository"),
         link,
         _str(raw, "path_prefix") or "",
+        adapted,
     )
+
+
+def _adapted(raw: object) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """`adapted_from: {other project: [path, ...]}`."""
+    if raw is None:
+        return ()
+    if not isinstance(raw, dict):
+        raise _Invalid("adapted_from", "must map a project name to a list of paths")
+    out = []
+    for upstream, paths in raw.items():
+        if not isinstance(upstream, str) or not isinstance(paths, list):
+            raise _Invalid("adapted_from", "must map a project name to a list of paths")
+        if not all(isinstance(p, str) for p in paths):
+            raise _Invalid("adapted_from", f"{upstream}: every path must be text")
+        out.append((upstream, tuple(paths)))
+    return tuple(out)
 
 
 LINK_FIELDS = frozenset({"version", "prefix", "path", "line"})

@@ -167,6 +167,10 @@ many literal characters already."""
 _CLOSERS = {"[": "]", "(": ")", "{": "}", "'": "'", '"': '"'}
 
 
+_CLOSING = ")]}'\".,;"
+"""Punctuation that closes a value or a clause."""
+
+
 def _whole_value(text: str) -> bool:
     """A whole Python repr of a list, tuple, dict or string, and nothing else."""
     text = text.strip()
@@ -204,6 +208,10 @@ def match_prefix(compiled: Compiled, msg: str) -> tuple[int, bool]:
             if i < len(lits) - 1 and stripped and msg.endswith(stripped, pos):
                 return matched + len(stripped.strip()), True
             overlap = _overlap(msg[pos:], chunk)
+            if overlap and not chunk[:overlap].strip(_CLOSING) and matched >= VALUE_MIN:
+                # the value, then only the bracket or stop that closes it: `... (32768)` of
+                # `... (<n>). This may lead to ...`, a clause pasted up to its end
+                return matched + overlap, True
             # cut inside the placeholder after a long literal head: a boundary too, unless
             # the rest of the message holds words of the template's later text (reworded)
             rest = msg[pos:]

@@ -1,0 +1,95 @@
+"""Messages of files a project adapted from another project's source (project.yaml
+`adapted_from`): without anything in the paste that names the project, a match is not
+confident, and a paste that names only the other project gets a look-alike."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from errexplain.catalog.index import Index, build_bytes
+from errexplain.catalog.load import CatalogError, load_project
+from errexplain.catalog.memory import MemoryCatalog
+from errexplain.explainer import SHARED_CAP, explain_text
+from errexplain.models import Entry, Project, Source, make_id
+
+ADAPTED = "pkg/loader/weights.py"
+PROJECT = Project("pkg", "1.0", adapted=(("otherengine", (ADAPTED,)),))
+
+
+def _entry(path: str, template: str) -> Entry:
+    return Entry(
+        id=make_id("pkg", path, "load#9", template),
+        project="pkg",
+        exception="ValueError",
+        template=template,
+        source=Source("pkg", "1.0", path, 9, "load", None),
+        derived=True,
+    )
+
+
+ENTRIES = (
+    _entry(ADAPTED, "Cannot find the config file for <method>"),
+    _entry("pkg/own/server.py", "The server cannot start with <n> workers today"),
+)
+
+
+@pytest.fixture(params=["memory", "index"])
+def view(request):
+    if request.param == "memory":
+        return MemoryCatalog(ENTRIES, projects=[PROJECT])
+    return Index.from_bytes(build_bytes(ENTRIES, [PROJECT], "k"))
+
+
+def test_project_adapted_from(view):
+    assert view.project("pkg").adapted_from(ADAPTED) == "otherengine"
+    assert view.project("pkg").adapted_from("pkg/own/server.py") is None
+
+
+def test_a_bare_line_of_an_adapted_file_is_not_confident(view):
+    (exp,) = explain_text("ValueError: Cannot find the config file for awq\n", view)
+    assert exp.matches[0].entry.source.path == ADAPTED
+    assert exp.matches[0].score == SHARED_CAP
+    assert any("adapted this code from otherengine" in n for n in exp.notes)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "$ python -m pkg.launch\nValueError: Cannot find the config file for awq\n",
+        'Traceback (most recent call last):\n  File "/env/site-packages/pkg/loader/weights.py",'
+        " line 9, in load\n    raise ValueError(msg)\nValueError: Cannot find the config file"
+        " for awq\n",
+    ],
+)
+def test_a_paste_that_names_the_project_keeps_its_score(view, text):
+    (exp,) = explain_text(text, view)
+    assert exp.matches[0].score > SHARED_CAP and not any("adapted" in n for n in exp.notes)
+
+
+def test_a_paste_that_names_only_the_other_project_gets_a_look_alike(view):
+    text = "otherengine serve crashed:\nValueError: Cannot find the config file for awq\n"
+    (exp,) = explain_text(text, view)
+    assert not exp.matches and exp.nearest[0].entry.source.path == ADAPTED
+    assert any("the paste names it" in n for n in exp.notes)
+
+
+def test_own_files_are_unaffected(view):
+    (exp,) = explain_text("ValueError: The server cannot start with 3 workers today\n", view)
+    assert exp.matches[0].score > SHARED_CAP and not exp.notes
+
+
+def test_adapted_from_in_project_yaml(tmp_path: Path):
+    (tmp_path / "project.yaml").write_text(
+        "name: pkg\nadapted_from:\n  otherengine:\n  - pkg/a.py\n  - pkg/b.py\n"
+    )
+    assert load_project(tmp_path).adapted == (("otherengine", ("pkg/a.py", "pkg/b.py")),)
+    for bad in (
+        "adapted_from: [pkg/a.py]\n",
+        "adapted_from:\n  x: [1]\n",
+        "adapted_from:\n  x: y\n",
+    ):
+        (tmp_path / "project.yaml").write_text("name: pkg\n" + bad)
+        with pytest.raises(CatalogError, match="adapted_from"):
+            load_project(tmp_path)

@@ -1,0 +1,77 @@
+"""Record which files of a project were adapted from another project's source, in its
+project.yaml (`adapted_from`): python tools/adapted.py --project sglang SRC_ROOT...
+
+A file whose header comments (its first HEADER_LINES lines) say it was adapted, copied, ported
+or modified from another project's repository (`# Adapted from
+https://github.com/vllm-project/vllm/blob/v0.6.4/...`) shares that project's messages: the
+same text in a paste may have been raised by the other project. Each SRC_ROOT is an unpacked
+release (a directory holding the package, e.g. /src/sglang-0.5.23); paths are recorded as the
+catalog records them (from the package directory on), the union over all roots given.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+HEADER_LINES = 15
+UPSTREAMS = {
+    "vllm": re.compile(r"(?i)(?:adapted|copied|ported|modified|borrowed|taken) from\b.{0,80}\bvllm")
+}
+
+
+def adapted_files(root: Path, package: str) -> dict[str, set[str]]:
+    """upstream -> package paths of the files of one source tree adapted from it."""
+    found: dict[str, set[str]] = {u: set() for u in UPSTREAMS}
+    top = root / package
+    for dirpath, _, files in os.walk(top):
+        for name in files:
+            if not name.endswith(".py"):
+                continue
+            path = Path(dirpath) / name
+            try:
+                with path.open(encoding="utf-8", errors="replace") as fh:
+                    head = "".join(next(fh, "") for _ in range(HEADER_LINES))
+            except OSError:
+                continue
+            for upstream, pattern in UPSTREAMS.items():
+                if pattern.search(head):
+                    found[upstream].add(path.relative_to(root).as_posix())
+    return found
+
+
+def write(project_yaml: Path, adapted: dict[str, set[str]]) -> None:
+    """Replace the `adapted_from` block at the end of project.yaml (keeping the rest as is)."""
+    text = project_yaml.read_text(encoding="utf-8")
+    text = text.split("\nadapted_from:", 1)[0].rstrip("\n") + "\n"
+    lines = ["# files whose header says they were adapted from another project (tools/adapted.py)"]
+    lines.append("adapted_from:")
+    for upstream in sorted(adapted):
+        lines.append(f"  {upstream}:")
+        lines.extend(f"  - {p}" for p in sorted(adapted[upstream]))
+    project_yaml.write_text(text + "\n".join(lines) + "\n", encoding="utf-8")
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--project", default="sglang")
+    ap.add_argument("roots", nargs="+", type=Path)
+    args = ap.parse_args(argv)
+    total: dict[str, set[str]] = {u: set() for u in UPSTREAMS}
+    for root in args.roots:
+        if not (root / args.project).is_dir():
+            print(f"adapted: {root} holds no {args.project}/ directory", file=sys.stderr)
+            return 2
+        for upstream, paths in adapted_files(root, args.project).items():
+            total[upstream] |= paths
+    write(REPO / "errors" / args.project / "project.yaml", total)
+    print(", ".join(f"{u}: {len(p)} files" for u, p in total.items()))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
