@@ -31,6 +31,10 @@ def _texts(text: str) -> list[str]:
         ("[2026-10-02 11:04:09 DP1 TP3 EP3] KeyError: 'x'", "KeyError: 'x'", "DP1 TP3 EP3"),
         ("[rank3]: RuntimeError: boom", "RuntimeError: boom", "rank3"),
         ("(TP0 pid=55) ValueError: bad", "ValueError: bad", "TP0"),
+        ("[2025-11-06T02:10:00.702Z] KeyError: 'x'", "KeyError: 'x'", None),
+        ("worker-longctx-1  | Exception: boom", "Exception: boom", None),
+        ('sglang_server_1  |   File "/x.py", line 3', '  File "/x.py", line 3', None),
+        ("| a | b |", "| a | b |", None),
         ("plain line", "plain line", None),
     ],
 )
@@ -142,3 +146,18 @@ def test_chain_lines_are_structural():
 def test_skippable_and_indent():
     assert skippable("   ~~~^^^") and skippable("...") and not skippable("x")
     assert indent("    x") == 4 and indent("x") == 0
+
+
+def test_docker_compose_streams_parse_apart():
+    text = (
+        "api-1     | INFO: started\n"
+        "worker-1  | Traceback (most recent call last):\n"
+        'worker-1  |   File "/app/pkg/run.py", line 9, in main\n'
+        "worker-1  |     go()\n"
+        "worker-1  | Exception: Capture cuda graph failed: boom\n"
+    )
+    from errexplain.parse import parse_traceback
+
+    (err,) = parse_traceback(text)
+    assert (err.type, err.message) == ("Exception", "Capture cuda graph failed: boom")
+    assert [(f.path, f.line) for f in err.frames] == [("/app/pkg/run.py", 9)]

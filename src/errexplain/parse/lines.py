@@ -31,6 +31,8 @@ _PREFIXES: tuple[tuple[re.Pattern[str], bool], ...] = (
         False,
     ),
     (compile_regex(r"\[rank(?P<rank>\d{1,6})\]: ?"), True),
+    # docker compose: `worker-1  | `, `sglang_server_1  | ` (the container, on every line)
+    (compile_regex(r"[A-Za-z0-9][\w.-]{0,100}[-_]\d{1,4} {1,40}\| ?"), True),
     (compile_regex(r"\[[DIWEF]\d{3,4} \d\d:\d\d:\d\d[^\]\n]{0,200}\] ?"), False),
     (compile_regex(r"[DIWEF]\d{4} \d\d:\d\d:\d\d\.\d{1,9} +\d{1,9} [^\]\s]{1,200}\] ?"), False),
     (
