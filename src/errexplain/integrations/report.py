@@ -32,9 +32,9 @@ def explain_text_of(text: str, *, redact: bool = False) -> tuple[Explanation, ..
     from errexplain.explainer import explain_text
 
     if redact:
-        from errexplain.redaction import redact as scrub
+        from errexplain.app.context import local_redactor
 
-        text = scrub(text)
+        text = local_redactor()(text)
     return explain_text(text, load())
 
 
