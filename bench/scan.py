@@ -1,4 +1,5 @@
 """Whole-log triage benchmark (run by hand): python bench/scan.py [--size-mb N] [--log FILE]
+[--dense]
 
 Generates (or takes) a large multi-rank sglang server log: timestamps, many INFO lines, some
 warnings, a few tracebacks repeated across tensor-parallel ranks, one at the very end. Then, in
@@ -6,7 +7,8 @@ the same run, it times
   * `errexplain scan --json LOG` (wall clock, MB/s, peak RSS of the child via getrusage), and
   * `grep -F` of one keyword on the same file (the floor: reading the file once),
 and prints the ratio, the machine load and how many groups the scan found. The generated log is
-written under the system temp dir and deleted afterwards. Goals (issue 13): >= 600 MB/s and
+written under the system temp dir and deleted afterwards. `--dense` generates tracebacks only
+(every line a hit: the worst case, parsed up to the per-input budget). Goals (issue 13): >= 600 MB/s and
 <= 200 MB peak RSS on a 1 GB log.
 """
 
@@ -125,6 +127,23 @@ def generate(path: Path, size: int, seed: int = 13, ranks: int = 8) -> int:
     return bursts + 1
 
 
+def generate_dense(path: Path, size: int, ranks: int = 8) -> int:
+    """Write a log of about `size` bytes where every line belongs to a traceback (the worst
+    case: every line is a hit); returns the number of tracebacks."""
+    n = 0
+    with open(path, "w", encoding="utf-8") as fh:
+        written = 0
+        while written < size:
+            at = _stamp(1_790_000_000 + n // ranks)
+            chunk = "".join(
+                _traceback(at, r, ERRORS[n // 1000 % len(ERRORS)]) for r in range(ranks)
+            )
+            fh.write(chunk)
+            written += len(chunk)
+            n += ranks
+    return n
+
+
 def _run(cmd: list[str], out: Path) -> tuple[float, float, int, int]:
     """(wall seconds, CPU seconds, peak RSS in KB, exit code) of one run. The rusage is the
     child's own (os.wait4), including the worker processes it waited for; ru_maxrss is the
@@ -142,6 +161,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--size-mb", type=int, default=1024)
     ap.add_argument("--log", help="scan this log instead of generating one")
+    ap.add_argument("--dense", action="store_true", help="generate a log of tracebacks only")
     ap.add_argument("--runs", type=int, default=5, help="timed runs of each (median is shown)")
     args = ap.parse_args()
     tmp = Path(tempfile.mkdtemp(prefix="errexplain-scan-"))
@@ -149,7 +169,8 @@ def main() -> None:
     try:
         if not args.log:
             t0 = time.perf_counter()
-            n = generate(log, args.size_mb * 1024 * 1024)
+            make = generate_dense if args.dense else generate
+            n = make(log, args.size_mb * 1024 * 1024)
             print(f"generated {log} with {n} traceback bursts in {time.perf_counter() - t0:.1f} s")
         size = log.stat().st_size
         subprocess.run(["cat", str(log)], stdout=subprocess.DEVNULL, check=True)  # page cache
