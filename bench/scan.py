@@ -8,8 +8,8 @@ the same run, it times
   * `grep -F` of one keyword on the same file (the floor: reading the file once),
 and prints the ratio, the machine load and how many groups the scan found. The generated log is
 written under the system temp dir and deleted afterwards. `--dense` generates tracebacks only
-(every line a hit: the worst case, parsed up to the per-input budget). Goals (issue 13): >= 600 MB/s and
-<= 200 MB peak RSS on a 1 GB log.
+(every line a hit: the worst case, parsed up to the per-input budget). Goals (issue 13):
+>= 600 MB/s and <= 200 MB peak RSS on a 1 GB log.
 """
 
 from __future__ import annotations
