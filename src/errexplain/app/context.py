@@ -13,7 +13,6 @@ if TYPE_CHECKING:
 
     from errexplain.input.read import InputText
     from errexplain.models import Candidate, CatalogView, Explanation
-    from errexplain.redaction import Redactor
 
 FORMATS = ("auto", "text", "rich", "json")
 
@@ -90,33 +89,10 @@ def redacted(ctx: Context, inp: InputText) -> InputText:
     """The input with --redact applied (text and name, so warnings are redacted too)."""
     if not ctx.opts.redact:
         return inp
+    from errexplain.input.machine import local_redactor
+
     scrub = local_redactor(ctx.opts.redact_extra)
     return replace(inp, text=scrub(inp.text), name=scrub(inp.name))
-
-
-def machine_names() -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """(login names, host names) of the running machine, which --redact also replaces: the
-    user from the environment or the password database, the host name and its first label."""
-    import getpass
-    import socket
-    from contextlib import suppress
-
-    users: list[str] = []
-    hosts: list[str] = []
-    with suppress(Exception):  # no such user entry, no LOGNAME: nothing to add
-        users.append(getpass.getuser())
-    with suppress(OSError):
-        name = socket.gethostname()
-        hosts += [name, name.split(".")[0]]
-    return tuple(users), tuple(dict.fromkeys(hosts))
-
-
-def local_redactor(extra: tuple[str, ...] = ()) -> Redactor:
-    """A Redactor that also knows this machine's login and host names and `extra` words."""
-    from errexplain.redaction import Redactor
-
-    users, hosts = machine_names()
-    return Redactor(users, hosts, extra)
 
 
 def open_catalog(ctx: Context) -> CatalogView:

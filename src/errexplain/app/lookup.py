@@ -31,7 +31,7 @@ def run(ctx: Context, message: str, exc_type: str) -> ExitCode:
     from errexplain.explainer import explain_error, explain_message, pasted_errors
 
     if ctx.opts.redact:
-        from errexplain.app.context import local_redactor
+        from errexplain.input.machine import local_redactor
 
         scrub = local_redactor(ctx.opts.redact_extra)
         message, exc_type = scrub(message), scrub(exc_type)

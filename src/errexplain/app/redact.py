@@ -15,7 +15,7 @@ BATCH = 256 * 1024
 
 
 def run(ctx: Context, path: str) -> ExitCode:
-    from errexplain.app.context import local_redactor
+    from errexplain.input.machine import local_redactor
     from errexplain.input.read import read_lines
 
     redactor = local_redactor(ctx.opts.redact_extra)

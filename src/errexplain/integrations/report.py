@@ -32,7 +32,7 @@ def explain_text_of(text: str, *, redact: bool = False) -> tuple[Explanation, ..
     from errexplain.explainer import explain_text
 
     if redact:
-        from errexplain.app.context import local_redactor
+        from errexplain.input.machine import local_redactor
 
         text = local_redactor()(text)
     return explain_text(text, load())
