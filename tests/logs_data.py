@@ -30,3 +30,68 @@ def traceback(ts: str, rank: int, last: str = CUDA) -> str:
 
 def burst(ts: str, ranks: range, last: str = CUDA) -> str:
     return "".join(traceback(ts, r, last) for r in ranks)
+
+
+LAST_LINES = (
+    CUDA,
+    OOM,
+    "ValueError: Kimi-K3 processor feature length does not match image grids: 5824 != 5760",
+    "KeyboardInterrupt",
+    "AssertionError",
+    "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB",
+    "TimeoutExpired: Command 'nvidia-smi' timed out after 30 seconds",
+)
+
+
+def _plain_traceback(last: str) -> str:
+    return (
+        "Traceback (most recent call last):\n"
+        f'  File "{SITE}sglang/launch_server.py", line 14, in <module>\n'
+        "    launch_server(server_args)\n"
+        f'  File "{SITE}sglang/srt/entrypoints/http_server.py", line 1120, in launch_server\n'
+        "    raise ...\n"
+        f"{last}\n"
+    )
+
+
+def _chained(ts: str, rank: int) -> str:
+    p = f"[{ts} TP{rank}]"
+    return (
+        traceback(ts, rank, "KeyError: 'model.layers.0.mlp.experts.w13_weight'")
+        + f"{p} \n{p} During handling of the above exception, another exception occurred:\n{p} \n"
+        + traceback(ts, rank, "RuntimeError: failed to load weights for layer 0")
+    )
+
+
+def varied_log(seed: int, records: int = 400, dense: bool = False) -> str:
+    """A generated server log for comparing scan's byte-search path with a whole-text parse:
+    quiet INFO runs of varied length (or none, `dense`), rank-prefixed and plain tracebacks,
+    chained ones, logging ERROR records, HTTP error bodies, lines with and without timestamps,
+    CRLF line ends now and then."""
+    import random
+
+    rng = random.Random(seed)
+    out = []
+    for k in range(records):
+        day, hour = 1 + k // 3600 % 28, k // 60 % 24
+        ts = f"2026-10-{day:02d} {hour:02d}:{k % 60:02d}:{rng.randrange(60):02d}"
+        kind = rng.random()
+        if not dense and kind < 0.85:
+            out.append(info(ts, rng.choice((1, 3, 40, 300))))
+        elif kind < 0.9:
+            ranks = range(rng.randrange(8), 8)
+            out.append(burst(ts, ranks, rng.choice(LAST_LINES)))
+        elif kind < 0.93:
+            out.append(_plain_traceback(rng.choice(LAST_LINES)))
+        elif kind < 0.95:
+            out.append(_chained(ts, rng.randrange(4)))
+        elif kind < 0.97:
+            out.append(f"[{ts}] ERROR: Failed to reach the tokenizer manager: code {k % 5}\n")
+        elif kind < 0.99:
+            out.append(
+                f'[{ts}] INFO: {{"object": "error", "message": "The model `m{k % 3}` does not '
+                'exist.", "type": "NotFoundError", "param": null, "code": 404}\n'
+            )
+        else:
+            out.append(info(ts, 2).replace("\n", "\r\n"))
+    return "".join(out)

@@ -49,6 +49,10 @@ REDACTED = [
     ("node3.corp.example.com:8000", "node3", "<host-1>:8000"),
     ("on ip-10-0-1-2 (rank 3)", "ip-10-0-1-2", "on <host-1> (rank 3)"),
     ("GET http://myserver:8000/v1/models", "myserver", "http://<host-1>:8000/v1"),
+    ("MASTER_ADDR=gpu-node-17:29500", "gpu-node-17", "MASTER_ADDR=<host-1>:29500"),
+    ("dist init tcp node3:5000 timed out", "node3", "tcp <host-1>:5000 timed"),
+    ("ssh bob@node3 exited", "node3", "ssh <user-1>@<host-1> exited"),
+    ("scp jdoe@dgx-a100-07:/data", "jdoe", "<user-1>@<host-1>:/data"),
 ]
 
 
@@ -72,6 +76,8 @@ KEPT = [
     "missing bearer authentication; the secret is not set",
     "hf_hub_download and hf_transformers_version and sk-learn",
     "16 is not divisible by 6; expected 1.2.3 got 1.2.4",
+    "torch.device('cuda:10'), epoch:12 step:100, TP0:12, GPU1:80, sm_90:12, at 12:30:45",
+    "x = a@b; @torch.no_grad; q@k_t; port host-1:99999; 2001:db8:12:34",
     "",
 ]
 
@@ -86,14 +92,24 @@ def test_same_value_same_placeholder_across_texts():
     a = r("from 10.0.0.1 to 10.0.0.2, /home/alice/x")
     b = r("again 10.0.0.2 and 10.0.0.1; alice@gpu01:~$ ls")
     assert a == "from <ip-1> to <ip-2>, /home/<user-1>/x"
-    assert b == "again <ip-2> and <ip-1>; <user-1>@gpu01:~$ ls"
-    assert r.summary() == "1 user name, 2 IP addresses"
+    assert b == "again <ip-2> and <ip-1>; <user-1>@<host-1>:~$ ls"
+    assert r.summary() == "1 user name, 2 IP addresses, 1 host"
     assert Redactor().summary() == "nothing"
 
 
 def test_user_name_elsewhere_as_a_word_but_not_inside_words():
     out = redact("/home/alice/a and /tmp/alice/cache and alice-x and malice and alice2")
     assert out == "/home/<user-1>/a and /tmp/<user-1>/cache and alice-x and malice and alice2"
+
+
+def test_names_the_caller_knows_are_replaced_as_words():
+    r = Redactor(users=("jdoe", "root"), hosts=("dgx07", "vm"), words=("projectx",))
+    out = r("jdoe ran projectx/v2 on dgx07 (rank 0 of dgx07x); projectx failed; root cause")
+    assert (
+        out
+        == "<user-1> ran <word-1>/v2 on <host-1> (rank 0 of dgx07x); <word-1> failed; root cause"
+    )
+    assert r.summary() == "1 user name, 1 host, 1 extra word"
 
 
 def test_common_account_names_are_not_hunted_elsewhere():
@@ -140,6 +156,12 @@ HOSTILE = [
     "eyJ" + "a" * 100_000 + ".eyJ" + "a" * 100_000,
     "1.1.1." * 30_000,
     "ip-1-" * 40_000,
+    "a1:" * 60_000,
+    "a1:11" * 40_000,
+    "a-1" * 60_000 + ":80",
+    "@a1" * 60_000,
+    "x@a-" * 50_000,
+    "a." * 100_000 + "@n1",
 ]
 
 

@@ -132,11 +132,18 @@ def redact(text: str) -> str:
 
 
 def install(
-    *, threads: bool = True, loop: asyncio.AbstractEventLoop | None = None, redact: bool = False
+    *,
+    threads: bool = True,
+    loop: asyncio.AbstractEventLoop | None = None,
+    redact: bool = False,
+    logs: bool = False,
 ) -> None:
     """Explain uncaught exceptions: after Python prints the traceback (unchanged), the
     explanation follows on stderr. Also for threads (`threads=False`: not), and for an asyncio
     loop's unhandled errors when `loop` is given. `redact=True` redacts before explaining.
+    `logs=True`: also errors the program logs itself at ERROR or above with a traceback
+    (`logger.exception(...)`), after the program's own handlers have written the record; an
+    exception both logged and uncaught is explained once.
 
     >>> import errexplain, sys
     >>> errexplain.install()
@@ -146,7 +153,7 @@ def install(
     """
     from errexplain.integrations.excepthook import install as _install
 
-    _install(threads=threads, loop=loop, redact=redact)
+    _install(threads=threads, loop=loop, redact=redact, logs=logs)
 
 
 def uninstall() -> None:

@@ -17,8 +17,13 @@ What is covered (the README lists the same):
   as a word;
 * ``<ip-N>``: IPv4 and IPv6 addresses (not loopback ``127.x``/``::1`` nor ``0.0.0.0``/``::``);
 * ``<host-N>``: the host of a URL, dotted names ending in a common or private top-level domain
-  (``node3.corp.example.com``, ``db.internal``) and EC2-style ``ip-10-0-0-1`` names; well-known
-  public hosts (github.com, huggingface.co, pytorch.org, ...) and ``localhost`` are kept.
+  (``node3.corp.example.com``, ``db.internal``), EC2-style ``ip-10-0-0-1`` names, dotless names
+  with a digit or a hyphen before a port (``gpu-node-17:29500``) or after a user name
+  (``alice@node3``, whose user name becomes ``<user-N>``); well-known public hosts (github.com,
+  huggingface.co, pytorch.org, ...) and ``localhost`` are kept;
+* names the caller knows (:class:`Redactor` ``users``, ``hosts``, ``words``; the commands pass
+  the running machine's login name and host name, and ``--redact-extra WORD``) wherever they
+  appear as a word: ``<user-N>``, ``<host-N>``, ``<word-N>``.
 
 The same value gets the same placeholder within one :class:`Redactor`.
 
@@ -41,7 +46,7 @@ if TYPE_CHECKING:
     Splice = tuple[int, int, str] | None
     """What a rule does with a match: replace text[start:end] by the string, or nothing."""
 
-KINDS = ("token", "password", "email", "user", "ip", "host")
+KINDS = ("token", "password", "email", "user", "ip", "host", "word")
 
 
 def _words(text: str) -> tuple[str, ...]:
@@ -103,6 +108,8 @@ _WIN_HOME = r"Users(?:\\{1,2}|/)" + _NAME
 _IPV4 = r"[0-9]{1,3}\.[0-9]{1,3}\.[0-9]{1,3}\.[0-9]{1,3}"
 _EC2 = r"ip-[0-9]{1,3}-[0-9]{1,3}-[0-9]{1,3}-[0-9]{1,3}"
 _IPV6 = r":[0-9A-Fa-f:.]{1,44}"
+_HOST_PORT = r"([A-Za-z][A-Za-z0-9-]{0,62}):([0-9]{2,5})(?![\w.:])"
+_AT_HOST = r"@([A-Za-z][A-Za-z0-9-]{0,62})(?![\w.@-])"
 _DOTTED = rf"\.(?:{_cases(TLDS, capitalized=False)})(?![A-Za-z0-9-])"
 
 _TOKEN_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
@@ -157,10 +164,16 @@ class Redactor:
     """Replaces what :data:`KINDS` names by `<kind-N>`; one instance keeps the numbering, so
     the same value gets the same placeholder in every text it redacts."""
 
-    def __init__(self) -> None:
+    def __init__(
+        self, users: tuple[str, ...] = (), hosts: tuple[str, ...] = (), words: tuple[str, ...] = ()
+    ) -> None:
         self._seen: dict[tuple[str, str], str] = {}
         self.counts: dict[str, int] = dict.fromkeys(KINDS, 0)
-        self._users: list[str] = []
+        self._users: list[str] = [u for u in users if u and u.lower() not in _COMMON_USERS]
+        known = [("host", h) for h in hosts if h and not _public(h)]
+        self._known = sorted(
+            [*known, *(("word", w) for w in words if w)], key=lambda kv: -len(kv[1])
+        )
 
     def placeholder(self, kind: str, value: str) -> str:
         key = (kind, value)
@@ -172,6 +185,7 @@ class Redactor:
     def summary(self) -> str:
         """`2 tokens, 1 user name` (what was replaced; distinct values), or `nothing`."""
         names = {"user": "user name", "ip": "IP address", "email": "e-mail address"}
+        names["word"] = "extra word"
         parts = [
             f"{n} {names.get(k, k)}{'' if n == 1 else 'es' if k in ('ip', 'email') else 's'}"
             for k, n in self.counts.items()
@@ -186,6 +200,9 @@ class Redactor:
         for name in self._users:
             if len(name) >= 3 and name in text:
                 text = _rewrite(text, _literal(name) + r"(?![\w-])", self._user_word)
+        for kind, name in self._known:
+            if name in text:
+                text = _rewrite(text, _literal(name) + r"(?![\w-])", self._known_word(kind))
         for wanted, pattern, decide in self._network_rules(text):
             if wanted:
                 text = _rewrite(text, pattern, decide)
@@ -214,6 +231,8 @@ class Redactor:
             ("ip-" in text, _EC2, self._ec2),
             (":" in text, _IPV6, self._ipv6),
             ("." in text, _DOTTED, self._dotted),
+            (":" in text, _HOST_PORT, self._host_port),
+            ("@" in text, _AT_HOST, self._at_host),
         ]
 
     # ------------------------------------------------------------------ one rule each
@@ -304,6 +323,33 @@ class Redactor:
             return None
         return m.start(), m.end(), self.placeholder("user", m.group())
 
+    def _known_word(self, kind: str) -> Callable[[re.Match[str]], Splice]:
+        def decide(m: re.Match[str]) -> Splice:
+            if _before(m) in _HOST_CHARS:
+                return None
+            return m.start(), m.end(), self.placeholder(kind, m.group())
+
+        return decide
+
+    def _host_port(self, m: re.Match[str]) -> Splice:
+        name = m.group(1)
+        if _before(m) in _HOST_CHARS | {"/", "<", ":"} or not _host_like(name):
+            return None
+        if int(m.group(2)) > 65535:
+            return None
+        return m.start(1), m.end(1), self._host(name)
+
+    def _at_host(self, m: re.Match[str]) -> Splice:
+        """`alice@node3` (ssh, scp, MPI host lists): the user name and the dotless host."""
+        text, name = m.string, m.group(1)
+        if _before(m) == ">" and _host_like(name):  # the user name is a placeholder already
+            return m.start(1), m.end(), self._host(name)
+        start = _back(text, m.start(), _LOCAL_CHARS, 32)
+        if start < 0 or m.start() - start < 2 or not _host_like(name):
+            return None
+        user = self._user(text[start : m.start()])
+        return start, m.end(), f"{user}@{self._host(name)}"
+
     def _ipv4(self, m: re.Match[str]) -> Splice:
         after = _after(m)
         if _before(m) in _HOST_CHARS - {"-"} or after in _TOKEN_CHARS:
@@ -368,6 +414,16 @@ def _random_looking(value: str) -> bool:
     """At least 8 characters, not a number, with a digit or a capital in it: a key."""
     return (
         len(value) >= 8 and not value.isdigit() and any(c.isdigit() or c.isupper() for c in value)
+    )
+
+
+def _host_like(name: str) -> bool:
+    """A dotless name that looks like a machine (a digit or a hyphen in it, ending in a letter or
+    digit), not a word such as `cuda` in `cuda:10` or `epoch` in `epoch:12`."""
+    return (
+        name[-1].isalnum()
+        and any(c.isdigit() or c == "-" for c in name)
+        and any(c.islower() for c in name)  # TP0:12, GPU1:80: ranks and devices, not hosts
     )
 
 

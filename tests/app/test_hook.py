@@ -29,7 +29,8 @@ def test_install_status_uninstall(site, monkeypatch):
     pth = site / hook.PTH_NAME
     assert "not installed" in _run(hook.status)
     assert _run(hook.install) == (
-        f"wrote {pth}\nset ERREXPLAIN_HOOK=1 to explain uncaught exceptions in this environment\n"
+        f"wrote {pth}\nset ERREXPLAIN_HOOK=1 to explain uncaught exceptions in this environment "
+        "(ERREXPLAIN_HOOK=logs: logged errors too)\n"
     )
     assert pth.read_text() == hook.PTH_LINE
     assert _run(hook.status) == f"{pth}: installed\nERREXPLAIN_HOOK is not set: off in this shell\n"

@@ -124,3 +124,30 @@ def test_bare_pipe_redact_does_not_import_typer(monkeypatch):
     assert cli.run_argv(["errexplain", "--redact"]) == 0
     assert cli.run_argv(["errexplain"]) == 0
     assert seen == [True, False]
+
+
+def test_the_machines_login_and_host_names_and_extra_words(monkeypatch):
+    import getpass
+    import socket
+
+    monkeypatch.setattr(getpass, "getuser", lambda: "jdoe")
+    monkeypatch.setattr(socket, "gethostname", lambda: "dgx-a100-07.cluster")
+    paste = b"jdoe started projectx on dgx-a100-07 (dgx-a100-07.cluster)\nValueError: x\n"
+    code, out, err = _run(redact_cmd.run, "-", stdin=paste, redact_extra=("projectx",))
+    assert code == ExitCode.EXPLAINED
+    assert out.splitlines()[0] == "<user-1> started <word-1> on <host-2> (<host-1>)"
+    assert err == "errexplain: redacted 1 user name, 2 hosts, 1 extra word\n"
+    _, out, _ = _run(explain.run, "-", stdin=paste, fmt="json", redact=True)
+    assert "jdoe" not in out and "dgx-a100-07" not in out
+
+
+def test_redact_extra_option_on_the_command_line():
+    from typer.testing import CliRunner
+
+    from errexplain.cli.typer_app import app
+
+    paste = "projectx failed on node 3\nValueError: projectx\n"
+    r = CliRunner().invoke(app, ["redact", "--redact-extra", "projectx", "-"], input=paste)
+    assert r.exit_code == 0 and "projectx" not in r.stdout and "<word-1> failed" in r.stdout
+    r = CliRunner().invoke(app, ["lookup", "--redact-extra", "projectx", "ValueError: projectx"])
+    assert "projectx" not in r.stdout

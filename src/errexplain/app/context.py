@@ -33,6 +33,8 @@ class Options:
     """The pager command for answers longer than the screen (None: never page)."""
     redact: bool = False
     """--redact: secrets and personal details replaced before anything is shown or matched."""
+    redact_extra: tuple[str, ...] = ()
+    """--redact-extra WORD: more words that --redact replaces (`<word-N>`)."""
 
 
 @record
@@ -87,9 +89,9 @@ def redacted(ctx: Context, inp: InputText) -> InputText:
     """The input with --redact applied (text and name, so warnings are redacted too)."""
     if not ctx.opts.redact:
         return inp
-    from errexplain.redaction import Redactor
+    from errexplain.input.machine import local_redactor
 
-    scrub = Redactor()
+    scrub = local_redactor(ctx.opts.redact_extra)
     return replace(inp, text=scrub(inp.text), name=scrub(inp.name))
 
 

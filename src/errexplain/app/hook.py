@@ -48,7 +48,10 @@ def install(ctx: Context) -> ExitCode:
             hint="install into a virtual environment you own, or run with the rights to "
             "write there",
         ) from None
-    ctx.write(f"wrote {path}\nset {ENV}=1 to explain uncaught exceptions in this environment")
+    ctx.write(
+        f"wrote {path}\nset {ENV}=1 to explain uncaught exceptions in this environment "
+        f"({ENV}=logs: logged errors too)"
+    )
     return ExitCode.EXPLAINED
 
 

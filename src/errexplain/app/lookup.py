@@ -31,9 +31,10 @@ def run(ctx: Context, message: str, exc_type: str) -> ExitCode:
     from errexplain.explainer import explain_error, explain_message, pasted_errors
 
     if ctx.opts.redact:
-        from errexplain.redaction import redact
+        from errexplain.input.machine import local_redactor
 
-        message, exc_type = redact(message), redact(exc_type)
+        scrub = local_redactor(ctx.opts.redact_extra)
+        message, exc_type = scrub(message), scrub(exc_type)
     errors = () if exc_type else pasted_errors(message)
     if errors:
         view = open_catalog(ctx)

@@ -15,10 +15,10 @@ BATCH = 256 * 1024
 
 
 def run(ctx: Context, path: str) -> ExitCode:
+    from errexplain.input.machine import local_redactor
     from errexplain.input.read import read_lines
-    from errexplain.redaction import Redactor
 
-    redactor = Redactor()
+    redactor = local_redactor(ctx.opts.redact_extra)
     batch: list[str] = []
     size = 0
     for line in read_lines(path, ctx.stdin):

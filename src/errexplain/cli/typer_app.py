@@ -94,6 +94,14 @@ RedactOpt = Annotated[
         "host names by placeholders before anything is matched or shown.",
     ),
 ]
+RedactExtraOpt = Annotated[
+    list[str],
+    typer.Option(
+        "--redact-extra",
+        metavar="WORD",
+        help="Also replace this word (repeatable; a project or cluster name); implies --redact.",
+    ),
+]
 
 
 ReleaseOpt = Annotated[
@@ -130,6 +138,7 @@ def _ctx(
     brief: bool = False,
     no_pager: bool = False,
     redact: bool = False,
+    redact_extra: list[str] | None = None,
 ) -> Context:
     if fmt not in FORMATS:
         raise typer.BadParameter(
@@ -145,7 +154,8 @@ def _ctx(
         _releases(release),
         brief,
         pager,
-        redact,
+        redact or bool(redact_extra),
+        tuple(redact_extra or ()),
     )
     return Context(opts, sys.stdin.buffer, sys.stdout, sys.stderr, tty)
 
@@ -191,10 +201,23 @@ def explain(
     no_pager: NoPagerOpt = False,
     release: ReleaseOpt = [],  # noqa: B006
     redact: RedactOpt = False,
+    redact_extra: RedactExtraOpt = [],  # noqa: B006
     debug: DebugOpt = False,
 ) -> None:
     """Explain every distinct error in logs, traceback files or stdin."""
-    ctx = _ctx(json_, catalog, fmt, cutoff, verbose, no_color, release, brief, no_pager, redact)
+    ctx = _ctx(
+        json_,
+        catalog,
+        fmt,
+        cutoff,
+        verbose,
+        no_color,
+        release,
+        brief,
+        no_pager,
+        redact,
+        redact_extra,
+    )
     from errexplain.app import explain as explain_cmd
 
     raise typer.Exit(explain_cmd.run_files(ctx, files or ["-"]))
@@ -275,12 +298,13 @@ def lookup(
     catalog: CatalogOpt = [],  # noqa: B006
     release: ReleaseOpt = [],  # noqa: B006
     redact: RedactOpt = False,
+    redact_extra: RedactExtraOpt = [],  # noqa: B006
     debug: DebugOpt = False,
 ) -> None:
     """Explain one message, no traceback needed."""
     from errexplain.app import lookup as lookup_cmd
 
-    ctx = _ctx(json_, catalog, release=release, redact=redact)
+    ctx = _ctx(json_, catalog, release=release, redact=redact, redact_extra=redact_extra)
     raise typer.Exit(lookup_cmd.run(ctx, message, type_))
 
 
@@ -345,13 +369,15 @@ def list_(
 @app.command()
 def redact(
     file: Annotated[str, typer.Argument(help="Log or traceback file; - reads stdin.")] = "-",
+    redact_extra: RedactExtraOpt = [],  # noqa: B006
     debug: DebugOpt = False,
 ) -> None:
     """Print a paste with tokens, passwords, e-mail addresses, user names, IP addresses and
-    host names replaced by placeholders, ready to post."""
+    host names (this machine's login and host names too) replaced by placeholders, ready to
+    post."""
     from errexplain.app import redact as redact_cmd
 
-    raise typer.Exit(redact_cmd.run(_ctx(), file))
+    raise typer.Exit(redact_cmd.run(_ctx(redact_extra=redact_extra), file))
 
 
 @hook_app.command("install")

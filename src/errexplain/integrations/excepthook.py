@@ -32,7 +32,10 @@ def _explain(exc_type: type[BaseException], value: BaseException, tb: TracebackT
     stream = sys.stderr
     if stream is None or issubclass(exc_type, KeyboardInterrupt):
         return
-    from errexplain.integrations.report import write_explanation
+    from errexplain.integrations.report import first_time, write_explanation
+
+    if not first_time(value):  # already explained where it was logged
+        return
 
     write_explanation(stream, exc_type, value, tb, redact=_state["redact"])
 
@@ -93,9 +96,15 @@ def install(
     threads: bool = True,
     loop: asyncio.AbstractEventLoop | None = None,
     redact: bool = False,
+    logs: bool = False,
 ) -> None:
-    """Install the hooks (again: a second call changes nothing but the options)."""
+    """Install the hooks (again: a second call changes nothing but the options); `logs`: also
+    explain errors the program logs (errexplain.integrations.logged)."""
     _state["redact"] = redact
+    if logs:
+        from errexplain.integrations import logged
+
+        logged.install(redact=redact)
     if sys.excepthook is not excepthook:
         _state["sys"] = sys.excepthook
         sys.excepthook = excepthook
@@ -111,6 +120,9 @@ def install(
 
 def uninstall() -> None:
     """Put back the hooks that were there before :func:`install`."""
+    from errexplain.integrations import logged
+
+    logged.uninstall()
     if sys.excepthook is excepthook:
         sys.excepthook = _state.pop("sys", sys.__excepthook__)
     if "threading" not in sys.modules:
@@ -122,10 +134,12 @@ def uninstall() -> None:
 
 
 def install_from_env() -> None:
-    """What the ``.pth`` line calls when ``ERREXPLAIN_HOOK`` is set: install, and never let a
-    failure stop the interpreter from starting."""
+    """What the ``.pth`` line calls when ``ERREXPLAIN_HOOK`` is set: install (``logs``: logged
+    errors too), and never let a failure stop the interpreter from starting."""
+    import os
+
     try:
-        install()
+        install(logs=os.environ.get(ENV, "").strip().lower() == "logs")
     except Exception as exc:
         from errexplain.integrations.report import note
 

@@ -26,6 +26,18 @@ def exception_text(
     return "".join(traceback.format_exception(exc_type, value, tb))
 
 
+def explain_text_of(text: str, *, redact: bool = False) -> tuple[Explanation, ...]:
+    """Every distinct error of a traceback's text (a logged one), explained."""
+    from errexplain.catalog.store import load
+    from errexplain.explainer import explain_text
+
+    if redact:
+        from errexplain.input.machine import local_redactor
+
+        text = local_redactor()(text)
+    return explain_text(text, load())
+
+
 def explain_exception(
     exc_type: type[BaseException],
     value: BaseException,
@@ -34,15 +46,7 @@ def explain_exception(
     redact: bool = False,
 ) -> tuple[Explanation, ...]:
     """Every distinct error of the exception (its chain included), explained."""
-    from errexplain.catalog.store import load
-    from errexplain.explainer import explain_text
-
-    text = exception_text(exc_type, value, tb)
-    if redact:
-        from errexplain.redaction import redact as scrub
-
-        text = scrub(text)
-    return explain_text(text, load())
+    return explain_text_of(exception_text(exc_type, value, tb), redact=redact)
 
 
 def plain(exps: tuple[Explanation, ...]) -> str:
@@ -92,3 +96,30 @@ def write_explanation(
         stream.flush()
 
     guarded(show, stream)
+
+
+def write_text(stream: TextIO, text: Callable[[], str], *, redact: bool = False) -> None:
+    """The header and the explanation of a traceback given as text (a logged record's
+    message, made by `text` inside the boundary) on `stream`."""
+
+    def show() -> None:
+        out = plain(explain_text_of(text(), redact=redact))
+        stream.write(HEADER + out)
+        stream.flush()
+
+    guarded(show, stream)
+
+
+MARK = "__errexplain_explained__"
+
+
+def first_time(exc: BaseException) -> bool:
+    """True the first time an exception is seen by any integration (then it is marked), so that
+    an error both logged and uncaught is explained once."""
+    if getattr(exc, MARK, False):
+        return False
+    from contextlib import suppress
+
+    with suppress(Exception):  # a type without a __dict__: explained every time it shows
+        setattr(exc, MARK, True)
+    return True
