@@ -451,3 +451,74 @@ def apply_gpu_env() -> str:
     profile, _, count = value.partition(":")
     fake_gpu(profile, int(count or 8))
     return value
+
+
+def launched_args(flags: str) -> Any:
+    """The server args of `sglang serve FLAGS` after what the harness runs for a launch
+    command before anything starts (parse, `resolve_once`, `check_server_args`); model
+    flags go through `hub_model`. For cases that go on to call the code a launched server
+    runs next (a model runner's backend choice, a layer's constructor check)."""
+    import shlex
+
+    from sglang.srt.server_args import prepare_server_args
+
+    model_flags = ("--model-path", "--model", "--tokenizer-path", "--speculative-draft-model-path")
+    argv: list[str] = []
+    for word in shlex.split(flags):
+        argv.append(hub_model(word) if argv and argv[-1] in model_flags else word)
+    server_args = prepare_server_args(argv)
+    server_args.resolve_once()
+    server_args.check_server_args()
+    return server_args
+
+
+def attention_backends(flags: str) -> list[Any]:
+    """Build the (prefill, decode) attention backends of `sglang serve FLAGS` the way the
+    model runner's setup looks them up (`ATTENTION_BACKENDS[name](runner)`), with a runner
+    that carries what the registry's checks read: `use_mla_backend` from the model config,
+    the server args, the KV cache dtype; a split pair decode first, as `_build_resolved_backend` does. Backends whose constructors need CUDA kernels fail
+    after the registry's checks (ImportError or a CUDA call)."""
+    import types
+
+    from sglang.srt.arg_groups.model_override_base import attention_backends_of, resolved_view
+    from sglang.srt.configs.model_config import AttentionArch, ModelConfig
+    from sglang.srt.layers.attention.attention_registry import ATTENTION_BACKENDS
+    from sglang.srt.runtime_context import publish
+
+    server_args = launched_args(flags)
+    publish(server_args, role="scheduler")  # as the scheduler process does first
+    config = ModelConfig.from_server_args(server_args)
+    runner = types.SimpleNamespace(
+        server_args=server_args,
+        model_config=config,
+        use_mla_backend=config.attention_arch == AttentionArch.MLA,
+        kv_cache_dtype=config.dtype,
+        init_new_workspace=False,
+    )
+    prefill, decode = attention_backends_of(resolved_view(server_args))
+    # _build_resolved_backend builds a split pair as HybridAttnBackend(decode_backend=...,
+    # prefill_backend=...): the decode backend first
+    names = [prefill] if prefill == decode else [decode, prefill]
+    return [ATTENTION_BACKENDS[name](runner) for name in names]
+
+
+def cuda_tensor_stub(*shape: int, dtype: str = "bfloat16", device: str = "cuda:0") -> Any:
+    """A stand-in for a contiguous CUDA tensor that answers the metadata queries a kernel
+    wrapper's argument checks make (`shape`, `ndim`, `dtype`, `device`, `is_cuda`,
+    `stride()`); nothing can compute on it, so code past the checks fails on first use."""
+    import types
+
+    import torch
+
+    strides = [1] * len(shape)
+    for i in range(len(shape) - 2, -1, -1):
+        strides[i] = strides[i + 1] * shape[i + 1]
+    dev = torch.device(device)
+    return types.SimpleNamespace(
+        shape=torch.Size(shape),
+        ndim=len(shape),
+        dtype=getattr(torch, dtype),
+        device=dev,
+        is_cuda=dev.type == "cuda",
+        stride=lambda dim=None: tuple(strides) if dim is None else strides[dim],
+    )
