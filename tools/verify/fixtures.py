@@ -522,3 +522,66 @@ def cuda_tensor_stub(*shape: int, dtype: str = "bfloat16", device: str = "cuda:0
         is_cuda=dev.type == "cuda",
         stride=lambda dim=None: tuple(strides) if dim is None else strides[dim],
     )
+
+
+def rank0_quant_config(flags: str, packed_modules_mapping: Any = None) -> Any:
+    """The quantization config a TP rank 0 model loader builds for `sglang serve FLAGS`
+    (`get_quant_config`), after publishing the resolved server args for rank 0 as a
+    scheduler process does; linear layers built afterwards partition their weights for
+    that rank with a logical TP group (no communication). `packed_modules_mapping` is the
+    model class's (default: the q/k/v and gate/up fusions most models declare)."""
+    if packed_modules_mapping is None:
+        packed_modules_mapping = {
+            "qkv_proj": ["q_proj", "k_proj", "v_proj"],
+            "gate_up_proj": ["gate_proj", "up_proj"],
+        }
+    from sglang.srt.configs.load_config import LoadConfig
+    from sglang.srt.configs.model_config import ModelConfig
+    from sglang.srt.model_loader.weight_utils import get_quant_config
+    from sglang.srt.runtime_context import SpawnRanks, publish
+
+    server_args = launched_args(flags)
+    publish(server_args, role="scheduler", ranks=SpawnRanks(world_rank=0, gpu_id=0))
+    config = ModelConfig.from_server_args(server_args)
+    return get_quant_config(config, LoadConfig(load_format="dummy"), packed_modules_mapping)
+
+
+_AWQ = {"bits": 4, "group_size": 128, "quant_method": "awq", "version": "gemm", "zero_point": True}
+
+
+def awq_qwen72b(intermediate_size: int) -> str:
+    """A Qwen2-72B-shaped AWQ (4-bit, group 128) model directory: intermediate_size 29568
+    as the base model (self-quantized exports keep it), 29696 as Qwen's AWQ repos pad it."""
+    return model_dir(
+        "Qwen2ForCausalLM",
+        hidden_size=8192,
+        intermediate_size=intermediate_size,
+        num_attention_heads=64,
+        num_key_value_heads=8,
+        num_hidden_layers=80,
+        quantization_config=_AWQ,
+    )
+
+
+def rank0_mlp(model: str, flags: str) -> None:
+    """Build TP rank 0's MLP linear layers (gate_up_proj, down_proj) of `model` with the
+    quantization config the loader makes for `sglang serve --model-path MODEL FLAGS`.
+
+    Sets sglang's AWQ module constant `_is_cuda` to True first: it was computed when the
+    CPU-only import ran, and on a CUDA host it is True (it decides the awq -> awq_marlin
+    conversion)."""
+    import torch
+
+    import sglang.srt.layers.quantization.awq.awq as awq
+    from sglang.srt.layers.linear import MergedColumnParallelLinear, RowParallelLinear
+
+    awq._is_cuda = True  # type: ignore[attr-defined]
+    quant_config = rank0_quant_config(f"--model-path {model} {flags}")
+    with open(os.path.join(model, "config.json"), encoding="utf-8") as f:
+        cfg = json.load(f)
+    hidden, inter = cfg["hidden_size"], cfg["intermediate_size"]
+    common = {"bias": False, "quant_config": quant_config, "params_dtype": torch.float16}
+    MergedColumnParallelLinear(
+        hidden, [inter, inter], prefix="model.layers.0.mlp.gate_up_proj", **common
+    )
+    RowParallelLinear(inter, hidden, prefix="model.layers.0.mlp.down_proj", **common)
