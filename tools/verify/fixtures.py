@@ -538,10 +538,8 @@ def rank0_quant_config(flags: str, packed_modules_mapping: Any = None) -> Any:
     from sglang.srt.configs.load_config import LoadConfig
     from sglang.srt.configs.model_config import ModelConfig
     from sglang.srt.model_loader.weight_utils import get_quant_config
-    from sglang.srt.runtime_context import SpawnRanks, publish
 
-    server_args = launched_args(flags)
-    publish(server_args, role="scheduler", ranks=SpawnRanks(world_rank=0, gpu_id=0))
+    server_args = published_rank0(flags)
     config = ModelConfig.from_server_args(server_args)
     return get_quant_config(config, LoadConfig(load_format="dummy"), packed_modules_mapping)
 
@@ -585,3 +583,19 @@ def rank0_mlp(model: str, flags: str) -> None:
         hidden, [inter, inter], prefix="model.layers.0.mlp.gate_up_proj", **common
     )
     RowParallelLinear(inter, hidden, prefix="model.layers.0.mlp.down_proj", **common)
+
+
+def published_rank0(flags: Any) -> Any:
+    """`launched_args(flags)` (or, for a ServerArgs object, the same resolution and
+    validation), published for TP rank 0 as the scheduler process does before it builds
+    anything (`runtime_context.publish`); returns the server args."""
+    from sglang.srt.runtime_context import SpawnRanks, publish
+
+    if isinstance(flags, str):
+        server_args = launched_args(flags)
+    else:
+        server_args = flags
+        server_args.resolve_once()
+        server_args.check_server_args()
+    publish(server_args, role="scheduler", ranks=SpawnRanks(world_rank=0, gpu_id=0))
+    return server_args
