@@ -476,8 +476,10 @@ def attention_backends(flags: str) -> list[Any]:
     """Build the (prefill, decode) attention backends of `sglang serve FLAGS` the way the
     model runner's setup looks them up (`ATTENTION_BACKENDS[name](runner)`), with a runner
     that carries what the registry's checks read: `use_mla_backend` from the model config,
-    the server args, the KV cache dtype; a split pair decode first, as `_build_resolved_backend` does. Backends whose constructors need CUDA kernels fail
-    after the registry's checks (ImportError or a CUDA call)."""
+    the server args, the KV cache dtype; a split pair decode first, as
+    `_build_resolved_backend` does. The server args are published first, as the scheduler
+    does. Past the registry's checks, the backends' constructors fail on what the stand-in
+    runner lacks (pools, device, CUDA kernels)."""
     import types
 
     from sglang.srt.arg_groups.model_override_base import attention_backends_of, resolved_view
@@ -568,9 +570,8 @@ def rank0_mlp(model: str, flags: str) -> None:
     Sets sglang's AWQ module constant `_is_cuda` to True first: it was computed when the
     CPU-only import ran, and on a CUDA host it is True (it decides the awq -> awq_marlin
     conversion)."""
-    import torch
-
     import sglang.srt.layers.quantization.awq.awq as awq
+    import torch
     from sglang.srt.layers.linear import MergedColumnParallelLinear, RowParallelLinear
 
     awq._is_cuda = True  # type: ignore[attr-defined]

@@ -66,9 +66,7 @@ CASES = [
     ),
     case(
         "110d9823ba2b844f",
-        before=_backends(
-            "--model-path meta-llama/Llama-3.1-8B-Instruct --attention-backend fa3"
-        ),
+        before=_backends("--model-path meta-llama/Llama-3.1-8B-Instruct --attention-backend fa3"),
         after=_after(
             "--model-path meta-llama/Llama-3.1-8B-Instruct --attention-backend flashinfer"
         ),
@@ -78,8 +76,9 @@ CASES = [
     case(
         "c3596313cefd0cbb",
         setup=_MLLAMA,
-        before="verify_fixtures.attention_backends(f'--model-path {M} --attention-backend triton')\n",
-        after="verify_fixtures.attention_backends(f'--model-path {M} --attention-backend flashinfer')\n",
+        before="verify_fixtures.attention_backends(f'--model-path {M} --attention-backend triton')",
+        after="verify_fixtures.attention_backends(f'--model-path {M}"
+        " --attention-backend flashinfer')",
         note=_NOTE + "; M is a local Llama-3.2-11B-Vision (mllama) config",
     ),
 ]

@@ -23,12 +23,12 @@ CASES = [
         "ff1e6fcc433bc8ed",
         setup=_LAUNCH_ROPE,
         before=(
-            "rope('{\"rope_scaling\": {\"rope_type\": \"YaRN\", \"factor\": 4.0,"
-            " \"original_max_position_embeddings\": 32768}}')\n"
+            'rope(\'{"rope_scaling": {"rope_type": "YaRN", "factor": 4.0,'
+            ' "original_max_position_embeddings": 32768}}\')\n'
         ),
         after=(
-            "rope('{\"rope_scaling\": {\"rope_type\": \"yarn\", \"factor\": 4.0,"
-            " \"original_max_position_embeddings\": 32768}}')\n"
+            'rope(\'{"rope_scaling": {"rope_type": "yarn", "factor": 4.0,'
+            ' "original_max_position_embeddings": 32768}}\')\n'
         ),
         note="the example's flags resolved, the model config loaded (transformers keeps the"
         " rope_type string as given), then get_rope with the config's rope_scaling as the"

@@ -20,8 +20,8 @@ CASES = [
             "BASE = ('--model-path deepseek-ai/DeepSeek-V3 --tp-size 8 --speculative-algorithm'\n"
             "        ' EAGLE --speculative-num-steps 3 --attention-backend flashinfer ')\n"
         ),
-        before="draft_decode(BASE + '--speculative-eagle-topk 2 --speculative-num-draft-tokens 6')\n",
-        after="draft_decode(BASE + '--speculative-eagle-topk 1 --speculative-num-draft-tokens 4')\n",
+        before="draft_decode(BASE + '--speculative-eagle-topk 2 --speculative-num-draft-tokens 6')",
+        after="draft_decode(BASE + '--speculative-eagle-topk 1 --speculative-num-draft-tokens 4')",
         note="the example's flags resolved as at launch, then the draft decode backend that"
         " DraftBackendFactory builds for flashinfer and an MLA draft, with the resolved topk and"
         " steps; the after half stops in the constructor at the missing model runner",

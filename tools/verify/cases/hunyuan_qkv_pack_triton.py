@@ -16,7 +16,8 @@ _SETUP = (
     "    cs = cs or (S_IMG, img[-1] // 2)\n"
     "    return hunyuan_qkv_rope_pack(\n"
     "        T(*img, **kw.get('iq', {})), T(*(img_k or img)), T(*(img_v or img)),\n"
-    "        T(*txt, **kw.get('tq', {})), T(*(txt_k or txt)), T(*(txt_v or txt), **kw.get('tv', {})),\n"
+    "        T(*txt, **kw.get('tq', {})), T(*(txt_k or txt)),\n"
+    "        T(*(txt_v or txt), **kw.get('tv', {})),\n"
     "        T(*cs), T(*cs))\n"
 )
 _NOTE = (

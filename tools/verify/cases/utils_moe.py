@@ -3,10 +3,7 @@ after the launch flags were resolved and published for rank 0."""
 
 from harness import case
 
-_SETUP = (
-    "import verify_fixtures\n"
-    "from sglang.srt.layers.moe.utils import initialize_moe_config\n"
-)
+_SETUP = "import verify_fixtures\nfrom sglang.srt.layers.moe.utils import initialize_moe_config\n"
 
 CASES = [
     case(
