@@ -451,3 +451,152 @@ def apply_gpu_env() -> str:
     profile, _, count = value.partition(":")
     fake_gpu(profile, int(count or 8))
     return value
+
+
+def launched_args(flags: str) -> Any:
+    """The server args of `sglang serve FLAGS` after what the harness runs for a launch
+    command before anything starts (parse, `resolve_once`, `check_server_args`); model
+    flags go through `hub_model`. For cases that go on to call the code a launched server
+    runs next (a model runner's backend choice, a layer's constructor check)."""
+    import shlex
+
+    from sglang.srt.server_args import prepare_server_args
+
+    model_flags = ("--model-path", "--model", "--tokenizer-path", "--speculative-draft-model-path")
+    argv: list[str] = []
+    for word in shlex.split(flags):
+        argv.append(hub_model(word) if argv and argv[-1] in model_flags else word)
+    server_args = prepare_server_args(argv)
+    server_args.resolve_once()
+    server_args.check_server_args()
+    return server_args
+
+
+def attention_backends(flags: str) -> list[Any]:
+    """Build the (prefill, decode) attention backends of `sglang serve FLAGS` the way the
+    model runner's setup looks them up (`ATTENTION_BACKENDS[name](runner)`), with a runner
+    that carries what the registry's checks read: `use_mla_backend` from the model config,
+    the server args, the KV cache dtype; a split pair decode first, as
+    `_build_resolved_backend` does. The server args are published first, as the scheduler
+    does. Past the registry's checks, the backends' constructors fail on what the stand-in
+    runner lacks (pools, device, CUDA kernels)."""
+    import types
+
+    from sglang.srt.arg_groups.model_override_base import attention_backends_of, resolved_view
+    from sglang.srt.configs.model_config import AttentionArch, ModelConfig
+    from sglang.srt.layers.attention.attention_registry import ATTENTION_BACKENDS
+    from sglang.srt.runtime_context import publish
+
+    server_args = launched_args(flags)
+    publish(server_args, role="scheduler")  # as the scheduler process does first
+    config = ModelConfig.from_server_args(server_args)
+    runner = types.SimpleNamespace(
+        server_args=server_args,
+        model_config=config,
+        use_mla_backend=config.attention_arch == AttentionArch.MLA,
+        kv_cache_dtype=config.dtype,
+        init_new_workspace=False,
+    )
+    prefill, decode = attention_backends_of(resolved_view(server_args))
+    # _build_resolved_backend builds a split pair as HybridAttnBackend(decode_backend=...,
+    # prefill_backend=...): the decode backend first
+    names = [prefill] if prefill == decode else [decode, prefill]
+    return [ATTENTION_BACKENDS[name](runner) for name in names]
+
+
+def cuda_tensor_stub(*shape: int, dtype: str = "bfloat16", device: str = "cuda:0") -> Any:
+    """A stand-in for a contiguous CUDA tensor that answers the metadata queries a kernel
+    wrapper's argument checks make (`shape`, `ndim`, `dtype`, `device`, `is_cuda`,
+    `stride()`); nothing can compute on it, so code past the checks fails on first use."""
+    import types
+
+    import torch
+
+    strides = [1] * len(shape)
+    for i in range(len(shape) - 2, -1, -1):
+        strides[i] = strides[i + 1] * shape[i + 1]
+    dev = torch.device(device)
+    return types.SimpleNamespace(
+        shape=torch.Size(shape),
+        ndim=len(shape),
+        dtype=getattr(torch, dtype),
+        device=dev,
+        is_cuda=dev.type == "cuda",
+        stride=lambda dim=None: tuple(strides) if dim is None else strides[dim],
+    )
+
+
+def rank0_quant_config(flags: str, packed_modules_mapping: Any = None) -> Any:
+    """The quantization config a TP rank 0 model loader builds for `sglang serve FLAGS`
+    (`get_quant_config`), after publishing the resolved server args for rank 0 as a
+    scheduler process does; linear layers built afterwards partition their weights for
+    that rank with a logical TP group (no communication). `packed_modules_mapping` is the
+    model class's (default: the q/k/v and gate/up fusions most models declare)."""
+    if packed_modules_mapping is None:
+        packed_modules_mapping = {
+            "qkv_proj": ["q_proj", "k_proj", "v_proj"],
+            "gate_up_proj": ["gate_proj", "up_proj"],
+        }
+    from sglang.srt.configs.load_config import LoadConfig
+    from sglang.srt.configs.model_config import ModelConfig
+    from sglang.srt.model_loader.weight_utils import get_quant_config
+
+    server_args = published_rank0(flags)
+    config = ModelConfig.from_server_args(server_args)
+    return get_quant_config(config, LoadConfig(load_format="dummy"), packed_modules_mapping)
+
+
+_AWQ = {"bits": 4, "group_size": 128, "quant_method": "awq", "version": "gemm", "zero_point": True}
+
+
+def awq_qwen72b(intermediate_size: int) -> str:
+    """A Qwen2-72B-shaped AWQ (4-bit, group 128) model directory: intermediate_size 29568
+    as the base model (self-quantized exports keep it), 29696 as Qwen's AWQ repos pad it."""
+    return model_dir(
+        "Qwen2ForCausalLM",
+        hidden_size=8192,
+        intermediate_size=intermediate_size,
+        num_attention_heads=64,
+        num_key_value_heads=8,
+        num_hidden_layers=80,
+        quantization_config=_AWQ,
+    )
+
+
+def rank0_mlp(model: str, flags: str) -> None:
+    """Build TP rank 0's MLP linear layers (gate_up_proj, down_proj) of `model` with the
+    quantization config the loader makes for `sglang serve --model-path MODEL FLAGS`.
+
+    Sets sglang's AWQ module constant `_is_cuda` to True first: it was computed when the
+    CPU-only import ran, and on a CUDA host it is True (it decides the awq -> awq_marlin
+    conversion)."""
+    import sglang.srt.layers.quantization.awq.awq as awq
+    import torch
+    from sglang.srt.layers.linear import MergedColumnParallelLinear, RowParallelLinear
+
+    awq._is_cuda = True  # type: ignore[attr-defined]
+    quant_config = rank0_quant_config(f"--model-path {model} {flags}")
+    with open(os.path.join(model, "config.json"), encoding="utf-8") as f:
+        cfg = json.load(f)
+    hidden, inter = cfg["hidden_size"], cfg["intermediate_size"]
+    common = {"bias": False, "quant_config": quant_config, "params_dtype": torch.float16}
+    MergedColumnParallelLinear(
+        hidden, [inter, inter], prefix="model.layers.0.mlp.gate_up_proj", **common
+    )
+    RowParallelLinear(inter, hidden, prefix="model.layers.0.mlp.down_proj", **common)
+
+
+def published_rank0(flags: Any) -> Any:
+    """`launched_args(flags)` (or, for a ServerArgs object, the same resolution and
+    validation), published for TP rank 0 as the scheduler process does before it builds
+    anything (`runtime_context.publish`); returns the server args."""
+    from sglang.srt.runtime_context import SpawnRanks, publish
+
+    if isinstance(flags, str):
+        server_args = launched_args(flags)
+    else:
+        server_args = flags
+        server_args.resolve_once()
+        server_args.check_server_args()
+    publish(server_args, role="scheduler", ranks=SpawnRanks(world_rank=0, gpu_id=0))
+    return server_args
