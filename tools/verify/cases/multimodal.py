@@ -35,3 +35,29 @@ CASES = [
         " request's language goes through",
     ),
 ]
+
+CASES += [
+    case(
+        "f031bdfe2507ea5d",
+        setup=(
+            "import torch\n"
+            "import verify_fixtures\n"
+            "verify_fixtures.stub_sgl_kernel()\n"
+            "from sglang.srt.multimodal.processors.base_processor import BaseMultimodalProcessor\n"
+            "e1, e2 = torch.zeros(4, 8), torch.zeros(6, 8)\n"
+            "g1, g2 = torch.tensor([[1, 4, 4]]), torch.tensor([[1, 4, 6]])\n"
+        ),
+        before=(
+            'image_data = [{"format": "precomputed_embedding", "feature": e1},'
+            ' {"format": "precomputed_embedding", "feature": e2}]\n'
+            "BaseMultimodalProcessor.validate_mm_data(image_data=image_data)\n"
+        ),
+        after=(
+            'image_data = [{"format": "precomputed_embedding", "feature": torch.cat([e1, e2]),'
+            ' "image_grid_thw": torch.cat([g1, g2])}]\n'
+            "BaseMultimodalProcessor.validate_mm_data(image_data=image_data)\n"
+        ),
+        note="the example's image_data lists passed to the validation the processor runs on a"
+        " request's multimodal data",
+    ),
+]
