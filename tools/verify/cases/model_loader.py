@@ -71,3 +71,21 @@ CASES = [
         " shows the transformers class name passing the same check",
     ),
 ]
+
+CASES += [
+    case(
+        "771cbf5362c4ae5a",
+        setup=(
+            "import verify_fixtures\n"
+            "from sglang.srt.configs.load_config import LoadConfig\n"
+            "from sglang.srt.configs.model_config import ModelConfig\n"
+            "from sglang.srt.model_loader.weight_utils import get_quant_config\n"
+            "path = verify_fixtures.hub_model('meta-llama/Llama-3.1-8B-Instruct')\n"
+        ),
+        before="get_quant_config(ModelConfig(path, quantization='awq'), LoadConfig(), {})\n",
+        after="get_quant_config(ModelConfig(path, quantization='fp8'), LoadConfig(), {})\n",
+        note="the loader's quantization-config lookup for the example's unquantized checkpoint"
+        " (config.json without quantization_config, no quant config file) with each"
+        " --quantization",
+    ),
+]

@@ -183,3 +183,17 @@ CASES += [
         " (<|endoftext|>); large-v2's vocabulary has no <|yue|>, large-v3's has",
     ),
 ]
+
+CASES += [
+    case(
+        "51152890d9dd5683",
+        setup=PROCESSOR
+        + "from sglang.srt.multimodal.processors.llava import LlavaMultimodalProcessor\n"
+        + "p = bare(LlavaMultimodalProcessor)\n",
+        before="p._get_sgl_processor_cls('siglip_vision_model')\n",
+        after="p._get_sgl_processor_cls('clip_vision_model')\n",
+        note="the lookup LlavaMultimodalProcessor.__init__ makes with vision_config.model_type;"
+        " 0.5.23 maps clip_vision_model (llava-1.5-hf) itself, a SigLIP tower has no SGLang"
+        " processor",
+    ),
+]
