@@ -8,18 +8,20 @@ CASES = [
     case(
         "b840df860c357973",
         setup=PP,
-        before='os.environ["SGLANG_PP_LAYER_PARTITION"] = "16,16,16,13"\nget_pp_indices(80, 0, 2)\n',
+        before=(
+            'os.environ["SGLANG_PP_LAYER_PARTITION"] = "16,16,16,13"\nget_pp_indices(80, 0, 2)\n'
+        ),
         after='os.environ["SGLANG_PP_LAYER_PARTITION"] = "40,40"\nget_pp_indices(80, 0, 2)\n',
-        note="the call the model's make_layers makes on PP rank 0 for Llama-3.1-70B (80 layers) with"
-        " --pp-size 2 and the example's SGLANG_PP_LAYER_PARTITION",
+        note="the call the model's make_layers makes on PP rank 0 for Llama-3.1-70B"
+        " (80 layers) with --pp-size 2 and the example's SGLANG_PP_LAYER_PARTITION",
     ),
     case(
         "cd44f4f31882ab01",
         setup=PP,
         before='os.environ["SGLANG_PP_LAYER_PARTITION"] = "16,16"\nget_pp_indices(80, 0, 2)\n',
         after='os.environ["SGLANG_PP_LAYER_PARTITION"] = "40,40"\nget_pp_indices(80, 0, 2)\n',
-        note="the call the model's make_layers makes on PP rank 0 for Llama-3.1-70B (80 layers) with"
-        " --pp-size 2 and the example's SGLANG_PP_LAYER_PARTITION",
+        note="the call the model's make_layers makes on PP rank 0 for Llama-3.1-70B"
+        " (80 layers) with --pp-size 2 and the example's SGLANG_PP_LAYER_PARTITION",
     ),
 ]
 
@@ -43,7 +45,10 @@ CASES += [
             " find_nccl_library\n"
         ),
         before="find_nccl_library()\n",
-        after='torch.version.cuda = "12.8"  # what a CUDA build of torch reports\nfind_nccl_library()\n',
+        after=(
+            'torch.version.cuda = "12.8"  # what a CUDA build of torch reports\n'
+            "find_nccl_library()\n"
+        ),
         gpu="cpu",
         note="the verify venv's torch is the CPU build (torch.version.cuda, .hip and .musa are"
         " None), the before half's premise; the after half sets the version string a cu128"

@@ -47,7 +47,9 @@ def resolve(arch):
 CASES = [
     case(
         "835ce3a9c09ce135",
-        setup=PREPARE + 'd = copy_model("pytorch_model-00001-of-00002.bin", "pytorch_model-00002-of-00002.bin")\n',
+        setup=PREPARE
+        + 'd = copy_model("pytorch_model-00001-of-00002.bin",'
+        + ' "pytorch_model-00002-of-00002.bin")\n',
         before='prepare(d, "safetensors")\n',
         after='prepare(d, "auto")\n',
         note="the loader's weight lookup for the example's directory (config, tokenizer and"
@@ -57,7 +59,9 @@ CASES = [
         "f098c920de1a4468",
         setup=PREPARE + SHARDS,
         before="prepare(d)\n",
-        after='open(os.path.join(d, "model-00002-of-00002.safetensors"), "wb").close()\nprepare(d)\n',
+        after=(
+            'open(os.path.join(d, "model-00002-of-00002.safetensors"), "wb").close()\nprepare(d)\n'
+        ),
         note="the loader's weight lookup for a directory whose index names two shards of which"
         " one was downloaded; the after half adds the missing shard, as the re-download does",
     ),

@@ -85,6 +85,7 @@ def past_check(coro):
 """
 
 KIMI_IMAGE_TOKEN = 163605
+KIMI_TOKENS = f"mm_tokens=SimpleNamespace(image_token_id={KIMI_IMAGE_TOKEN})"
 
 CASES += [
     case(
@@ -123,7 +124,7 @@ CASES += [
         "4959b939aef108eb",
         setup=PROCESSOR
         + "from sglang.srt.multimodal.processors.kimi_k3 import KimiK3ImageProcessor\n"
-        + f"p = bare(KimiK3ImageProcessor, mm_tokens=SimpleNamespace(image_token_id={KIMI_IMAGE_TOKEN}))\n",
+        + f"p = bare(KimiK3ImageProcessor, {KIMI_TOKENS})\n",
         before=(
             "asyncio.run(p.process_mm_data_async([], 'Summarize',"
             " SimpleNamespace(video_data=['clip.mp4'])))\n"
@@ -139,7 +140,7 @@ CASES += [
         "e4d09cc23b5ff063",
         setup=PROCESSOR
         + "from sglang.srt.multimodal.processors.kimi_k3 import KimiK3ImageProcessor\n"
-        + f"p = bare(KimiK3ImageProcessor, mm_tokens=SimpleNamespace(image_token_id={KIMI_IMAGE_TOKEN}))\n",
+        + f"p = bare(KimiK3ImageProcessor, {KIMI_TOKENS})\n",
         before=(
             "asyncio.run(p.process_mm_data_async(['cat.jpg'], [1, 2, 3],"
             " SimpleNamespace(video_data=None)))\n"
@@ -155,7 +156,7 @@ CASES += [
         "d7619e6da0b26142",
         setup=PROCESSOR
         + "from sglang.srt.multimodal.processors.kimi_k25 import KimiK2_5VLImageProcessor\n"
-        + f"p = bare(KimiK2_5VLImageProcessor, mm_tokens=SimpleNamespace(image_token_id={KIMI_IMAGE_TOKEN}))\n",
+        + f"p = bare(KimiK2_5VLImageProcessor, {KIMI_TOKENS})\n",
         before=(
             "asyncio.run(p.process_mm_data_async(['cat.jpg'], [1, 2, 3],"
             " SimpleNamespace(video_data=None)))\n"
@@ -172,7 +173,8 @@ CASES += [
         setup=PROCESSOR
         + "from sglang.srt.multimodal.processors.whisper import WhisperProcessor\n"
         + "def tokenizer(*languages):\n"
-        + "    vocab = {'<|endoftext|>': 50256, **{f'<|{c}|>': 50259 + i for i, c in enumerate(languages)}}\n"
+        + "    vocab = {'<|endoftext|>': 50256}\n"
+        + "    vocab.update({f'<|{c}|>': 50259 + i for i, c in enumerate(languages)})\n"
         + "    return SimpleNamespace(unk_token_id=50256,\n"
         + "        convert_tokens_to_ids=lambda t: vocab.get(t, 50256))\n"
         + "v2 = tokenizer('en', 'zh', 'de')\n"
