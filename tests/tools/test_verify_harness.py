@@ -278,6 +278,25 @@ def test_hub_model(tmp_path, monkeypatch, capsys):
     assert "no fixture" in capsys.readouterr().err
 
 
+def test_stub_sgl_kernel_imports_submodules_once(monkeypatch):
+    import importlib
+
+    monkeypatch.setattr(sys, "meta_path", list(sys.meta_path))
+    before = set(sys.modules)
+    try:
+        fixtures.stub_sgl_kernel()
+        fixtures.stub_sgl_kernel()
+        assert sum(getattr(f, "verify_sgl_kernel_stub", False) for f in sys.meta_path) == 1
+        module = importlib.import_module("sgl_kernel.kvcacheio")
+        assert module.transfer_kv_all_layer(1, layer=2) is None
+        with pytest.raises(AttributeError):
+            module.__wrapped__  # noqa: B018
+    finally:
+        for name in set(sys.modules) - before:
+            if name.split(".")[0] == "sgl_kernel":
+                del sys.modules[name]
+
+
 def test_case_files_load_and_name_their_group():
     cases = run.load_cases()
     assert cases

@@ -600,3 +600,37 @@ def published_rank0(flags: Any) -> Any:
         server_args.check_server_args()
     publish(server_args, role="scheduler", ranks=SpawnRanks(world_rank=0, gpu_id=0))
     return server_args
+
+
+def stub_sgl_kernel() -> None:
+    """Stand do-nothing modules in for `sgl_kernel` and its submodules (a CUDA package the CPU
+    venv lacks), so that modules importing it at module level can be imported; any attribute is
+    a no-op function. Only for checks that never call a kernel."""
+    import importlib.abc
+    import importlib.machinery
+    import types
+
+    class _Stub(types.ModuleType):
+        def __getattr__(self, name: str) -> object:
+            if name.startswith("__"):
+                raise AttributeError(name)
+            return lambda *args, **kwargs: None
+
+    class _Finder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+        verify_sgl_kernel_stub = True
+
+        def find_spec(self, name, path=None, target=None):  # type: ignore[no-untyped-def]
+            if name == "sgl_kernel" or name.startswith("sgl_kernel."):
+                return importlib.machinery.ModuleSpec(name, self, is_package=True)
+            return None
+
+        def create_module(self, spec):  # type: ignore[no-untyped-def]
+            module = _Stub(spec.name)
+            module.__path__ = []  # a package, so that submodules import
+            return module
+
+        def exec_module(self, module):  # type: ignore[no-untyped-def]
+            pass
+
+    if not any(getattr(f, "verify_sgl_kernel_stub", False) for f in sys.meta_path):
+        sys.meta_path.insert(0, _Finder())
