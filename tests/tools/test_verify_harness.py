@@ -237,6 +237,12 @@ def test_set_verified_replaces_a_read_record_at_the_end():
     assert "how: read" not in out
 
 
+def test_set_verified_quotes_a_release_that_reads_as_a_number():
+    out = record.set_verified(YAML, "00000000000000b1", "c.py::x", "3.11")
+    assert out.endswith("    how: run\n    release: '3.11'\n    case: c.py::x\n")
+    assert "release: 2.13.0\n" in record.set_verified(YAML, "00000000000000b1", "c", "2.13.0")
+
+
 def test_set_verified_unknown_id():
     with pytest.raises(KeyError):
         record.set_verified(YAML, "ffffffffffffffff", "c", "0.5.23")
@@ -247,6 +253,16 @@ def test_write_verified(tmp_path):
     path.write_text(YAML, encoding="utf-8")
     assert record.write_verified(path, "00000000000000a1", "c.py::x", "0.5.23")
     assert not record.write_verified(path, "00000000000000a1", "c.py::x", "0.5.23")
+
+
+def test_recorded_release_is_the_entry_projects(monkeypatch):
+    monkeypatch.setattr(run, "venv_python", lambda: sys.executable)
+    releases = run.installed_releases()
+    python = f"{sys.version_info[0]}.{sys.version_info[1]}"
+    assert releases["python"] == python
+    assert run.release_of("python", releases) == python  # not sglang's release
+    assert run.release_of("sglang", {}) == harness.RELEASE
+    assert run.release_of("torch", {"torch": "2.13.0"}) == "2.13.0"
 
 
 # --- fixtures and case loading ---------------------------------------------------------

@@ -35,11 +35,16 @@ def _without_key(lines: list[str], key: str) -> list[str]:
     return out
 
 
+_NUMBER = re.compile(r"\d+(\.\d+)?")
+
+
 def verified_block(case_ref: str, release: str) -> list[str]:
+    # `3.11` would read back as a float: quote a release that looks like a number
+    shown = f"'{release}'" if _NUMBER.fullmatch(release) else release
     return [
         "  verified:\n",
         "    how: run\n",
-        f"    release: {release}\n",
+        f"    release: {shown}\n",
         f"    case: {case_ref}\n",
     ]
 

@@ -58,6 +58,33 @@ def load_cases(cases_dir: Path = HERE / "cases") -> list[Case]:
     return out
 
 
+# The release recorded for an entry is its project's, as installed in the verify venv.
+_RELEASES_CODE = """\
+import importlib.metadata as m, json, sys
+out = {"python": "%d.%d" % sys.version_info[:2]}
+for name in ("sglang", "torch", "transformers", "huggingface_hub"):
+    try:
+        out[name] = m.version(name).split("+")[0]
+    except m.PackageNotFoundError:
+        pass
+print(json.dumps(out))
+"""
+
+
+def installed_releases() -> dict[str, str]:
+    """The release of each catalogued project in the verify venv (python: `major.minor`)."""
+    done = subprocess.run(
+        [venv_python(), "-c", _RELEASES_CODE], capture_output=True, text=True, check=True
+    )
+    releases: dict[str, str] = json.loads(done.stdout)
+    return releases
+
+
+def release_of(project: str, releases: dict[str, str]) -> str:
+    """The release to record on an entry of `project` (sglang's pinned one if not installed)."""
+    return releases.get(project, RELEASE)
+
+
 def case_ref(c: Case) -> str:
     return f"tools/verify/cases/{c.group}.py::{c.entry}"
 
@@ -233,6 +260,7 @@ def main(argv: list[str] | None = None) -> int:
             return 2
         entries.append(catalog.entry(pos))
     units, broken = make_units(cases, entries, args.timeout)
+    releases = installed_releases() if args.write else {}
     halves: dict[int, dict[str, Half]] = {}
     passed = 0
     for i, why in broken.items():
@@ -252,7 +280,8 @@ def main(argv: list[str] | None = None) -> int:
         if v.ok:
             passed += 1
             if args.write and entry.catalog_file:
-                write_verified(Path(entry.catalog_file), entry.id, case_ref(c), RELEASE)
+                release = release_of(entry.project, releases)
+                write_verified(Path(entry.catalog_file), entry.id, case_ref(c), release)
     ran = len(cases)
     print(f"entries run {ran}, passed {passed}, failed {ran - passed}")
     return 0 if passed == ran else 1

@@ -74,7 +74,39 @@ work = tempfile.mkdtemp(prefix="verify-fds-")
 held = []
 """
 
+_ARGP = "Launch command on the default fake H100s: the device does not decide the argparse error."
+
 CASES = [
+    # argparse. The launch commands run as sglang 0.5.23's argument parsing and resolution on
+    # a fake GPU, so that the after goes through resolution; the before stops in argparse.
+    _case("0f7a40743f0f158b", expect=r"unrecognized arguments: --enable-ep-moe$", note=_ARGP),
+    _case(
+        "d60079cfae036c1f",
+        expect=r"argument --attention-backend: invalid choice: 'cutlass_mla' \(choose from ",
+        gpu="B200:8",
+        note=_ARGP + " trtllm_mla (the after) is a Blackwell backend: B200.",
+    ),
+    _case(
+        "1c41c4bb255c889a",
+        expect=r"argument --mem-fraction-static: invalid float value: '85%'",
+        note=_ARGP,
+    ),
+    case("b4de43ec7be97ff7", expect=r"argument --api-key: expected one argument"),
+    _case(
+        "1fe3f9f4e364456e",
+        expect=r"the following arguments are required: --model-path/--model",
+        note=_ARGP,
+    ),
+    _case(
+        "e0728326673eb5a3",
+        expect=r"ambiguous option: --cuda-graph-max-bs could match --cuda-graph-max-bs-decode, "
+        r"--cuda-graph-max-bs-prefill",
+        note=_ARGP,
+    ),
+    case(
+        "534c5a71ef0efc65",
+        expect=r"argument --profile-decode-url: not allowed with argument --profile-prefill-url",
+    ),
     # attributes
     case(
         "25ba265c77023ea1",
