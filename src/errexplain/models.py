@@ -251,18 +251,28 @@ def is_test_path(path: str | None) -> bool:
     )
 
 
-def _older_paths(e: Entry) -> tuple[str, ...]:
-    """The paths an `at` text names other than the entry's own, read without building span
-    records (this runs for every entry of an index build)."""
-    if not e.at:
-        return ()
-    own, paths = e.source.path, dict[str, None]()
-    for part in e.at.split(";"):  # (the loader has checked the text: `first[..last] [path]:line`)
+def at_sites(at: str | None) -> list[tuple[str, str]]:
+    """(path, function) of each release span of an `at` text (``0.4.6 pkg/a.py:12 A.f;
+    0.5.0..0.5.2 :14; 0.5.3 pkg/b.py:9 B.g``; a part without a path or function keeps the
+    previous one's), distinct and in order, read without building span records (this runs for
+    every entry of an index build)."""
+    out: list[tuple[str, str]] = []
+    path = function = ""
+    for part in (at or "").split(";"):  # (checked by the loader: `first[..last] [path]:line`)
         words = part.split(None, 2)
-        path = words[1].rpartition(":")[0] if len(words) > 1 else ""
-        if path and path != own:
-            paths[path] = None
-    return tuple(paths)
+        if len(words) < 2:
+            continue
+        path = words[1].rpartition(":")[0] or path
+        function = words[2].strip() if len(words) > 2 else function
+        if path and (path, function) not in out:
+            out.append((path, function))
+    return out
+
+
+def _older_paths(e: Entry) -> tuple[str, ...]:
+    """The paths an `at` text names other than the entry's own."""
+    own = e.source.path
+    return tuple(dict.fromkeys(p for p, _ in at_sites(e.at) if p != own))
 
 
 @record

@@ -272,7 +272,7 @@ def test_a_key_error_with_only_its_key_is_located_at_the_parameter_lookup(view):
 
 
 def test_older_sites_follow_the_at_text():
-    from errexplain.match.sites import _older_sites
+    from errexplain.models import at_sites as _older_sites
 
     at = "0.4.6 pkg/a.py:12 A.f; 0.5.0..0.5.2 :14; 0.5.3 pkg/b.py:9 B.g; 0.5.4 :10"
     assert _older_sites(at) == [("pkg/a.py", "A.f"), ("pkg/b.py", "B.g")]

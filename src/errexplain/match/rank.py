@@ -398,11 +398,16 @@ def _elided_score(template: str, parts: Sequence[str]) -> tuple[float, str] | No
 
 
 def _best_fuzzy(
-    template: str, msg: str, loose_msg: str, masked: str, msg_words: dict[str, int]
+    template: str,
+    msg: str,
+    loose_msg: str,
+    masked: str,
+    msg_words: dict[str, int],
+    parts: Sequence[str] = (),
 ) -> tuple[float, str]:
+    """`parts`: the message's parts around an ellipsis (:func:`_elided_parts`), if any."""
     score, why = _fuzzy_score(masked, mask_template(template))
     best = (score, f"fuzzy: {why}, {score:.0%} similar after masking values")
-    parts = _elided_parts(msg)
     for other in (
         _loose_score(template, loose_msg),
         _prefix_score(template, msg),
@@ -421,14 +426,14 @@ def _fuzzy(
     frames: Sequence[Frame],
     window: Window | None = None,
 ) -> list[Hit]:
-    masked, loose = mask(msg), loosen(msg)
+    masked, loose, parts = mask(msg), loosen(msg), _elided_parts(msg)
     msg_words: dict[str, int] = {}
     for w in words(msg):
         msg_words[w] = msg_words.get(w, 0) + 1
     hits = []
     for pos in _fuzzy_pool(view, set(msg_words)):
         cand = view.candidate(pos)
-        score, why = _best_fuzzy(cand.template, msg, loose, masked, msg_words)
+        score, why = _best_fuzzy(cand.template, msg, loose, masked, msg_words, parts)
         reasons = [why]
         score = _adjust(cand, score, reasons, exc_type, frames, window)
         hits.append(Hit(cand, score, "fuzzy", (), tuple(reasons)))

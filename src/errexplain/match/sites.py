@@ -17,6 +17,7 @@ from __future__ import annotations
 from errexplain._startup import TYPE_CHECKING
 from errexplain.match.rank import TYPE_MISMATCH, Hit
 from errexplain.match.template import normalize_ws
+from errexplain.models import at_sites
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -71,24 +72,6 @@ def condition_key(test: str) -> str:
     return "\0assert\0" + code_key(test)
 
 
-def _older_sites(at: str | None) -> list[tuple[str, str]]:
-    """(path, function) of each release span of an entry's `at` text
-    (``0.4.6 pkg/a.py:12 A.f; 0.5.0..0.5.2 :14; 0.5.3 pkg/b.py:9 B.g``): a part without a
-    path or function keeps the previous one's."""
-    out: list[tuple[str, str]] = []
-    path = function = ""
-    for part in (at or "").split(";"):
-        words = part.split(None, 2)
-        if len(words) < 2:
-            continue
-        named = words[1].rpartition(":")[0]
-        path = named or path
-        function = words[2].strip() if len(words) > 2 else function
-        if path and (path, function) not in out:
-            out.append((path, function))
-    return out
-
-
 def site_table(entries: Sequence[Entry]) -> dict[str, tuple[int, ...]]:
     """:func:`site_key`, :func:`file_key` and :func:`condition_key` -> positions (in the
     given order) of the locatable entries."""
@@ -100,7 +83,7 @@ def site_table(entries: Sequence[Entry]) -> dict[str, tuple[int, ...]]:
         keys = {file_key(src.path): None}
         if src.function:
             keys[site_key(src.path, src.function)] = None
-        for path, function in _older_sites(e.at):  # where earlier releases raised it
+        for path, function in at_sites(e.at):  # where earlier releases raised it
             keys[file_key(path)] = None
             if function:
                 keys[site_key(path, function)] = None
@@ -212,11 +195,17 @@ def _score(cand: Candidate, frame: Frame, depth: int, error: RaisedError, test: 
     if depth:
         score -= DEEPER * depth
         reasons.append(f"{depth} frame(s) above the innermost one")
+    score = _type_cost(cand, error, score, reasons)
+    return Hit(cand, score, "exact" if exact else "fuzzy", (), tuple(reasons))
+
+
+def _type_cost(cand: Candidate, error: RaisedError, score: float, reasons: list[str]) -> float:
+    """The score after the cost of another exception type than the site raises."""
     short = error.short_type
     if short and short not in (cand.exception, cand.base):
-        score *= TYPE_MISMATCH
         reasons.append(f"but the catalog raises {cand.exception}, not {error.type}")
-    return Hit(cand, score, "exact" if exact else "fuzzy", (), tuple(reasons))
+        return score * TYPE_MISMATCH
+    return score
 
 
 def locate(view: CatalogView, error: RaisedError, *, limit: int = 5) -> list[Hit]:
@@ -257,10 +246,7 @@ def _by_condition(view: CatalogView, error: RaisedError, test: str) -> list[Hit]
         if error.frames:
             score -= MOVED
             reasons.append("but no traceback frame is in its file and function")
-        short = error.short_type
-        if short and short not in (cand.exception, cand.base):
-            score *= TYPE_MISMATCH
-            reasons.append(f"but the catalog raises {cand.exception}, not {error.type}")
+        score = _type_cost(cand, error, score, reasons)
         hits.append(Hit(cand, score, "exact", (), tuple(reasons)))
     return hits
 

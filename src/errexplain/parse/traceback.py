@@ -96,7 +96,7 @@ def parse_traceback(text: str) -> tuple[RaisedError, ...]:
 def _unwrapped(err: RaisedError) -> RaisedError:
     """A pydantic ValidationError (raised as such, or in an HTTP error body) stands for the
     error its validator raised: that error's type and message are what a catalog holds."""
-    inner = pydantic_inner(err.message) if "validation error" in err.message else None
+    inner = pydantic_inner(err.message)
     if inner is None:
         return err
     return replace(err, type=inner[0], message=inner[1])
