@@ -90,6 +90,19 @@ def _current_sites(m: Any) -> list[tuple[str | None, int | None]]:
     return []
 
 
+def _via_sites(*entries: Any) -> list[tuple[str | None, int | None]]:
+    """Where a helper raises the message that a current entry's call site hands it
+    (``via: name at path:line``): the raise the truth names for such a message."""
+    out: list[tuple[str | None, int | None]] = []
+    for entry in entries:
+        via = getattr(entry, "via", None) or ""
+        where = via.rpartition(" at ")[2]
+        path, _, line = where.rpartition(":")
+        if path and line.isdigit() and not entry.removed_in:
+            out.append((path, int(line)))
+    return out
+
+
 def _site_ok(path: str | None, line: int | None, want_path: str, want_line: int | None) -> bool:
     if not path or path != want_path:
         return False
@@ -118,6 +131,7 @@ def _judge_sglang(top: Any, case: dict[str, Any], by_id: dict[str, Any]) -> tupl
         (head.source.path, head.source.line),
         (top.entry.source.path, top.entry.source.line),
         *_current_sites(top),
+        *_via_sites(head, top.entry),
     ]
     if any(_site_ok(p, ln, wp, wl) for p, ln in sites for wp, wl in want):
         return True, "", False

@@ -228,12 +228,13 @@ class Other:
 def test_messages_handed_to_raising_helpers():
     got = [(s.line, s.exception, s.template, s.via) for s in by_function(HELPERS)["Config.check"]]
     assert got == [
-        (32, "TypeError", "[config] x must be >>= 0, got <x>", "Config._fail"),
-        (34, "ValueError", "x is large: <x>", "raise_error_or_warn"),
-        (36, "RuntimeError", "five is bad: <x>", "make_error"),
-        (38, "KeyError", "'six is bad: <x>'", "Config._error"),  # str(KeyError) is its repr
-        (44, "OSError", "[<code>] nine failed", "Config._static"),
-        (47, "TypeError", "[config] x=<x> is odd", "Config._fail"),
+        (32, "TypeError", "[config] x must be >>= 0, got <x>", "Config._fail at pkg/mod.py:21"),
+        (34, "ValueError", "x is large: <x>", "raise_error_or_warn at pkg/mod.py:7"),
+        (36, "RuntimeError", "five is bad: <x>", "make_error at pkg/mod.py:11"),
+        # str(KeyError) is its repr
+        (38, "KeyError", "'six is bad: <x>'", "Config._error at pkg/mod.py:24"),
+        (44, "OSError", "[<code>] nine failed", "Config._static at pkg/mod.py:28"),
+        (47, "TypeError", "[config] x=<x> is odd", "Config._fail at pkg/mod.py:21"),
     ]
     assert all(s.condition for s in by_function(HELPERS)["Config.check"][:-1])
 
@@ -286,8 +287,10 @@ def test_extracted_catalog_loads_with_statement_via_and_log(tmp_path: Path):
         "versions",
         "derived",
     ]
-    fail = next(e for e in doc["entries"] if e.get("via") == "Config._fail")
-    assert fail["meaning"].startswith("Raised by helper `Config._fail`, called by `Config.check`")
+    fail = next(e for e in doc["entries"] if e.get("via", "").startswith("Config._fail at "))
+    assert fail["meaning"].startswith(
+        "Raised by helper `Config._fail` (pkg/mod.py:54), called by `Config.check`"
+    )
     assert fail["template"] == "[config] x must be >>= 0, got <x>"
     log_doc = yaml.safe_load((out / "logs.yaml").read_text())
     assert log_doc["entries"][0]["meaning"].startswith("Logged at error level by `Worker.run`")
@@ -362,3 +365,92 @@ def test_parameter_dict_lookups_are_keyerror_sites():
     text = meaning(found[0])
     assert text.startswith("Key lookup in `Model.load_weights` failed: `param = params_dict[name]`")
     assert "not a parameter of this model" in text
+
+
+# --- helpers of other modules ----------------------------------------------------------------
+COMMON = """
+def raise_error_or_warn(obj, strict, counter_name, message, log_interval=1000):
+    if strict:
+        raise ValueError(message)
+    print(message)
+
+def fail_with(reason):
+    raise RuntimeError(f"worker failed: {reason}")
+"""
+
+CALLER = """
+from pkg.utils import raise_error_or_warn
+from ..utils.common import fail_with as fail
+from pkg.elsewhere import raise_error_or_warn as unrelated_name
+
+
+class Checker:
+    def check(self, leaked, free, total):
+        if leaked:
+            msg = f"pool memory leak detected! free={free}, total={total}"
+            raise_error_or_warn(self, True, "count_leaks", msg)
+        fail(reason=f"bad total {total}")
+        raise_error_or_warn(self, True, "count_leaks", message=free)
+
+    def _report(self, pool_name, detail):
+        raise_error_or_warn(self, True, "count", f"{pool_name} leak! {detail}")
+
+
+def other():
+    unrelated_name(None, True, "c", "not the helper of pkg.utils")
+"""
+
+
+def test_messages_handed_to_a_helper_of_another_module_of_the_project():
+    results = [
+        visit_source("pkg/utils/common.py", textwrap.dedent(COMMON).encode()),
+        visit_source("pkg/utils/__init__.py", b"from pkg.utils.common import *\n"),
+        visit_source("pkg/sub/caller.py", textwrap.dedent(CALLER).encode()),
+    ]
+    got = [
+        (s.line, s.exception, s.template, s.via, s.condition)
+        for s in resolve(results).sites
+        if s.path == "pkg/sub/caller.py"
+    ]
+    assert got == [
+        (
+            11,
+            "ValueError",
+            "pool memory leak detected! free=<free>, total=<total>",
+            "raise_error_or_warn at pkg/utils/common.py:4",
+            "leaked",
+        ),
+        # line 12: fail_with's own text names the message, its raise site explains the call;
+        # line 13: the argument has no literal text; line 21: another module's name
+        (
+            16,
+            "ValueError",
+            "<pool_name> leak! <detail>",
+            "raise_error_or_warn at pkg/utils/common.py:4",
+            None,
+        ),
+    ]
+    common = [s for s in resolve(results).sites if s.path == "pkg/utils/common.py"]
+    assert "worker failed: <reason>" in [s.template for s in common]
+
+
+def test_a_helper_call_without_the_helper_in_the_tree_is_no_site():
+    (result,) = [visit_source("pkg/sub/caller.py", textwrap.dedent(CALLER).encode())]
+    assert result.calls and not [s for s in resolve([result]).sites if s.via]
+
+
+def test_a_local_text_inside_an_f_string_is_inlined():
+    code = """
+    def check(x, limit, draft):
+        if x > limit:
+            reason = "Target model's" if draft else "User-specified"
+            msg = f"Warning: {reason} length ({x}) is greater than {limit}."
+            if draft:
+                raise RuntimeError(f"{msg!r} is not inlined with a conversion")
+            raise ValueError(f"{msg} To allow it, set ALLOW_LONGER=1")
+    """
+    got = [s.template for s in sites(code)]
+    assert got == [
+        "<msg!r> is not inlined with a conversion",
+        "Warning: <reason> length (<x>) is greater than <limit>. To allow it, set ALLOW_LONGER=1",
+    ]

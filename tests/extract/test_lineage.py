@@ -209,3 +209,56 @@ def test_message_moved_verbatim_into_a_helper_elsewhere():
     )
     assert len(history.lineages) == 1
     assert [a.how for a in history.audit] == ["verbatim"]
+
+
+def test_the_same_words_moved_to_another_function_of_the_file_and_logged_at_another_level():
+    # modelled on sglang's "Prefill bootstrap failed ..." (0.5.12 -> 0.5.13): the log call moved
+    # from a queue method to a scheduler mixin of the same file, at warning level, and the rank
+    # placeholder was renamed; the guard differs too
+    before = """
+    import logging
+    logger = logging.getLogger(__name__)
+
+    class PrefillBootstrapQueue:
+        def pop_bootstrapped(self, req, e):
+            if e is not None:
+                logger.error(
+                    f"Prefill bootstrap failed for request rank={self.tp_rank} {req.rid=} with exception {e}"
+                )
+    """
+    after = """
+    import logging
+    logger = logging.getLogger(__name__)
+
+    class PrefillMixin:
+        def handle_bootstrap_failure(self, req, e):
+            logger.warning(
+                f"Prefill bootstrap failed for request rank={self.ps.tp_rank} {req.rid=} with exception {e}"
+            )
+    """
+    path = "sglang/srt/disaggregation/prefill.py"
+    history = history_of({path: before}, {path: after})
+    assert len(history.lineages) == 1
+    # the same words in another file are not followed this way (pass 2c is per file)
+    elsewhere = history_of({path: before}, {"sglang/srt/disaggregation/decode.py": after})
+    assert len(elsewhere.lineages) == 2
+
+
+def test_same_words_in_a_file_twice_are_not_guessed():
+    before = """
+    def a(x):
+        if x > 1:
+            raise ValueError(f"the value {x} is not allowed in this configuration")
+    """
+    after = """
+    class C:
+        def b(self, y):
+            if not y.ok:
+                raise TypeError(f"the value {y} is not allowed in this configuration")
+        def c(self, z):
+            if z is None:
+                raise RuntimeError(f"the value {z} is not allowed in this configuration")
+    """
+    path = "pkg/mod.py"
+    history = history_of({path: before}, {path: after})
+    assert len(history.lineages) == 3

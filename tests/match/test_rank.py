@@ -314,3 +314,35 @@ def test_a_message_whose_paster_elided_text_matches_in_parts():
         "the pool says runs out of memory ... available_size=6, num_reqs=16",
     ):
         assert not rank(view, msg, "RuntimeError").hits
+
+
+def test_a_template_matched_inside_a_wrapping_lines_value_ranks_below_the_wrapper():
+    # a server logs `Error in request: <e>` around whatever went wrong; the line is that log
+    # site's, even though the inner text reads like a builtin error
+    view = _view(
+        _entry("1" * 16, "error", "Error in request: <e>", kind="log"),
+        _entry(
+            "2" * 16,
+            "AttributeError",
+            "'NoneType' object has no attribute '<name>'",
+            kind="builtin",
+        ),
+    )
+    line = "Error in request: 'NoneType' object has no attribute 'schema_'"
+    r = rank(view, line)
+    assert [h.id for h in r.hits[:2]] == ["1" * 16, "2" * 16]
+    assert any("wrapping" in why for why in r.hits[1].reasons)
+    # the inner error alone is still the builtin's
+    alone = rank(view, "'NoneType' object has no attribute 'schema_'", "AttributeError")
+    assert alone.hits[0].id == "2" * 16
+
+
+def test_a_generic_wrapper_opening_with_a_placeholder_does_not_hide_the_inner_error():
+    view = _view(
+        _entry("3" * 16, "RuntimeError", "<what> failed: <why>"),
+        _entry(
+            "4" * 16, "RuntimeError", "CUDA out of memory. Tried to allocate <size>", kind="builtin"
+        ),
+    )
+    r = rank(view, "prefill failed: CUDA out of memory. Tried to allocate 2.00 GiB", "RuntimeError")
+    assert r.hits[0].id == "4" * 16

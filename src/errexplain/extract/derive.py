@@ -42,7 +42,10 @@ def meaning(facts: Site) -> str:
     elif facts.kind == "log":
         text = f"Logged at {facts.exception} level {where}{when}."
     elif facts.via:
-        text = f"Raised by helper `{facts.via}`, called {where}{when}."
+        name, _, at = facts.via.partition(" at ")
+        text = (
+            f"Raised by helper `{name}`" + (f" ({at})" if at else "") + f", called {where}{when}."
+        )
     elif facts.helper:
         text = f"Built {where}, whose callers raise it" + (f",{when}." if when else ".")
     else:

@@ -20,10 +20,11 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from errexplain._startup import astuple, replace, user_cache_dir
-from errexplain.extract import messages, records, scope, visitor
-from errexplain.extract.records import ClassInfo, FileResult, Site
+from errexplain.extract import helpers, messages, records, scope, visitor
+from errexplain.extract.records import CallInfo, ClassInfo, FileResult, HelperInfo, Site
 from errexplain.extract.scan import scan
 from errexplain.extract.sources import SourceFile
+from errexplain.extract.visitor import module_name
 
 Progress = Callable[[int, int], None]
 
@@ -31,7 +32,7 @@ Progress = Callable[[int, int], None]
 def walker_tag() -> str:
     """A short hash of the walker's source and the Python version."""
     digest = hashlib.sha256(f"{sys.version_info[0]}.{sys.version_info[1]}".encode())
-    for module in (visitor, messages, scope, records):
+    for module in (visitor, messages, scope, records, helpers):
         digest.update(Path(str(module.__file__)).read_bytes())
     return digest.hexdigest()[:16]
 
@@ -48,17 +49,21 @@ def _encode(result: FileResult) -> bytes:
             result.error,
             tuple(astuple(s) for s in result.sites),
             tuple(astuple(c) for c in result.classes),
+            tuple(astuple(h) for h in result.helpers),
+            tuple(astuple(c) for c in result.calls),
         )
     )
 
 
 def _decode(data: bytes) -> FileResult:
-    path, error, sites, classes = marshal.loads(data)
+    path, error, sites, classes, helpers, calls = marshal.loads(data)
     return FileResult(
         path,
         tuple(Site(*s) for s in sites),
         tuple(ClassInfo(*c) for c in classes),
         error,
+        tuple(HelperInfo(*h) for h in helpers),
+        tuple(CallInfo(*c) for c in calls),
     )
 
 
@@ -66,11 +71,18 @@ def relabel(result: FileResult, path: str) -> FileResult:
     """The same walk result for the same bytes found at ``path``."""
     if result.path == path:
         return result
+    old = f" at {result.path}:"
+    module = module_name(path)
     return FileResult(
         path,
-        tuple(replace(s, path=path) for s in result.sites),
+        tuple(
+            replace(s, path=path, via=s.via and s.via.replace(old, f" at {path}:"))
+            for s in result.sites
+        ),
         tuple(replace(c, path=path) for c in result.classes),
         result.error,
+        tuple(replace(h, path=path, module=module) for h in result.helpers),
+        tuple(replace(c, path=path) for c in result.calls),
     )
 
 

@@ -5,13 +5,17 @@ methods of a class) whose body raises an exception built from one of their param
 (``raise ValueError(message)``, ``raise ValueError(f"bad config: {message}")``).
 :meth:`Helpers.site_for` then turns a call statement of such a helper, in the same module or
 through ``self``/``cls`` in the same class, into the template the helper raises: the argument's
-template put in place of the parameter. One level only: a helper that passes its parameter on to
-another helper is not followed.
+template put in place of the parameter. Module-level helpers are also exported
+(:meth:`Helpers.exported`) so that a call from another module of the project, through
+``from pkg.mod import helper``, is resolved once every file is walked
+(:func:`errexplain.extract.resolve.resolve`). One level only: a helper that passes its
+parameter on to another helper is not followed.
 """
 
 from __future__ import annotations
 
 import ast
+import re
 
 from errexplain._startup import record
 from errexplain.extract.messages import (
@@ -22,8 +26,12 @@ from errexplain.extract.messages import (
     pick_argument,
     source_of,
 )
+from errexplain.extract.records import HelperInfo
 from errexplain.match.normalize import identifiable
 from errexplain.match.template import compile_template, escape, placeholder
+
+MARK = "\x00"
+_MARKED = re.compile("\x00([^\x00]*)\x00")
 
 _FuncDef = ast.FunctionDef | ast.AsyncFunctionDef
 _NESTED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
@@ -40,6 +48,7 @@ class Helper:
     exception: str
     params: tuple[tuple[str, int | None], ...]
     shape: ast.expr
+    line: int = 0
 
 
 @record
@@ -120,7 +129,7 @@ def _helper(func: _FuncDef, qualname: str, method: bool) -> Helper | None:
             continue
         used = tuple((p, i) for p, i in params if _built_from(arg, p))
         if used:
-            return Helper(qualname, exception, used, arg)
+            return Helper(qualname, exception, used, arg, node.lineno)
     return None
 
 
@@ -144,6 +153,22 @@ class Helpers:
     def __init__(self, tree: ast.Module) -> None:
         self.by_name: dict[str, Helper] = {}
         _walk(tree.body, "", False, self.by_name)
+
+    def exported(self, module: str, path: str) -> tuple[HelperInfo, ...]:
+        """The module-level helpers whose own text does not identify their message, as other
+        modules see them (a helper with its own text is recorded at its raise)."""
+        out = []
+        for name, helper in self.by_name.items():
+            if "." in name or _identifiable(helper):
+                continue
+            marks = {p: f"{MARK}{p}{MARK}" for p, _ in helper.params}
+            pattern = _fill(helper.shape, marks)
+            out.append(
+                HelperInfo(
+                    name, module, path, helper.line, helper.exception, helper.params, pattern
+                )
+            )
+        return tuple(out)
 
     def lookup(self, func: ast.expr, class_name: str | None) -> Helper | None:
         """The helper a call's callee names: ``name(...)`` for a module-level function,
@@ -183,6 +208,26 @@ class Helpers:
             return None
         template = _fill(helper.shape, filled)
         return HelperCall(helper, Message(template, bool(compile_template(template).literal_len)))
+
+
+def fill_pattern(helper: HelperInfo, args: dict[int | str, tuple[str, bool]]) -> str | None:
+    """The template a call of an exported helper raises: each parameter of the pattern replaced
+    by the template of the caller's argument (by keyword, else by position), the others left as
+    placeholders; None when no argument the message uses has literal text."""
+    text = False
+    filled: dict[str, str] = {}
+    for param, index in helper.params:
+        found = args.get(param)
+        if found is None and index is not None:
+            found = args.get(index)
+        if found is not None:
+            filled[param] = found[0]
+            text = text or found[1]
+    if not text:
+        return None
+    return _MARKED.sub(
+        lambda m: filled[m[1]] if m[1] in filled else placeholder(m[1]), helper.pattern
+    )
 
 
 def _identifiable(helper: Helper) -> bool:

@@ -17,6 +17,12 @@ at R-1 in three passes:
    Then **verbatim** (2b): a leftover site with the same exception, template and guard as
    exactly one leftover lineage, and the only one so on its side, with at least
    :data:`MIN_LITERAL_VERBATIM` literal characters (code moved into a helper elsewhere).
+   Then **same words in the same file** (2c): a leftover site with the same kind and the same
+   masked template (placeholders renamed: ``<self.tp_rank>`` -> ``<get_parallel().tp_rank>``)
+   as exactly one leftover lineage of the same file, the only one so on its side, with at least
+   :data:`MIN_LITERAL_VERBATIM` literal characters, whatever its function, exception or log
+   level became (code moved into another function or class of the file, logged at another
+   level).
 
 What is left starts a new lineage; a lineage not continued ends. Sites are compared through
 their fields only (``kind`` is one more field), so new kinds of sites need nothing here.
@@ -239,6 +245,23 @@ def _verbatim(
     return [Pairing(mine[k], j, False, None) for k, j in unique(new, news).items() if k in mine]
 
 
+def _same_words_in_file(
+    old: Sequence[Site], new: Sequence[Site], olds: Sequence[int], news: Sequence[int]
+) -> list[Pairing]:
+    """Pass 2c (module docstring)."""
+
+    def unique(sites: Sequence[Site], idx: Sequence[int]) -> dict[tuple[str, str, str], int]:
+        found: dict[tuple[str, str, str], list[int]] = defaultdict(list)
+        for i in idx:
+            masked = mask_template(sites[i].template)
+            if len(masked.replace("\x00", "").strip()) >= MIN_LITERAL_VERBATIM:
+                found[(sites[i].path, sites[i].kind, masked)].append(i)
+        return {k: v[0] for k, v in found.items() if len(v) == 1}
+
+    mine = unique(old, olds)
+    return [Pairing(mine[k], j, False, None) for k, j in unique(new, news).items() if k in mine]
+
+
 def pair(old: Sequence[Site], new: Sequence[Site]) -> list[Pairing]:
     """Which new site continues which old one (passes 1 and 2 of the module docstring);
     sorted by new index."""
@@ -249,14 +272,15 @@ def pair(old: Sequence[Site], new: Sequence[Site]) -> list[Pairing]:
     rest_new = [j for j in range(len(new)) if j not in taken_new]
     if rest_old and rest_new:
         pairs += _similar(old, new, rest_old, rest_new)
-        taken_old = {p.old for p in pairs}
-        taken_new = {p.new for p in pairs}
-        pairs += _verbatim(
-            old,
-            new,
-            [i for i in rest_old if i not in taken_old],
-            [j for j in rest_new if j not in taken_new],
-        )
+        for follow in (_verbatim, _same_words_in_file):
+            taken_old = {p.old for p in pairs}
+            taken_new = {p.new for p in pairs}
+            pairs += follow(
+                old,
+                new,
+                [i for i in rest_old if i not in taken_old],
+                [j for j in rest_new if j not in taken_new],
+            )
     return sorted(pairs, key=lambda p: p.new)
 
 

@@ -125,7 +125,7 @@ class _Builder:
         if isinstance(node, ast.Constant):
             return escape(node.value if isinstance(node.value, str) else str(node.value))
         if isinstance(node, ast.JoinedStr):
-            return "".join(self.fstring_part(v) for v in node.values)
+            return "".join(self.fstring_part(v, line, depth) for v in node.values)
         if (
             isinstance(node, ast.BinOp)
             and isinstance(node.op, ast.Add)
@@ -144,10 +144,22 @@ class _Builder:
     def side(self, node: ast.expr, line: int, depth: int) -> str:
         return self.render(node, line, depth) if self.is_text(node, line, depth) else _ph(node)
 
-    def fstring_part(self, node: ast.expr) -> str:
+    def fstring_part(self, node: ast.expr, line: int = 0, depth: int = _MAX_DEPTH + 1) -> str:
+        """One part of an f-string; a plain field (no conversion, no spec) naming a local text
+        (``msg = f"..."; raise E(f"{msg} To allow ...")``) is that text's template, unless the
+        text is one of two (``a or "b"``, ``"a" if c else "b"``): a placeholder fits both."""
         if isinstance(node, ast.Constant):
             return escape(str(node.value))
         assert isinstance(node, ast.FormattedValue)
+        if node.conversion == -1 and node.format_spec is None:
+            found = self.binding(node.value, line, depth)
+            if (
+                found is not None
+                and not found.augmented
+                and not isinstance(found.value, ast.BoolOp | ast.IfExp)  # either text may show
+                and self.is_text(found.value, found.line, depth + 1)
+            ):
+                return self.render(found.value, found.line, depth + 1)
         suffix = "" if node.conversion == -1 else "!" + chr(node.conversion)
         if node.format_spec is not None:
             suffix += ":" + _spec_text(node.format_spec)

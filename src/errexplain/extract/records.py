@@ -15,7 +15,8 @@ class Site:
     ``handling`` names the exception of the innermost enclosing ``except`` clause.
     ``statement`` is the statement's source text of a site whose exception has no message
     (``template`` is then empty); ``via`` names the helper (qualified) that a call site hands
-    its message to. For ``kind == "log"``, ``exception`` is the logging level.
+    its message to, and where it raises (``name at path:line``). For ``kind == "log"``,
+    ``exception`` is the logging level.
     """
 
     path: str
@@ -45,6 +46,38 @@ class ClassInfo:
 
 
 @record
+class HelperInfo:
+    """A module-level function that raises ``exception`` with a message built from its
+    parameters, as other modules can import it: ``pattern`` is that message's template with
+    each parameter written ``\\x00name\\x00``; ``params`` as in the helper (name, position)."""
+
+    name: str
+    module: str
+    path: str
+    line: int
+    exception: str
+    params: tuple[tuple[str, int | None], ...]
+    pattern: str
+
+
+@record
+class CallInfo:
+    """A call statement of a function imported from the project (``from pkg.mod import f``)
+    that passes literal text: resolved against every file's :class:`HelperInfo` once all files
+    are walked. ``args`` are (position or keyword, template, has literal text)."""
+
+    path: str
+    line: int
+    function: str
+    condition: str | None
+    doc: str | None
+    handling: str | None
+    callee: str
+    module: str
+    args: tuple[tuple[int | str, str, bool], ...]
+
+
+@record
 class FileResult:
     """What the walk found in one file; ``error`` is set when the file could not be parsed."""
 
@@ -52,3 +85,5 @@ class FileResult:
     sites: tuple[Site, ...] = ()
     classes: tuple[ClassInfo, ...] = ()
     error: str | None = None
+    helpers: tuple[HelperInfo, ...] = ()
+    calls: tuple[CallInfo, ...] = ()

@@ -7,7 +7,8 @@ import re
 from collections.abc import Iterable
 
 from errexplain._startup import record, replace
-from errexplain.extract.records import ClassInfo, FileResult, Site
+from errexplain.extract.helpers import fill_pattern
+from errexplain.extract.records import CallInfo, ClassInfo, FileResult, HelperInfo, Site
 from errexplain.match.template import compile_template
 
 BUILTIN_EXCEPTIONS = frozenset(
@@ -107,7 +108,8 @@ def _raise_site(
                 f"recorded at {helper.path}:{helper.line}"
             )
             return None
-        exception, via = helper.exception, helper.function
+        exception = helper.exception
+        via = f"{helper.function} at {helper.path}:{helper.line}"
     elif not site.template and not table.is_exception(exception):
         return None  # `raise Something` of a name that is no exception class
     if not site.constant:
@@ -115,11 +117,69 @@ def _raise_site(
     return _finish(site, exception, table, via)
 
 
+def _exported(results: list[FileResult]) -> dict[str, list[HelperInfo]]:
+    found: dict[str, list[HelperInfo]] = {}
+    for r in results:
+        for h in r.helpers:
+            found.setdefault(h.name, []).append(h)
+    return found
+
+
+def _helper_of(call: CallInfo, exported: dict[str, list[HelperInfo]]) -> HelperInfo | None:
+    """The helper an imported name refers to: defined in the module it is imported from, or
+    in a module below that package (``from pkg.utils import f`` re-exported from
+    ``pkg/utils/common.py``); None unless exactly one fits."""
+    inside = call.module + "."
+    fits = [
+        h
+        for h in exported.get(call.callee, ())
+        if h.module == call.module or h.module.startswith(inside)
+    ]
+    exact = [h for h in fits if h.module == call.module]
+    fits = exact or fits
+    return fits[0] if len(fits) == 1 else None
+
+
+def _called_sites(results: list[FileResult]) -> list[Site]:
+    """Call statements that hand literal text to a helper of another module: a site at the
+    call, raising what the helper raises, ``via`` the helper and its raise."""
+    exported = _exported(results)
+    sites: list[Site] = []
+    if not exported:
+        return sites
+    for r in results:
+        for call in r.calls:
+            helper = _helper_of(call, exported)
+            if helper is None:
+                continue
+            template = fill_pattern(helper, {key: (t, c) for key, t, c in call.args})
+            if template is None:
+                continue
+            sites.append(
+                Site(
+                    path=call.path,
+                    line=call.line,
+                    kind="raise",
+                    exception=helper.exception,
+                    template=template,
+                    function=call.function,
+                    condition=call.condition,
+                    doc=call.doc,
+                    constant=True,
+                    single=True,
+                    handling=call.handling,
+                    via=f"{helper.name} at {helper.path}:{helper.line}",
+                )
+            )
+    return sites
+
+
 def resolve(results: Iterable[FileResult]) -> Resolved:
     """Resolve bases and helpers over all files; drop helper returns that are not exceptions."""
     results = list(results)
     table = ClassTable(c for r in results for c in r.classes)
     sites = [s for r in results for s in r.sites]
+    sites += _called_sites(results)
     helpers = _helper_map(sites, table)
     out: list[Site] = []
     notes: list[str] = []

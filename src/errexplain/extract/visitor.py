@@ -11,7 +11,7 @@ from typing import Any, ClassVar
 from errexplain.extract.helpers import Helpers
 from errexplain.extract.logs import log_level, worth_recording
 from errexplain.extract.messages import Message, from_call, from_expr, from_log_call, source_of
-from errexplain.extract.records import ClassInfo, FileResult, Site
+from errexplain.extract.records import CallInfo, ClassInfo, FileResult, Site
 from errexplain.extract.scope import Scope
 
 MAX_TEXT = 200
@@ -116,7 +116,11 @@ class SiteVisitor:
         self.path = path
         self._data = data
         self._lines: list[bytes] | None = None
-        self._helpers = Helpers(tree)
+        self.helpers = Helpers(tree)
+        module = module_name(path)
+        self._package = module if path.endswith("__init__.py") else module.rpartition(".")[0]
+        self._imports: dict[str, tuple[str, str]] = {}
+        self.calls: list[CallInfo] = []
         self._classes: list[str] = []
         self.sites: list[Site] = []
         self.classes: list[ClassInfo] = []
@@ -279,7 +283,7 @@ class SiteVisitor:
                 self._add(node, "log", level, message, self._condition())
             return
         cls = self._classes[-1] if self._classes else None
-        found = self._helpers.site_for(call, cls, node.lineno, lookup)
+        found = self.helpers.site_for(call, cls, node.lineno, lookup)
         if found is not None:
             helper = found.helper
             self._add(
@@ -288,8 +292,55 @@ class SiteVisitor:
                 helper.exception,
                 found.message,
                 self._condition(),
-                via=helper.qualname,
+                via=f"{helper.qualname} at {self.path}:{helper.line}",
             )
+        elif isinstance(call.func, ast.Name) and call.func.id in self._imports:
+            self._imported_call(node, call, *self._imports[call.func.id])
+
+    def _imported_call(self, node: ast.Expr, call: ast.Call, module: str, name: str) -> None:
+        """Keep a call of a function imported from the project that passes literal text: it
+        may be a helper of another module that raises it (resolved over all files)."""
+        if any(isinstance(a, ast.Starred) for a in call.args):
+            return
+        lookup = self._scopes[-1].lookup
+        args: list[tuple[int | str, str, bool]] = []
+        text = False
+        keyed: list[tuple[int | str, ast.expr]] = list(enumerate(call.args))
+        keyed += [(kw.arg, kw.value) for kw in call.keywords if kw.arg is not None]
+        for key, arg in keyed:
+            message = from_expr(arg, node.lineno, lookup)
+            args.append((key, message.template, message.constant))
+            text = text or message.constant
+        if not text:
+            return
+        self.calls.append(
+            CallInfo(
+                path=self.path,
+                line=node.lineno,
+                function=self.qualname,
+                condition=self._condition(),
+                doc=_doc_line(self._funcs[-1]),
+                handling=self._handling[-1][-1] if self._handling[-1] else None,
+                callee=name,
+                module=module,
+                args=tuple(args),
+            )
+        )
+
+    def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
+        """``from pkg.mod import f [as g]`` within the project (absolute or relative)."""
+        module = node.module or ""
+        if node.level:
+            base = self._package.split(".")
+            if node.level - 1 >= len(base):
+                return
+            base = base[: len(base) - (node.level - 1)]
+            module = ".".join([*base, module] if module else base)
+        if module.split(".")[0] != self._package.split(".")[0]:
+            return
+        for alias in node.names:
+            if alias.name != "*":
+                self._imports[alias.asname or alias.name] = (module, alias.name)
 
     def visit_Assign(self, node: ast.Assign) -> None:
         """``param = params_dict[name]`` where the dict holds the model's parameters
@@ -330,6 +381,7 @@ class SiteVisitor:
         ast.Return: visit_Return,
         ast.Expr: visit_Expr,
         ast.Assign: visit_Assign,
+        ast.ImportFrom: visit_ImportFrom,
     }
 
 
@@ -363,4 +415,15 @@ def _visit(path: str, data: bytes) -> FileResult:
         visitor.visit(tree)
     except RecursionError:
         return FileResult(path, error="RecursionError: the file is nested too deeply to walk")
-    return FileResult(path, tuple(visitor.sites), tuple(visitor.classes))
+    helpers = visitor.helpers.exported(module_name(path), path)
+    return FileResult(
+        path, tuple(visitor.sites), tuple(visitor.classes), None, helpers, tuple(visitor.calls)
+    )
+
+
+def module_name(path: str) -> str:
+    """``pkg/sub/mod.py`` -> ``pkg.sub.mod``; ``pkg/sub/__init__.py`` -> ``pkg.sub``."""
+    parts = path.removesuffix(".py").split("/")
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)

@@ -440,6 +440,37 @@ def _fuzzy(
     return hits
 
 
+WRAPPER_LEAD = 8
+"""An exact match whose template opens with at least this much literal text (`Error in request:
+<e>`) names the line's own family; a template matched only inside its placeholder's value
+explains a part of the line, so it ranks below the wrapper."""
+
+
+def _wrapped_inside(hits: Sequence[Hit], cutoff: float) -> dict[int, float]:
+    """Candidates (by position) whose literal words all sit in a placeholder value of an exact
+    wrapper match (:data:`WRAPPER_LEAD`), with the score they must stay under."""
+    wrappers = [
+        h
+        for h in hits
+        if h.kind == "exact"
+        and h.values
+        and h.raw >= cutoff
+        and len(compile_template(h.template).literals[0].strip()) >= WRAPPER_LEAD
+    ]
+    if not wrappers:
+        return {}
+    caps: dict[int, float] = {}
+    for w in wrappers:
+        inner = set(words(" ".join(v for _, v in w.values)))
+        for h in hits:
+            if h.kind == "exact" or h.raw < w.raw:
+                continue
+            own = set(template_words(h.template))
+            if own and own <= inner:
+                caps[h.pos] = min(caps.get(h.pos, 2.0), w.raw - 0.005)
+    return caps
+
+
 def _confident(hit: Hit, msg: str) -> bool:
     """An exact hit whose literal text covers enough of the message to end the search; below
     that, placeholders swallowed most of it and a reworded sibling may fit better."""
@@ -519,6 +550,10 @@ def rank(
             best[h.pos] = replace(old, raw=max(old.raw, h.raw))
         elif h.kind == "exact" or h.raw > old.raw:
             best[h.pos] = replace(h, raw=max(old.raw, h.raw))
+    for pos, cap in _wrapped_inside(list(best.values()), cutoff).items():
+        h = best[pos]
+        why = "its words are only inside the value of a wrapping message's template"
+        best[pos] = replace(h, raw=cap, reasons=(*h.reasons, why))
     ordered = _order(list(best.values()))
     good = [
         h
