@@ -4,7 +4,8 @@ For every identifiable entry of the bundled catalog (or a random sample), builds
 filling its placeholders with plausible values, wraps it in a noisy multi-rank traceback whose
 frames point at the entry's file, runs the real parse -> match pipeline, and checks that the
 entry comes first (top-1) or in the first three (top-3). Variants: exact, a word dropped, a word
-inserted, case changed, punctuation changed, tail cut off, older wording. Then runs the real
+inserted, case changed, punctuation changed, tail cut off, older wording; and the message
+alone on a log line, exact and in older wording ("bare"). Then runs the real
 pastes of ../shared/eval (truth.yaml) and reports per category.
 """
 
@@ -105,6 +106,14 @@ VARIANTS: dict[str, Callable[[str, random.Random], str]] = {
 }
 
 
+BARE: dict[str, Callable[[str, random.Random], str]] = {
+    "bare line": lambda m, r: m,
+    "bare older": _older,
+}
+"""The message alone on a log line (no exception type, no frames), as people paste what a
+server logged: found only when the catalog knows the line well (explainer.bare_messages)."""
+
+
 def noisy(entry_path: str, line: int, func: str, exc: str, msg: str, rnd: random.Random) -> str:
     lines = [
         "Traceback (most recent call last):",
@@ -152,16 +161,19 @@ def run_catalog(sample: int, seed: int) -> None:
     misses: dict[str, list[str]] = defaultdict(list)
     for e in entries:
         base = make_message(e.template, rnd)
-        for name, fn in VARIANTS.items():
+        for name, fn in (*VARIANTS.items(), *BARE.items()):
             msg = fn(base, rnd)
-            text = noisy(
-                e.source.path or "",
-                e.source.line or 1,
-                e.source.function or "f",
-                e.exception,
-                msg,
-                rnd,
-            )
+            if name in BARE:  # a log line with no exception type and no frames
+                text = f"[2026-10-02 11:04:09 TP0] {msg}"
+            else:
+                text = noisy(
+                    e.source.path or "",
+                    e.source.line or 1,
+                    e.source.function or "f",
+                    e.exception,
+                    msg,
+                    rnd,
+                )
             exps = explain_text(text, index)
             ranked = [m.entry for m in exps[0].matches] if exps else []
             top = ranked[0] if ranked else None

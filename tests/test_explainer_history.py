@@ -14,6 +14,7 @@ from errexplain.catalog.index import Index, build_bytes
 from errexplain.catalog.memory import MemoryCatalog
 from errexplain.explainer import AMBIGUOUS_NOTE, explain_message, explain_text
 from errexplain.match.rank import (
+    OLDER_AGE,
     OLDER_PRIOR,
     RELEASE_FIT,
     RELEASE_MISFIT,
@@ -27,6 +28,8 @@ from errexplain.render.plain import render_explanations as render_plain
 from errexplain.render.view import release_history
 
 ORDER = ("1.0", "1.1", "1.2", "2.0")
+OLD_PRIOR = OLDER_PRIOR + OLDER_AGE * (3 - 1) / 3
+"""What a wording last raised by 1.1 (index 1 of 3) yields with no release known."""
 
 CUR = "c000000000000001"  # the check's current wording (head), curated: 1.2..2.0 new.py
 OLD = "c000000000000002"  # its older wording, derived, lineage -> CUR: 1.0..1.1 old.py
@@ -189,7 +192,7 @@ def test_without_a_release_the_current_wording_wins_the_tie(view):
     assert ids(x) == [CUR, OLD]
     cur, old = x.matches
     assert cur.kind == old.kind == "exact"
-    assert old.score == pytest.approx(cur.score - OLDER_PRIOR)
+    assert old.score == pytest.approx(cur.score - OLD_PRIOR)
     assert "an older wording (sglang 1.0 to 1.1)" in old.reasons
     assert not any("older wording" in r for r in cur.reasons)
     assert not x.ambiguous
@@ -205,13 +208,13 @@ def test_without_a_release_the_current_wording_wins_the_tie(view):
 
 def test_the_tie_is_real_and_only_the_older_prior_breaks_it(view):
     """Without a window the two wordings score exactly alike; the window with nothing known
-    lowers the older one by OLDER_PRIOR and says why."""
+    lowers the older one by OLDER_PRIOR (and OLDER_AGE by its age) and says why."""
     facts = view.release_facts("sglang")
     plain = {h.id: h for h in rank(view, CACHE_MSG, "ValueError").hits}
     assert plain[CUR].raw == plain[OLD].raw
     ranked = rank(view, CACHE_MSG, "ValueError", window=window(facts, None))
     assert [h.id for h in ranked.hits] == [CUR, OLD]
-    assert ranked.hits[1].raw == pytest.approx(ranked.hits[0].raw - OLDER_PRIOR)
+    assert ranked.hits[1].raw == pytest.approx(ranked.hits[0].raw - OLD_PRIOR)
 
 
 def _cand(releases: tuple[str, str] | None, project: str = "sglang") -> Candidate:
@@ -239,7 +242,20 @@ INDEX = {r: i for i, r in enumerate(ORDER)}
 @pytest.mark.parametrize(
     ("releases", "lo_hi", "delta", "reason"),
     [
-        (("1.0", "1.1"), (None, None), -OLDER_PRIOR, "an older wording (sglang 1.0 to 1.1)"),
+        (("1.0", "1.1"), (None, None), -OLD_PRIOR, "an older wording (sglang 1.0 to 1.1)"),
+        # last raised longer ago: yields a little more
+        (
+            ("1.0", "1.0"),
+            (None, None),
+            -OLDER_PRIOR - OLDER_AGE,
+            "an older wording (sglang 1.0 to 1.0)",
+        ),
+        (
+            ("1.0", "1.2"),
+            (None, None),
+            -OLDER_PRIOR - OLDER_AGE / 3,
+            "an older wording (sglang 1.0 to 1.2)",
+        ),
         (("1.2", "2.0"), (None, None), 0.0, None),
         (
             ("1.0", "1.1"),

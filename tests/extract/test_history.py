@@ -224,3 +224,24 @@ def test_file_cache_reuses_walks_by_content(tmp_path):
     (back,) = again.walk([SourceFile("pkg/a.py", code)])
     assert back == first and (again.walked, again.disk_hits) == (0, 1)
     again.close()
+
+
+def test_an_entry_read_differently_by_a_newer_extractor_keeps_its_id(tmp_path, trees):
+    # the stored catalog was written by an extractor that read the message as `<msg>` (and
+    # named the entry after that reading); the check (release, path, line, exception) is the
+    # same, so the entry keeps that id with the better template
+    out = _project(tmp_path / "cat")
+    _build(out, trees)
+    head_id = next(e.id for e in load_catalog([out]).entries if e.releases == ("1.1", "2.0"))
+    old_id = "0123456789abcdef"
+    for path in out.rglob("*.yaml"):
+        text = path.read_text().replace(head_id, old_id)
+        path.write_text(
+            text.replace("template: x must not be negative, got <x>\n", "template: <msg>\n")
+        )
+    assert old_id in load_catalog([out]).by_id()
+    _build(out, trees)
+    by_id = load_catalog([out]).by_id()
+    assert by_id[old_id].template == "x must not be negative, got <x>"
+    assert head_id not in by_id
+    assert by_id[old_id].releases == ("1.1", "2.0")

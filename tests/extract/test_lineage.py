@@ -223,7 +223,8 @@ def test_the_same_words_moved_to_another_function_of_the_file_and_logged_at_anot
         def pop_bootstrapped(self, req, e):
             if e is not None:
                 logger.error(
-                    f"Prefill bootstrap failed for request rank={self.tp_rank} {req.rid=} with exception {e}"
+                    f"Prefill bootstrap failed for request rank={self.tp_rank} "
+                    f"{req.rid=} with exception {e}"
                 )
     """
     after = """
@@ -233,7 +234,8 @@ def test_the_same_words_moved_to_another_function_of_the_file_and_logged_at_anot
     class PrefillMixin:
         def handle_bootstrap_failure(self, req, e):
             logger.warning(
-                f"Prefill bootstrap failed for request rank={self.ps.tp_rank} {req.rid=} with exception {e}"
+                f"Prefill bootstrap failed for request rank={self.ps.tp_rank} "
+                f"{req.rid=} with exception {e}"
             )
     """
     path = "sglang/srt/disaggregation/prefill.py"

@@ -346,3 +346,25 @@ def test_a_generic_wrapper_opening_with_a_placeholder_does_not_hide_the_inner_er
     )
     r = rank(view, "prefill failed: CUDA out of memory. Tried to allocate 2.00 GiB", "RuntimeError")
     assert r.hits[0].id == "4" * 16
+
+
+def test_a_message_with_a_sentence_left_out_matches_in_parts():
+    # the paster dropped the middle sentence and the tail, with no ellipsis to mark it
+    view = _view(
+        _entry(
+            "5" * 16,
+            "RuntimeError",
+            "The memory capacity is unbalanced. Some GPUs may be occupied by other processes. "
+            "min_per_gpu_memory=<a>, local_gpu_memory=<b>, local_gpu_memory * 0.9=<c>",
+        ),
+        _entry("6" * 16, "RuntimeError", "The memory pool is exhausted. Increase <what>"),
+    )
+    msg = "The memory capacity is unbalanced. min_per_gpu_memory=16.28, local_gpu_memory=46.81"
+    r = rank(view, msg, "RuntimeError")
+    assert r.hits and r.hits[0].id == "5" * 16
+    assert any("sentences are found in order" in why for why in r.hits[0].reasons)
+    # sentences out of the template's order are no such match
+    swapped = "min_per_gpu_memory=16.28, local_gpu_memory=46.81. The memory capacity is unbalanced."
+    assert not any(
+        "sentences" in why for h in rank(view, swapped, "RuntimeError").hits for why in h.reasons
+    )

@@ -213,6 +213,36 @@ def _adopt_by_place(
         if found is not None and not words[found].id:
             adopted[ident] = found
             words[found].id = ident
+    _adopt_by_line(words, history, old, old_version, adopted)
+
+
+def _adopt_by_line(
+    words: Sequence[Wording],
+    history: History,
+    old: Mapping[str, Entry],
+    old_version: str | None,
+    adopted: dict[str, int],
+) -> None:
+    """Old entries still not adopted: the one wording raised at the same release, path, line
+    and exception, when nothing else was raised there on either side. The extractor now reads
+    the message differently (a local text inlined, a helper followed); the check is the same,
+    so it keeps its id."""
+    where: dict[tuple[Any, ...], list[int]] = {}
+    for i, w in enumerate(words):
+        if not w.id:
+            for r, site in w.occurrences:
+                place = (history.releases[r], site.path, site.line, site.exception)
+                where.setdefault(place, []).append(i)
+    olds: dict[tuple[Any, ...], list[str]] = {}
+    for ident in sorted(old):
+        key = None if ident in adopted else _old_where(old[ident], old_version)
+        if key is not None:
+            olds.setdefault(key[:4], []).append(ident)
+    for key, idents in olds.items():
+        found = where.get(key, [])
+        if len(idents) == 1 and len(found) == 1 and not words[found[0]].id:
+            adopted[idents[0]] = found[0]
+            words[found[0]].id = idents[0]
 
 
 def assign_ids(

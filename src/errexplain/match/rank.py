@@ -77,9 +77,11 @@ message) is enough. Measured on the synthetic bench (3000 sampled, one run): 0.0
 LOGGED_TYPED = 0.12
 """A logged message (kind log) explains a log line; an error printed with an exception type was
 raised, so a raise site with the same text comes first."""
-OLDER_PRIOR, RELEASE_FIT, RELEASE_MISFIT = 0.005, 0.01, 0.08
-"""History catalogs: an older wording yields to the current one when no release is known; a
-wording raised by the paste's guessed release gains, one not raised by it loses."""
+OLDER_PRIOR, OLDER_AGE, RELEASE_FIT, RELEASE_MISFIT = 0.005, 0.002, 0.01, 0.08
+"""History catalogs: an older wording yields to the current one when no release is known, and
+to a wording raised more recently by up to OLDER_AGE more (the same check worded with renamed
+placeholders in three releases: the latest is likelier); a wording raised by the paste's
+guessed release gains, one not raised by it loses."""
 BUILTIN_PRIOR = 0.01
 """A message the interpreter/library raises everywhere beats a project site that copies its
 wording, unless a frame points at that site."""
@@ -201,7 +203,7 @@ def _release_adjust(cand: Candidate, window: Window | None, reasons: list[str]) 
     if window.lo is None:
         if span[1] < window.latest:
             reasons.append(f"an older wording ({cand.project} {first} to {last})")
-            return -OLDER_PRIOR
+            return -OLDER_PRIOR - OLDER_AGE * (window.latest - span[1]) / max(window.latest, 1)
         return 0.0
     if span[1] < window.lo or span[0] > window.hi:  # type: ignore[operator]
         reasons.append(f"raised by {cand.project} {first} to {last}, not by this paste's release")
@@ -375,13 +377,35 @@ def _elided_parts(msg: str) -> list[str]:
     return parts
 
 
+def _sentence_parts(msg: str) -> list[str]:
+    """The sentences of a message, for a paster who left one out without marking it
+    (``The memory capacity is unbalanced. min_per_gpu_memory=16.28, ...``): [] unless there
+    are two or more, the first long enough to anchor the template's start."""
+    if "…" in msg or "..." in msg:
+        return []
+    parts: list[str] = []
+    start = 0
+    for i in range(1, len(msg)):
+        if msg[i].isspace() and msg[i - 1] in ".!?" and not msg[i - 2 : i - 1].isdigit():
+            parts.append(msg[start:i].strip())
+            start = i
+    parts.append(msg[start:].strip())
+    parts = [p for p in parts if p]
+    if len(parts) < 2 or len(parts[0]) < MIN_PREFIX or min(map(len, parts)) < ELIDED_MIN:
+        return []
+    return parts
+
+
 def _collapse(text: str) -> str:
     return " ".join(text.split())
 
 
-def _elided_score(template: str, parts: Sequence[str]) -> tuple[float, str] | None:
+def _elided_score(
+    template: str, parts: Sequence[str], marked: bool = True
+) -> tuple[float, str] | None:
     """Every part of an elided message is found in the template in order (values masked),
-    the first at its start: scored like a message cut at a boundary."""
+    the first at its start: scored like a message cut at a boundary when the paster marked
+    the cut (``…``), else by the share of the template the parts cover."""
     masked = _collapse(mask_template(template))
     pos, matched = 0, 0
     for i, part in enumerate(parts):
@@ -391,8 +415,13 @@ def _elided_score(template: str, parts: Sequence[str]) -> tuple[float, str] | No
             return None
         matched += len(seg)
         pos = found + len(seg)
-    share = max(matched / max(len(masked), 1), BOUNDARY_SHARE)
-    return PREFIX_BASE + PREFIX_SPAN * min(share, 1.0), (
+    share = matched / max(len(masked), 1)
+    if not marked:
+        return PREFIX_BASE + PREFIX_SPAN * min(share, 1.0), (
+            f"the message leaves out text of this template: its {len(parts)} sentences are "
+            "found in order"
+        )
+    return PREFIX_BASE + PREFIX_SPAN * min(max(share, BOUNDARY_SHARE), 1.0), (
         f"the message elides text of this template (…): its {len(parts)} parts are found in order"
     )
 
@@ -404,8 +433,10 @@ def _best_fuzzy(
     masked: str,
     msg_words: dict[str, int],
     parts: Sequence[str] = (),
+    sentences: Sequence[str] = (),
 ) -> tuple[float, str]:
-    """`parts`: the message's parts around an ellipsis (:func:`_elided_parts`), if any."""
+    """`parts`: the message's parts around an ellipsis (:func:`_elided_parts`), if any;
+    `sentences`: its sentences (:func:`_sentence_parts`), if no ellipsis marks a cut."""
     score, why = _fuzzy_score(masked, mask_template(template))
     best = (score, f"fuzzy: {why}, {score:.0%} similar after masking values")
     for other in (
@@ -413,6 +444,7 @@ def _best_fuzzy(
         _prefix_score(template, msg),
         _word_score(template, msg_words, msg),
         _elided_score(template, parts) if parts else None,
+        _elided_score(template, sentences, marked=False) if sentences else None,
     ):
         if other is not None and other[0] > best[0]:
             best = other
@@ -427,13 +459,14 @@ def _fuzzy(
     window: Window | None = None,
 ) -> list[Hit]:
     masked, loose, parts = mask(msg), loosen(msg), _elided_parts(msg)
+    sentences = _sentence_parts(msg)
     msg_words: dict[str, int] = {}
     for w in words(msg):
         msg_words[w] = msg_words.get(w, 0) + 1
     hits = []
     for pos in _fuzzy_pool(view, set(msg_words)):
         cand = view.candidate(pos)
-        score, why = _best_fuzzy(cand.template, msg, loose, masked, msg_words, parts)
+        score, why = _best_fuzzy(cand.template, msg, loose, masked, msg_words, parts, sentences)
         reasons = [why]
         score = _adjust(cand, score, reasons, exc_type, frames, window)
         hits.append(Hit(cand, score, "fuzzy", (), tuple(reasons)))
