@@ -454,3 +454,22 @@ def test_a_local_text_inside_an_f_string_is_inlined():
         "<msg!r> is not inlined with a conversion",
         "Warning: <reason> length (<x>) is greater than <limit>. To allow it, set ALLOW_LONGER=1",
     ]
+
+
+def test_a_loop_variable_reassigned_once_is_not_inlined():
+    # modelled on sglang's iquest_q1 weight loader: `name` is the loop variable, reassigned
+    # for one weight; the message must keep `<name>`, not that one weight's name
+    code = """
+    def load(weights, params):
+        prefix = "model"
+        for name, w in weights:
+            if name == "lm_head.weight" and name not in params:
+                name = "model.embed_tokens.weight"
+            if name not in params:
+                raise ValueError(f"Unexpected weight: {name}")
+            raise KeyError(f"{prefix}: no {w}")
+    """
+    got = [s.template for s in sites(code) if s.exception == "ValueError"]
+    assert got == ["Unexpected weight: <name>"]
+    keyed = [s.template for s in sites(code) if s.exception == "KeyError"]
+    assert keyed == ["'model: no <w>'"]

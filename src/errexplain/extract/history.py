@@ -238,7 +238,9 @@ def _adopt_by_line(
         key = None if ident in adopted else _old_where(old[ident], old_version)
         if key is not None:
             olds.setdefault(key[:4], []).append(ident)
-    for key, idents in olds.items():
+    index = {v: n for n, v in enumerate(history.releases)}
+    # the newest first: when two old wordings now read alike and merged, the current id stays
+    for key, idents in sorted(olds.items(), key=lambda kv: (-index.get(kv[0][0], -1), kv[1])):
         found = where.get(key, [])
         if len(idents) == 1 and len(found) == 1 and not words[found[0]].id:
             adopted[idents[0]] = found[0]

@@ -27,11 +27,14 @@ _MESSAGE_KEYWORDS = ("msg", "message", "detail", "reason", "description", "error
 
 @record
 class Binding:
-    """An assignment to a name: ``name = value`` or, when ``augmented``, ``name += value``."""
+    """An assignment to a name: ``name = value`` or, when ``augmented``, ``name += value``;
+    ``only`` when it is the one store to that name in its scope (no loop, no other assignment,
+    not a parameter)."""
 
     line: int
     value: ast.expr
     augmented: bool = False
+    only: bool = False
 
 
 Lookup = Callable[[str, int], "Binding | None"]
@@ -155,7 +158,7 @@ class _Builder:
             found = self.binding(node.value, line, depth)
             if (
                 found is not None
-                and not found.augmented
+                and found.only  # a loop variable reassigned once is no message text
                 and not isinstance(found.value, ast.BoolOp | ast.IfExp)  # either text may show
                 and self.is_text(found.value, found.line, depth + 1)
             ):

@@ -6,6 +6,7 @@ import ast
 import bisect
 from collections.abc import Iterator
 
+from errexplain._startup import replace
 from errexplain.extract.messages import Binding
 
 _NESTED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
@@ -55,9 +56,13 @@ class Scope:
         self._ready = True
         if self._func is not None:
             self.locals = _params(self._func)
+        stores: dict[str, int] = {}
+        for name in self.locals:
+            stores[name] = 1
         for node in _own_nodes(self._body):
             if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
                 self.locals.add(node.id)
+                stores[node.id] = stores.get(node.id, 0) + 1
             if isinstance(node, ast.Assign) and len(node.targets) == 1:
                 target = node.targets[0]
                 if isinstance(target, ast.Name):
@@ -72,6 +77,8 @@ class Scope:
             ):
                 self._add(node.target.id, Binding(node.lineno, node.value, augmented=True))
         for name, items in self.bindings.items():
+            if len(items) == 1 and stores.get(name) == 1 and not items[0].augmented:
+                items[0] = replace(items[0], only=True)
             items.sort(key=lambda b: b.line)
             self._lines[name] = [b.line for b in items]
 
