@@ -118,22 +118,34 @@ def build_bytes(
 ) -> bytes:
     """Compile entries into the bytes of an index file (`template_facts`: those already
     computed, by template; see :class:`~errexplain.catalog.load.Catalog`)."""
-    release_facts = tuple(release_facts)
+    from errexplain.catalog.parts import no_gc
+
+    with no_gc():
+        return _build_bytes(entries, projects, key, tuple(release_facts), template_facts)
+
+
+def _build_bytes(
+    entries: Sequence[Entry],
+    projects: Iterable[Project],
+    key: str,
+    release_facts: tuple[Facts, ...],
+    template_facts: Mapping[str, TemplateFacts] | None,
+) -> bytes:
     known = _complete_facts(entries, template_facts)
     order, rare = _bucket_order(entries, known)
     from errexplain.catalog.records import Encoder, Pending
 
-    pending = Pending(Encoder(entries, order, known))  # the rows and prose, while we go on
     bases = {e.exception: e.base for e in entries if e.base and e.base != e.exception}
-    nslots, slots, slot_offs = _slots(rare)
+    pending = Pending(Encoder(entries, order, known))  # the rows and prose, while we go on
+    try:
+        nslots, slots, slot_offs = _slots(rare)
+        ids, fuzzy, sites = _lookups(entries, order, known)
+        done = pending.result()
+    finally:
+        pending.close()
     from itertools import accumulate, chain, pairwise
 
     slot_sums = [zlib.crc32(slots[a:b]) for a, b in pairwise(slot_offs)]
-    ids = marshal.dumps({entries[i].id: pos for pos, i in enumerate(order)})
-    stats = word_stats([entries[i].template for i in order], known)
-    fuzzy = marshal.dumps((stats.postings, stats.idf, stats.weight_sums))
-    sites = marshal.dumps(site_table([entries[i] for i in order]))
-    done = pending.result()
     rows = b"".join(d.rows for d in done)
     store = b"".join(d.store for d in done)
     row_offs = accumulate(chain.from_iterable(d.row_lens for d in done), initial=0)
@@ -163,6 +175,16 @@ def build_bytes(
     head += b"".join(zlib.crc32(b).to_bytes(4, "little") for b in blobs)
     head += zlib.crc32(head).to_bytes(4, "little")
     return b"".join((head, *blobs))
+
+
+def _lookups(
+    entries: Sequence[Entry], order: Sequence[int], known: Mapping[str, TemplateFacts]
+) -> tuple[bytes, bytes, bytes]:
+    """The ``ids``, ``fuzzy`` and ``sites`` blobs."""
+    ids = marshal.dumps({entries[i].id: pos for pos, i in enumerate(order)})
+    stats = word_stats([entries[i].template for i in order], known)
+    fuzzy = marshal.dumps((stats.postings, stats.idf, stats.weight_sums))
+    return ids, fuzzy, marshal.dumps(site_table([entries[i] for i in order]))
 
 
 def _uint32s(values: Iterable[int]) -> bytes:

@@ -133,7 +133,7 @@ def _encode_span(span: tuple[int, int]) -> Encoded:
 
 class Pending:
     """Records being encoded (by forked processes when there are many): `result()` gives the
-    spans in order. The caller works on while they run."""
+    spans in order. The caller works on while they run, and calls `close()` in the end."""
 
     def __init__(self, enc: Encoder) -> None:
         n = len(enc.order)
@@ -157,12 +157,15 @@ class Pending:
 
     def result(self) -> list[Encoded]:
         if self._done is None:
-            try:
-                self._done = list(self._async.get())
-            finally:
-                self._pool.terminate()
-                self._pool.join()
+            self._done = list(self._async.get())
         return self._done
+
+    def close(self) -> None:
+        """Stop the workers (after `result`, or when the build was interrupted)."""
+        if self._pool is not None:
+            self._pool.terminate()
+            self._pool.join()
+            self._pool = None
 
 
 def _start(enc: Encoder) -> None:
