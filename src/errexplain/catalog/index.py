@@ -2,7 +2,7 @@
 
 A normal run reads only what one message needs, so it stays fast at 100k templates::
 
-    b"ERRXID14" | 9 x uint64 little-endian: the lengths of
+    b"ERRXID15" | 9 x uint64 little-endian: the lengths of
     meta | offs | slots | rows | ids | fuzzy | sites | store | releases
     | 9 x uint32: the CRC-32 of each blob | uint32: the CRC-32 of the header before it
     then the blobs.
@@ -72,8 +72,8 @@ if TYPE_CHECKING:
 
     _T = TypeVar("_T")
 
-MAGIC = b"ERRXID14"
-FORMAT = 14
+MAGIC = b"ERRXID15"
+FORMAT = 15
 OFFS_PAGE = 4096
 """Bytes of ``offs`` verified together (the CRC-32 of each page is in ``meta``)."""
 _NBLOBS = 9
