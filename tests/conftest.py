@@ -57,6 +57,13 @@ def seed_cache(directory: Path) -> Path:
     return directory
 
 
+@pytest.fixture
+def seeded():
+    """`seeded(directory)`: :func:`seed_cache`, for tests that start errexplain with a cache dir
+    of their own."""
+    return seed_cache
+
+
 @pytest.fixture(scope="session")
 def _session_cache(tmp_path_factory):
     return seed_cache(tmp_path_factory.getbasetemp() / "cache")

@@ -57,9 +57,9 @@ def cached(monkeypatch, tmp_path):
     parsed: list[str] = []
     real = parts.make_part
 
-    def counting(path, project):
+    def counting(path, project, parse):
         parsed.append(Path(path).name)
-        return real(path, project)
+        return real(path, project, parse)
 
     monkeypatch.setattr(parts, "make_part", counting)
     return parsed

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from errexplain._startup import record
-from errexplain.catalog.yamlio import entry_line, parse_yaml, read_yaml
+from errexplain.catalog.yamlio import entry_line, parse_yaml, read_bytes, read_yaml
 from errexplain.errors import CatalogError
 from errexplain.match.normalize import TemplateFacts
 from errexplain.match.release import Facts
@@ -339,14 +339,6 @@ def _link(link: str | None) -> str | None:
     return link
 
 
-def read_bytes(path: str | Path) -> bytes:
-    try:
-        with open(path, "rb") as fh:
-            return fh.read()
-    except OSError as exc:
-        raise CatalogError(f"{path}: cannot read ({exc.strerror})") from None
-
-
 def load_module_file(path: Path, project: Project) -> list[Entry]:
     return load_module_data(read_bytes(path), str(path), project)
 
@@ -395,15 +387,6 @@ def project_roots(root: Path) -> list[Path]:
     return roots
 
 
-def quiet_worker() -> None:
-    """A loader worker leaves Ctrl-C to the parent (which stops the pool and exits 130) and
-    dies quietly on SIGTERM, instead of each printing a traceback."""
-    import signal
-
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
-
-
 def load_release_facts(proot: Path, project: str) -> Facts | None:
     """A project's releases.yaml (release order, releases of each path), if it has one."""
     path = proot / RELEASES_FILE
@@ -431,7 +414,7 @@ def load_dir(root: Path) -> tuple[list[Project], list[Entry], list[Facts], dict[
         project = load_project(proot)
         projects.append(project)
         paths = [p for p in catalog_files(proot) if p.name not in NOT_MODULE_FILES]
-        found_entries, found_templates = load_parts(paths, project, cache_dir())
+        found_entries, found_templates = load_parts(paths, project, cache_dir(), load_module_data)
         entries.extend(found_entries)
         templates.update(found_templates)
         found = load_release_facts(proot, project.name)

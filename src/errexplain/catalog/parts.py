@@ -23,13 +23,16 @@ import zlib
 from operator import attrgetter
 
 from errexplain._startup import TYPE_CHECKING, astuple, write_atomic
+from errexplain.catalog.yamlio import read_bytes
 from errexplain.match.normalize import TemplateFacts, template_facts
 from errexplain.models import Entry, ExampleFix, Project, Source, Verified
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator, Sequence
+    from collections.abc import Callable, Iterator, Sequence
     from pathlib import Path
     from typing import Any
+
+    Parse = Callable[[bytes, str, Project], list[Entry]]
 
 MAGIC = b"ERRXPT01"
 PARALLEL_MIN_FILES = 400
@@ -75,21 +78,28 @@ def _digest(data: bytes) -> bytes:
     return hashlib.blake2b(data, digest_size=16).digest()
 
 
-def make_part(path: str, project: Project) -> tuple[bytes, bytes]:
-    """(digest of the file's bytes, its part): the file parsed and validated (CatalogError as
-    :func:`~errexplain.catalog.load.load_module_file` raises it)."""
-    from errexplain.catalog.load import load_module_data, read_bytes
-
+def make_part(path: str, project: Project, parse: Parse) -> tuple[bytes, bytes]:
+    """(digest of the file's bytes, its part): the file parsed and validated by `parse`
+    (:func:`~errexplain.catalog.load.load_module_data`, which raises CatalogError)."""
     data = read_bytes(path)
-    entries = load_module_data(data, path, project)
+    entries = parse(data, path, project)
     facts = {t: template_facts(t) for t in dict.fromkeys(e.template for e in entries)}
     return _digest(data), marshal.dumps((tuple(encode(e) for e in entries), facts))
 
 
-def _make_parts(job: tuple[list[int], list[str], Project]) -> list[tuple[int, bytes, bytes]]:
-    wanted, paths, project = job
+def _make_parts(job: tuple[list[int], list[str], Project, Parse]) -> list[tuple[int, bytes, bytes]]:
+    wanted, paths, project, parse = job
     with no_gc():
-        return [(i, *make_part(paths[i], project)) for i in wanted]
+        return [(i, *make_part(paths[i], project, parse)) for i in wanted]
+
+
+def quiet_worker() -> None:
+    """A loader worker leaves Ctrl-C to the parent (which stops the pool and exits 130) and
+    dies quietly on SIGTERM, instead of each printing a traceback."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 class no_gc:  # used like a function: `with no_gc():` (as store.build_lock)
@@ -110,39 +120,37 @@ class no_gc:  # used like a function: `with no_gc():` (as store.build_lock)
 
 
 def _parse_all(
-    wanted: list[int], paths: list[str], project: Project
+    wanted: list[int], paths: list[str], project: Project, parse: Parse
 ) -> Iterator[tuple[int, bytes, bytes]]:
     """Parts of the files `wanted` (indices into `paths`), by a process per core when many,
     each as soon as it is made."""
     workers = min(os.cpu_count() or 1, 4)
     if len(wanted) < PARALLEL_MIN_FILES or workers < 2:
-        yield from _make_parts((wanted, paths, project))
+        yield from _make_parts((wanted, paths, project, parse))
         return
     import multiprocessing
 
     try:
         ctx = multiprocessing.get_context("fork")
     except ValueError:  # no fork on this platform: stay in one process
-        yield from _make_parts((wanted, paths, project))
+        yield from _make_parts((wanted, paths, project, parse))
         return
-    from errexplain.catalog.load import quiet_worker
-
     # many small jobs: the parent decodes finished ones while the workers parse the rest
-    jobs = [(wanted[i :: workers * 4], paths, project) for i in range(workers * 4)]
+    jobs = [(wanted[i :: workers * 4], paths, project, parse) for i in range(workers * 4)]
     with ctx.Pool(workers, initializer=quiet_worker) as pool:
         for part in pool.imap_unordered(_make_parts, jobs):
             yield from part
 
 
 def load_parts(
-    paths: Sequence[Path], project: Project, cache: str | None
+    paths: Sequence[Path], project: Project, cache: str | None, parse: Parse
 ) -> tuple[list[Entry], dict[str, TemplateFacts]]:
-    """The entries of a project's module files (in the given order) and the facts of their
-    templates; parts come from the parts file in `cache` (a directory) when the project has
-    CACHE_MIN_FILES files or more, and are written back there."""
+    """The entries of a project's module files (in the given order), each parsed by `parse`,
+    and the facts of their templates; parts come from the parts file in `cache` (a directory)
+    when the project has CACHE_MIN_FILES files or more, and are written back there."""
     names = [str(p) for p in paths]
     use_cache = len(names) >= CACHE_MIN_FILES
-    store = _PartsFile(cache, project) if cache is not None and use_cache else None
+    store = _PartsFile(cache, project, parse) if cache is not None and use_cache else None
     known = store.read() if store else {}
     digests: list[bytes | None] = [None] * len(names)
     blobs: list[bytes | None] = [None] * len(names)
@@ -156,15 +164,13 @@ def load_parts(
 
     with no_gc():
         if known:
-            from errexplain.catalog.load import read_bytes
-
             for i, name in enumerate(names):
                 digests[i] = d = _digest(read_bytes(name))
                 hit = blobs[i] = known.get(d)
                 if hit is not None:
                     take(i, hit)
         missing = [i for i, b in enumerate(blobs) if b is None]
-        for i, digest, blob in _parse_all(missing, names, project):
+        for i, digest, blob in _parse_all(missing, names, project, parse):
             digests[i], blobs[i] = digest, blob
             take(i, blob)
     if store and (missing or len(known) != len(set(digests))):
@@ -175,9 +181,9 @@ def load_parts(
 class _PartsFile:
     """The parts file of a project in a cache dir: digest -> part."""
 
-    def __init__(self, directory: str, project: Project) -> None:
+    def __init__(self, directory: str, project: Project, parse: Parse) -> None:
         self.directory = directory
-        self.path = os.path.join(directory, f"parts-{_salt(project)}.bin")
+        self.path = os.path.join(directory, f"parts-{_salt(project, parse)}.bin")
 
     def read(self) -> dict[bytes, bytes]:
         try:
@@ -205,21 +211,28 @@ class _PartsFile:
             pass
 
 
-def _salt(project: Project) -> str:
+def _salt(project: Project, parse: Parse) -> str:
     """What shapes a part besides the file's bytes (see the module doc)."""
     import sys
 
-    from errexplain import models
     from errexplain._version import __version__
-    from errexplain.catalog import load, yamlio
-    from errexplain.match import normalize, template
 
     code = []
-    for module in (sys.modules[__name__], load, yamlio, models, normalize, template):
-        st = os.stat(module.__file__ or "")
-        code.append((st.st_size, st.st_mtime_ns))
+    for name in (__name__, parse.__module__, *_CODE):
+        st = os.stat(getattr(sys.modules.get(name), "__file__", None) or os.devnull)
+        code.append((name, st.st_size, st.st_mtime_ns))
     key = repr((MAGIC, __version__, sys.version, astuple(project), code)).encode()
     return f"{zlib.crc32(key):08x}{zlib.adler32(key):08x}"
+
+
+_CODE = (
+    "errexplain.catalog.yamlio",
+    "errexplain.models",
+    "errexplain.match.normalize",
+    "errexplain.match.template",
+)
+"""The modules besides this one and the parser's whose code shapes a part (all imported by
+then)."""
 
 
 def _prune(directory: str, keep: str) -> None:

@@ -169,7 +169,7 @@ class Pending:
 
 
 def _start(enc: Encoder) -> None:
-    from errexplain.catalog.load import quiet_worker
+    from errexplain.catalog.parts import quiet_worker
 
     quiet_worker()
     _use(enc)

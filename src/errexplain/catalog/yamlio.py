@@ -204,13 +204,18 @@ def parse_yaml(data: bytes | str, where: Path | str) -> Any:
     return doc
 
 
-def read_yaml(path: Path) -> Any:
-    """Read and parse one YAML file."""
+def read_bytes(path: Path | str) -> bytes:
+    """A catalog file's bytes; an unreadable file is a CatalogError."""
     try:
-        data = path.read_bytes()
+        with open(path, "rb") as fh:
+            return fh.read()
     except OSError as exc:
         raise CatalogError(f"{path}: cannot read ({exc.strerror})") from None
-    return parse_yaml(data, path)
+
+
+def read_yaml(path: Path) -> Any:
+    """Read and parse one YAML file."""
+    return parse_yaml(read_bytes(path), path)
 
 
 def dump_yaml(doc: Any) -> str:
