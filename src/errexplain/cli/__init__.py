@@ -155,10 +155,9 @@ def _cutoff_or_none(value: str) -> float | None:
 
 def _fast_scan(got: dict[str, Any]) -> int:
     """`errexplain scan` without Typer: the options as the Typer command builds them."""
-    import os
-
     from errexplain.app import scan
     from errexplain.app.context import Context, Options, output_settings
+    from errexplain.input.machine import idle_cores
 
     collect_from_here()
     tty, color, pager = output_settings(sys.stdout.isatty(), got.get("no_color", False), False)
@@ -167,7 +166,7 @@ def _fast_scan(got: dict[str, Any]) -> int:
     if "cutoff" in got:
         opts = replace(opts, cutoff=float(got["cutoff"]))
     ctx = Context(opts, sys.stdin.buffer, sys.stdout, sys.stderr, tty)
-    return scan.run(ctx, got["paths"], int(got.get("workers", 0)) or os.cpu_count() or 1)
+    return scan.run(ctx, got["paths"], int(got.get("workers", 0)) or idle_cores())
 
 
 def _looks_like_file(arg: str) -> bool:
