@@ -4,9 +4,10 @@ ranks and files, counted and dated.
 Each input (a file, a byte range of a big uncompressed file, or stdin) is a task. A task reads
 its regions (errexplain.input.logs: byte searches find them, only they are decoded), parses each
 with `parse_traceback`, and folds the errors into groups keyed like the parser's own merge (type,
-message, frames by their last two path parts). Tasks run in a process pool, one per core; the
-groups of all tasks are merged in input order. Dating: the log timestamps of the lines that show
-the error's message give first and last seen.
+message, frames by their last two path parts). With several tasks and workers they run in a
+process pool (`Scan`, started before the caller waits, so that it can open the catalog
+meanwhile); the groups of all tasks are merged in input order. Dating: the log timestamps of
+the lines that show the error's message give first and last seen.
 
 Memory is bounded: a region is at most MAX_REGION bytes, a task parses at most PARSE_BUDGET bytes
 of regions (an error-dense log past that is read, not parsed, and said so) and always parses its
