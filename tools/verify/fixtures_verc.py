@@ -1,0 +1,119 @@
+"""Fixtures for the request-side checks of a launched server (tokenizer manager, OpenAI
+serving handlers, LoRA manager), importable in a case's setup/before/after as
+`import fixtures_verc`.
+
+Each builds the object the way its server process does, from a launch command's flags
+(`verify_fixtures.launched_args`), running the parts of its `__init__` that read the server
+args and the model config, and leaving out what needs sockets, subprocesses or a GPU.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import verify_fixtures
+
+
+def tokenizer_manager(flags: str) -> Any:
+    """A TokenizerManager for `sglang serve FLAGS`: the server args published for the
+    tokenizer process (as `Engine` does before it builds the manager), then the parts of
+    `TokenizerManager.__init__` that set what the request checks read (the option copies at
+    its top, `init_model_config`, `init_tokenizer_and_processor`, `init_running_status`,
+    `init_disaggregation` without the PD bootstrap service, the sampling-params class).
+    No IPC sockets, no scheduler: a request that passes the checks is not sent anywhere."""
+    from sglang.srt.managers.tokenizer_manager import TokenizerManager
+    from sglang.srt.runtime_context import get_lora, get_observability, get_serving, publish
+    from sglang.srt.sampling.sampling_params import SamplingParams
+
+    server_args = verify_fixtures.launched_args(flags)
+    publish(server_args, role="tokenizer")
+    tm = object.__new__(TokenizerManager)
+    tm.server_args = server_args
+    # the option copies at the top of TokenizerManager.__init__
+    tm.allow_auto_truncate = get_serving().allow_auto_truncate
+    tm.skip_tokenizer_init = get_serving().skip_tokenizer_init
+    tm.preferred_sampling_params = get_serving().preferred_sampling_params
+    tm.enable_lora = get_lora().enable_lora
+    tm.incremental_streaming_output = get_serving().incremental_streaming_output
+    tm.enable_trace = get_observability().enable_trace
+    tm.init_model_config()
+    tm.init_tokenizer_and_processor()
+    tm.init_running_status()
+    tm.init_disaggregation(start_pd_bootstrap_service=False)
+    tm.sampling_params_class = SamplingParams  # as init_request_dispatcher sets it
+    return tm
+
+
+def generate_req(**fields: Any) -> Any:
+    """A single GenerateReqInput, normalised as `generate_request` does first."""
+    from sglang.srt.managers.io_struct import GenerateReqInput
+
+    obj = GenerateReqInput(**fields)
+    obj.normalize_batch_and_arguments()
+    return obj
+
+
+def embedding_req(**fields: Any) -> Any:
+    """A single EmbeddingReqInput, normalised as `generate_request` does first."""
+    from sglang.srt.managers.io_struct import EmbeddingReqInput
+
+    obj = EmbeddingReqInput(**fields)
+    obj.normalize_batch_and_arguments()
+    return obj
+
+
+def tokenize(tm: Any, obj: Any) -> Any:
+    """What `TokenizerManager.generate_request` does with a single request before it sends
+    it to the scheduler: `_init_req_state` (the request-id bookkeeping), then
+    `_tokenize_one_request` (tokenization and `_validate_one_request`); returns the
+    tokenized request."""
+    tm._init_req_state(obj)
+    return asyncio.run(tm._tokenize_one_request(obj))
+
+
+def serving_chat(flags: str) -> Any:
+    """The /v1/chat/completions handler of `sglang serve FLAGS`: the tokenizer manager
+    (`tokenizer_manager`), its TemplateManager initialised as `init_tokenizer_manager` does
+    (the model's chat template, or --chat-template), and `OpenAIServingChat` built on both as
+    the HTTP server does. `launched_args` leaves "auto" parsers unresolved; give explicit
+    --reasoning-parser/--tool-call-parser values."""
+    from sglang.srt.entrypoints.openai.serving_chat import OpenAIServingChat
+    from sglang.srt.parser.template_manager import TemplateManager
+    from sglang.srt.runtime_context import get_model, get_serving
+
+    tm = tokenizer_manager(flags)
+    templates = TemplateManager()
+    templates.initialize_templates(
+        tokenizer_manager=tm,
+        model_path=get_model().model_path,
+        chat_template=get_serving().chat_template,
+        completion_template=get_serving().completion_template,
+    )
+    return OpenAIServingChat(tm, templates)
+
+
+def chat_request(**fields: Any) -> Any:
+    """A ChatCompletionRequest from the JSON body fields an OpenAI client sends
+    (`extra_body` fields are top-level fields of the body)."""
+    from sglang.srt.entrypoints.openai.protocol import ChatCompletionRequest
+
+    fields.setdefault("model", "default")
+    fields.setdefault("messages", [{"role": "user", "content": "Is it hot?"}])
+    return ChatCompletionRequest(**fields)
+
+
+def anthropic_messages(flags: str, **fields: Any) -> Any:
+    """What the /v1/messages handler of `sglang serve FLAGS` does with an Anthropic
+    Messages request (`fields`: the JSON body, e.g. `thinking={"type": "enabled",
+    "budget_tokens": 2048}`) before generating: `AnthropicServing` on the server's chat
+    handler (`serving_chat`) converts it to a chat completion request
+    (`_convert_to_chat_completion_request`); returns that request."""
+    from sglang.srt.entrypoints.anthropic.protocol import AnthropicMessagesRequest
+    from sglang.srt.entrypoints.anthropic.serving import AnthropicServing
+
+    fields.setdefault("model", "default")
+    fields.setdefault("max_tokens", 1024)
+    fields.setdefault("messages", [{"role": "user", "content": "Is it hot?"}])
+    serving = AnthropicServing(serving_chat(flags))
+    return serving._convert_to_chat_completion_request(AnthropicMessagesRequest(**fields))
