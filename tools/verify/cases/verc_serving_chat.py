@@ -24,7 +24,7 @@ HUNYUAN_TEMPLATE = (
     "T = tempfile.NamedTemporaryFile('w', suffix='.jinja', delete=False)\n"
     "T.write(\"{% set reasoning_mode_token = '/no_think' if reasoning_effort == 'no_think'"
     " else '' %}{% for m in messages %}{{ m['role'] }}: {{ m['content'] }}\\n{% endfor %}"
-    "{{ reasoning_mode_token }}\")\n"
+    '{{ reasoning_mode_token }}")\n'
     "T.close()\n"
 )
 
@@ -73,7 +73,8 @@ CASES = [
     ),
     case(
         "2744dd392c99acff",
-        setup=SETUP + "R1 = '--model-path deepseek-ai/DeepSeek-R1 --reasoning-parser deepseek-r1'\n",
+        setup=SETUP
+        + "R1 = '--model-path deepseek-ai/DeepSeek-R1 --reasoning-parser deepseek-r1'\n",
         before=f"anthropic_messages(R1, thinking={OFF})\n",
         after="anthropic_messages(R1)\n",
         note="the example's Messages requests (thinking disabled; thinking unset) sent to a"

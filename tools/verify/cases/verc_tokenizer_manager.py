@@ -20,7 +20,7 @@ QWEN3 = "--model-path Qwen/Qwen3-8B"
 GTE = "--model-path Alibaba-NLP/gte-Qwen2-7B-instruct"
 EMBEDS = "input_embeds=[[0.0] * 4096] * 5, sampling_params={'max_new_tokens': 16}"
 YARN = (
-    " --json-model-override-args '{\"rope_scaling\": {\"rope_type\": \"yarn\", \"factor\": 4.0,"
+    ' --json-model-override-args \'{"rope_scaling": {"rope_type": "yarn", "factor": 4.0,'
     ' "original_max_position_embeddings": 32768}, "max_position_embeddings": 131072}\''
     " --context-length 131072"
 )
@@ -104,11 +104,11 @@ CASES = [
         "0ba9f6264b198a37",
         setup=SETUP + "IMAGES = dict(text='Describe the pictures.', image_data=['a.png'] * 4)\n",
         before=(
-            f"tm = tokenizer_manager(\"\"\"{LLAMA} --limit-mm-data-per-request '{{\"image\": 1}}'\"\"\")\n"
+            f'tm = tokenizer_manager("""{LLAMA} --limit-mm-data-per-request \'{{"image": 1}}\'""")\n'
             "tm._validate_mm_limits(generate_req(**IMAGES))\n"
         ),
         after=(
-            f"tm = tokenizer_manager(\"\"\"{LLAMA} --limit-mm-data-per-request '{{\"image\": 8}}'\"\"\")\n"
+            f'tm = tokenizer_manager("""{LLAMA} --limit-mm-data-per-request \'{{"image": 8}}\'""")\n'
             "tm._validate_mm_limits(generate_req(**IMAGES))\n"
         ),
         note="the example's --limit-mm-data-per-request values with a four-image request;"
