@@ -117,3 +117,110 @@ def anthropic_messages(flags: str, **fields: Any) -> Any:
     fields.setdefault("messages", [{"role": "user", "content": "Is it hot?"}])
     serving = AnthropicServing(serving_chat(flags))
     return serving._convert_to_chat_completion_request(AnthropicMessagesRequest(**fields))
+
+
+def adapter_dir(
+    r: int = 8,
+    target_modules: tuple[str, ...] = ("q_proj", "v_proj"),
+    added_tokens: dict[str, int] | None = None,
+    **config: Any,
+) -> str:
+    """A PEFT LoRA adapter directory with its adapter_config.json (rank `r`, lora_alpha 2r,
+    `target_modules`, `config` merged over) and, given `added_tokens`, an added_tokens.json.
+    No weight file: for the checks that read the adapter's configuration."""
+    import json
+    import os
+    import tempfile
+
+    path = tempfile.mkdtemp(prefix="verify-lora-")
+    adapter = {
+        "peft_type": "LORA",
+        "r": r,
+        "lora_alpha": 2 * r,
+        "target_modules": list(target_modules),
+        "use_dora": False,
+        **config,
+    }
+    with open(os.path.join(path, "adapter_config.json"), "w", encoding="utf-8") as f:
+        json.dump(adapter, f)
+    if added_tokens is not None:
+        with open(os.path.join(path, "added_tokens.json"), "w", encoding="utf-8") as f:
+            json.dump(added_tokens, f)
+    return path
+
+
+def lora_manager(flags: str) -> Any:
+    """The LoRAManager of TP rank 0 of `sglang serve FLAGS`, in the state
+    `init_lora_adapters` leaves it in before it loads --lora-paths (no adapter loaded, no
+    memory pool yet): the server args published for rank 0, then the fields of
+    `LoRAManager.__init__` that the adapter checks read (the base model's text config,
+    max_loras_per_batch, whether DP attention is on). Built with `object.__new__`: the real
+    constructor needs the loaded base model. Adapter weights are not loaded
+    (`load_lora_weights` does nothing): the checks read the adapter's configuration only."""
+    import torch
+    from sglang.srt.configs.model_config import ModelConfig
+    from sglang.srt.lora.lora_manager import LoRAManager
+    from sglang.srt.runtime_context import get_lora, get_parallel
+
+    server_args = verify_fixtures.published_rank0(flags)
+    config = ModelConfig.from_server_args(server_args)
+    manager = object.__new__(LoRAManager)
+    manager.base_hf_config = config.hf_config.get_text_config()
+    manager.max_loras_per_batch = get_lora().max_loras_per_batch
+    manager.attn_dp_enabled = get_parallel().attn_dp_enabled
+    manager.device = torch.device("cpu")  # read only by the load logs' free-memory query
+    manager.init_lora_adapters()
+    manager.load_lora_weights = lambda lora_ref: None
+    return manager
+
+
+def lora_ref(name: str, path: str, pinned: bool = False) -> Any:
+    """The LoRARef the tokenizer side registers for an adapter (name, path, pinned)."""
+    from sglang.srt.lora.lora_registry import LoRARef
+
+    return LoRARef(lora_name=name, lora_path=path, pinned=pinned)
+
+
+def load_adapter(manager: Any, ref: Any) -> None:
+    """`LoRAManager.load_lora_adapter(ref)` as the /load_lora_adapter endpoint reaches it;
+    a failed load is raised with the message the endpoint returns."""
+    result = manager.load_lora_adapter(ref)
+    if not result.success:
+        raise ValueError(result.error_message)
+
+
+def lora_manager_startup(flags: str) -> Any:
+    """`LoRAManager(...)` as TP rank 0's model runner builds it for `sglang serve FLAGS`
+    (every argument from the published server args), up to and including the loading of
+    --lora-paths: the base model is a CPU stand-in module (the constructor reads only its
+    device before `init_state`), and `init_state` is reduced to its first step,
+    `init_lora_adapters(lora_paths)`, with adapter weights not loaded (the shape inference
+    and buffer set-up after it need the real base model)."""
+    import torch
+    from sglang.srt.configs.load_config import LoadConfig
+    from sglang.srt.configs.model_config import ModelConfig
+    from sglang.srt.lora.lora_manager import LoRAManager
+    from sglang.srt.runtime_context import get_lora
+
+    def init_state(
+        self: Any, max_lora_rank: Any = None, target_modules: Any = None, lora_paths: Any = None
+    ) -> None:
+        self.init_lora_adapters(lora_paths)
+
+    LoRAManager.init_state = init_state  # type: ignore[method-assign]
+    LoRAManager.load_lora_weights = lambda self, lora_ref: None  # type: ignore[method-assign]
+    server_args = verify_fixtures.published_rank0(flags)
+    config = ModelConfig.from_server_args(server_args)
+    lora = get_lora()
+    return LoRAManager(
+        base_model=torch.nn.Linear(1, 1),
+        base_hf_config=config.hf_config,
+        max_loras_per_batch=lora.max_loras_per_batch,
+        load_config=LoadConfig(),
+        dtype=config.dtype,
+        server_args=server_args,
+        lora_backend=lora.lora_backend,
+        max_lora_rank=lora.max_lora_rank,
+        target_modules=lora.lora_target_modules,
+        lora_paths=lora.lora_paths,
+    )

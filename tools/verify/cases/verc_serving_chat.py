@@ -28,6 +28,12 @@ HUNYUAN_TEMPLATE = (
     "T.close()\n"
 )
 
+
+def convert(fields: str) -> str:
+    """A half: the chat handler `chat` converts a chat completion body with `fields`."""
+    return f"chat._convert_to_internal_request(chat_request({fields}))\n"
+
+
 CASES = [
     case(
         "6dae28a9b7a7ec14",
@@ -50,16 +56,16 @@ CASES = [
     case(
         "6db4b56558bed002",
         setup=SETUP + "chat = serving_chat('--model-path Qwen/Qwen3-8B')\n",
-        before="chat._convert_to_internal_request(chat_request(stream=True, return_prompt_token_ids=True))\n",
-        after="chat._convert_to_internal_request(chat_request(stream=False, return_prompt_token_ids=True))\n",
+        before=convert("stream=True, return_prompt_token_ids=True"),
+        after=convert("stream=False, return_prompt_token_ids=True"),
         note="the example's chat completion bodies (extra_body fields are top-level body"
         " fields) handed to the server's chat handler",
     ),
     case(
         "2b46d5643f69ea2b",
         setup=SETUP + "chat = serving_chat('--model-path Qwen/Qwen3-8B')\n",
-        before="chat._convert_to_internal_request(chat_request(stream=True, return_token_ids=True))\n",
-        after="chat._convert_to_internal_request(chat_request(stream=False, return_token_ids=True))\n",
+        before=convert("stream=True, return_token_ids=True"),
+        after=convert("stream=False, return_token_ids=True"),
         note="the example's request arguments (extra_body fields are top-level body fields)"
         " as chat completion bodies handed to the server's chat handler",
     ),
@@ -67,7 +73,8 @@ CASES = [
         "fcf67b5728ade87d",
         setup=SETUP,
         before=f"anthropic_messages('--model-path Qwen/Qwen3-32B', thinking={ON})\n",
-        after=f"anthropic_messages('--model-path Qwen/Qwen3-32B --reasoning-parser qwen3', thinking={ON})\n",
+        after="anthropic_messages('--model-path Qwen/Qwen3-32B --reasoning-parser qwen3',"
+        f" thinking={ON})\n",
         note="the example's launch commands, then an Anthropic Messages request with thinking"
         " enabled (as Claude Code sends) converted by the /v1/messages handler",
     ),

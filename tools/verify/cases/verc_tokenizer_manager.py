@@ -24,22 +24,46 @@ YARN = (
     ' "original_max_position_embeddings": 32768}, "max_position_embeddings": 131072}\''
     " --context-length 131072"
 )
+CLP = (
+    "from sglang.srt.sampling.custom_logit_processor import DisallowedTokensLogitsProcessor\n"
+    "REQ = dict(\n"
+    "    text='Hello',\n"
+    "    custom_logit_processor=DisallowedTokensLogitsProcessor().to_str(),\n"
+    "    sampling_params={'custom_params': {'token_ids': [1, 2]}},\n"
+    ")\n"
+)
+PAYLOAD = (
+    "payload = {'text': 'Is it hot?', 'sampling_params': {'max_new_tokens': 1},"
+    " 'return_logprob': True}\n"
+)
+
+
+def run(flags: str, request: str) -> str:
+    """A half: the manager of `sglang serve FLAGS` tokenizes and checks `request`."""
+    return f"tokenize(tokenizer_manager({flags!r}), {request})\n"
+
+
+def mm_limits(limit: str) -> str:
+    """A half: the manager of a server with this --limit-mm-data-per-request checks IMAGES."""
+    flags = f"{LLAMA} --limit-mm-data-per-request '{limit}'"
+    return f"tokenizer_manager({flags!r})._validate_mm_limits(generate_req(**IMAGES))\n"
+
 
 CASES = [
     case(
         "27599d71f3a4aa41",
         setup=SETUP,
-        before=f'tokenize(tokenizer_manager("{LLAMA}"), generate_req({EMBEDS}))\n',
-        after=f'tokenize(tokenizer_manager("{LLAMA} --disable-radix-cache"), generate_req({EMBEDS}))\n',
+        before=run(LLAMA, f"generate_req({EMBEDS})"),
+        after=run(f"{LLAMA} --disable-radix-cache", f"generate_req({EMBEDS})"),
         note="the example's launch commands, then a request with input_embeds (5 positions of"
         " the model's hidden size) as the entry describes",
     ),
     case(
         "2c75ad3a0b76298f",
-        setup=SETUP + f'tm = tokenizer_manager("{QWEN3} --skip-tokenizer-init")\n',
+        setup=SETUP + f"tm = tokenizer_manager({QWEN3 + ' --skip-tokenizer-init'!r})\n",
         before="tokenize(tm, generate_req(text='Hello', sampling_params={'max_new_tokens': 16}))\n",
         after=(
-            "tokenizer = tokenizer_manager('" + QWEN3 + "').tokenizer\n"
+            f"tokenizer = tokenizer_manager({QWEN3!r}).tokenizer\n"
             "ids = tokenizer('Hello').input_ids\n"
             "tokenize(tm, generate_req(input_ids=ids, sampling_params={'max_new_tokens': 16}))\n"
         ),
@@ -50,13 +74,9 @@ CASES = [
     case(
         "63fd24aaf1688d05",
         setup=SETUP + "PROMPT = list(range(1, 61710))  # 61709 tokens, as in the example message\n",
-        before=(
-            f'tokenize(tokenizer_manager("{QWEN3}"),'
-            " generate_req(input_ids=PROMPT, sampling_params={'max_new_tokens': 16}))\n"
-        ),
-        after=(
-            f'tokenize(tokenizer_manager("""{QWEN3}{YARN}"""),'
-            " generate_req(input_ids=PROMPT, sampling_params={'max_new_tokens': 16}))\n"
+        before=run(QWEN3, "generate_req(input_ids=PROMPT, sampling_params={'max_new_tokens': 16})"),
+        after=run(
+            QWEN3 + YARN, "generate_req(input_ids=PROMPT, sampling_params={'max_new_tokens': 16})"
         ),
         note="the example's launch commands (Qwen3-8B: 40960 positions; with the YaRN override"
         " and --context-length 131072), then a 61709-token prompt as in the example message."
@@ -66,10 +86,12 @@ CASES = [
     case(
         "5764ceff49c5d189",
         setup=SETUP
-        + f'tm = tokenizer_manager("{LLAMA} --context-length 32768")\n'
+        + f"tm = tokenizer_manager({LLAMA + ' --context-length 32768'!r})\n"
         + "PROMPT = list(range(1, 8193))  # 8192 tokens of chat messages\n",
-        before="tokenize(tm, generate_req(input_ids=PROMPT, sampling_params={'max_new_tokens': 32768}))\n",
-        after="tokenize(tm, generate_req(input_ids=PROMPT, sampling_params={'max_new_tokens': 4096}))\n",
+        before="tokenize(tm, generate_req(input_ids=PROMPT,"
+        " sampling_params={'max_new_tokens': 32768}))\n",
+        after="tokenize(tm, generate_req(input_ids=PROMPT,"
+        " sampling_params={'max_new_tokens': 4096}))\n",
         note="the chat completion's max_tokens becomes the request's max_new_tokens"
         " (ChatCompletionRequest.to_sampling_params); a server with a 32768-token context and an"
         " 8192-token prompt, as in the example message",
@@ -77,40 +99,31 @@ CASES = [
     case(
         "9fb393b524b3b3a5",
         setup=SETUP,
-        before=f'tokenize(tokenizer_manager("{GTE}"), embedding_req(text="what is the capital of"))\n',
-        after=f'tokenize(tokenizer_manager("{GTE} --is-embedding"), embedding_req(text="what is the capital of"))\n',
+        before=run(GTE, "embedding_req(text='what is the capital of')"),
+        after=run(f"{GTE} --is-embedding", "embedding_req(text='what is the capital of')"),
         note="the example's launch commands (gte-Qwen2-7B-instruct's config names the causal-LM"
         " class Qwen2ForCausalLM), then an embedding request (/v1/embeddings)",
     ),
     case(
         "9b29b0f4de8e0e4b",
         setup=SETUP + "REQ = dict(text='Hello', return_hidden_states=True)\n",
-        before=f'tokenize(tokenizer_manager("{QWEN3}"), generate_req(**REQ))\n',
-        after=f'tokenize(tokenizer_manager("{QWEN3} --return-hidden-states-mode full"), generate_req(**REQ))\n',
+        before=run(QWEN3, "generate_req(**REQ)"),
+        after=run(f"{QWEN3} --return-hidden-states-mode full", "generate_req(**REQ)"),
         note="the example's launch commands, then a request with return_hidden_states=True",
     ),
     case(
         "e94ddd0a6da8198a",
-        setup=SETUP
-        + "from sglang.srt.sampling.custom_logit_processor import DisallowedTokensLogitsProcessor\n"
-        + "REQ = dict(text='Hello', custom_logit_processor=DisallowedTokensLogitsProcessor().to_str(),\n"
-        + "           sampling_params={'custom_params': {'token_ids': [1, 2]}})\n",
-        before=f'tokenize(tokenizer_manager("{LLAMA}"), generate_req(**REQ))\n',
-        after=f'tokenize(tokenizer_manager("{LLAMA} --enable-custom-logit-processor"), generate_req(**REQ))\n',
+        setup=SETUP + CLP,
+        before=run(LLAMA, "generate_req(**REQ)"),
+        after=run(f"{LLAMA} --enable-custom-logit-processor", "generate_req(**REQ)"),
         note="the example's launch commands, then a request carrying one of sglang's own"
         " serialized custom logit processors",
     ),
     case(
         "0ba9f6264b198a37",
         setup=SETUP + "IMAGES = dict(text='Describe the pictures.', image_data=['a.png'] * 4)\n",
-        before=(
-            f'tm = tokenizer_manager("""{LLAMA} --limit-mm-data-per-request \'{{"image": 1}}\'""")\n'
-            "tm._validate_mm_limits(generate_req(**IMAGES))\n"
-        ),
-        after=(
-            f'tm = tokenizer_manager("""{LLAMA} --limit-mm-data-per-request \'{{"image": 8}}\'""")\n'
-            "tm._validate_mm_limits(generate_req(**IMAGES))\n"
-        ),
+        before=mm_limits('{"image": 1}'),
+        after=mm_limits('{"image": 8}'),
         note="the example's --limit-mm-data-per-request values with a four-image request;"
         " _tokenize_one_request calls _validate_mm_limits only for a model with a multimodal"
         " processor, which the config-only fixtures lack (no image processor files), so the"
@@ -119,16 +132,12 @@ CASES = [
     ),
     case(
         "b388f21c8e42d7a3",
-        setup=SETUP + f'tm = tokenizer_manager("{LLAMA}")\n',
+        setup=SETUP + f"tm = tokenizer_manager({LLAMA!r})\n" + PAYLOAD,
         before=(
-            "payload = {'text': 'Is it hot?', 'sampling_params': {'max_new_tokens': 1},"
-            " 'return_logprob': True}\n"
             "payload['token_ids_logprob'] = [151644, 151645]  # Qwen ids sent to a Llama-3 server\n"
             "tokenize(tm, generate_req(**payload))\n"
         ),
         after=(
-            "payload = {'text': 'Is it hot?', 'sampling_params': {'max_new_tokens': 1},"
-            " 'return_logprob': True}\n"
             "payload['token_ids_logprob'] = tm.tokenizer.convert_tokens_to_ids(['hot', 'word'])\n"
             "tokenize(tm, generate_req(**payload))\n"
         ),
@@ -138,7 +147,7 @@ CASES = [
     ),
     case(
         "bcbe298a5acfb065",
-        setup=SETUP + f'tm = tokenizer_manager("{LLAMA}")\nimport uuid\n',
+        setup=SETUP + f"tm = tokenizer_manager({LLAMA!r})\nimport uuid\n",
         before=(
             "for p in ['hot', 'word']:  # the first is still in flight: nothing answers here\n"
             "    tokenize(tm, generate_req(text=p, rid='job-1'))\n"
