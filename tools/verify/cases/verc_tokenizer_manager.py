@@ -160,3 +160,31 @@ CASES = [
         " answers, so the first request is still in flight when the second arrives",
     ),
 ]
+
+# errors/sglang/srt/managers/tokenizer_control_mixin.yaml: the mixin's methods run on the
+# tokenizer manager
+OPEN_SESSION = """\
+import asyncio
+from sglang.srt.managers.io_struct import OpenSessionReqInput
+
+def open_session(flags):
+    tm = tokenizer_manager(flags)
+    tm.event_loop = asyncio.new_event_loop()  # no handle loop: nothing to receive
+    # the scheduler's reply, as _handle_open_session_req_output delivers it
+    tm._dispatch_to_scheduler = lambda obj: tm.session_futures[obj.session_id].set_result(
+        obj.session_id
+    )
+    req = OpenSessionReqInput(capacity_of_str_len=1000, streaming=True)
+    return tm.event_loop.run_until_complete(tm.open_session(req))
+"""
+
+CASES += [
+    case(
+        "84c0afee1ae90bea",
+        setup=SETUP + OPEN_SESSION,
+        before=f"open_session({QWEN3!r})\n",
+        after=f"open_session({QWEN3 + ' --enable-streaming-session'!r})\n",
+        note="the example's launch commands, then /open_session with streaming=true handed to"
+        " the tokenizer manager; a stand-in for the scheduler answers the open request",
+    ),
+]
