@@ -75,3 +75,55 @@ CASES.append(
         " would run",
     )
 )
+
+_DISPATCHER = (
+    "import types, torch, fixtures_vera, verify_fixtures\n"
+    "verify_fixtures.stub_sgl_kernel()  # the MoE layer module imports it\n"
+    "from sglang.srt.layers.moe.fused_moe_triton.layer import create_moe_dispatcher\n"
+    "from sglang.srt.layers.moe.moe_runner import MoeRunnerConfig\n"
+    "from sglang.srt.runtime_context import get_parallel\n"
+    "def dispatcher(flags):\n"
+    "    fixtures_vera.rank0_moe(flags)\n"
+    "    config = MoeRunnerConfig(num_experts=256, num_local_experts=32, hidden_size=7168,"
+    " top_k=8, num_fused_shared_experts=0, params_dtype=torch.bfloat16)\n"
+    "    group = types.SimpleNamespace(device_group=None)  # no process groups on CPU\n"
+    "    with get_parallel().override(tp_group=group):\n"
+    "        return create_moe_dispatcher(config, None)\n"
+)
+_DISPATCHER_NOTE = (
+    "the example's flags published for rank 0 with the scheduler's initialize_moe_config,"
+    " then the dispatcher a DeepSeek MoE layer creates (create_moe_dispatcher, layer 3:"
+    " 256 experts, 32 per rank); the TP process group is a stand-in (not read before the"
+    " check); deep_ep and flashinfer are not installed here"
+)
+
+CASES += [
+    case(
+        "44c7e9744c85db46",
+        setup=_DISPATCHER,
+        before=(
+            "dispatcher('--model-path deepseek-ai/DeepSeek-V3 --tp-size 8 --ep-size 8"
+            " --enable-dp-attention --dp-size 8 --moe-a2a-backend deepep')\n"
+        ),
+        after=(
+            "dispatcher('--model-path deepseek-ai/DeepSeek-V3 --tp-size 8 --ep-size 8"
+            " --enable-dp-attention --dp-size 8')\n"
+        ),
+        note=_DISPATCHER_NOTE,
+    ),
+    case(
+        "b22f86176d79e623",
+        setup=_DISPATCHER,
+        before=(
+            "dispatcher('--model-path deepseek-ai/DeepSeek-R1 --tp-size 8 --ep-size 8"
+            " --enable-dp-attention --dp-size 8 --moe-a2a-backend flashinfer"
+            " --moe-runner-backend flashinfer_trtllm')\n"
+        ),
+        after=(
+            "dispatcher('--model-path deepseek-ai/DeepSeek-R1 --tp-size 8 --ep-size 8"
+            " --enable-dp-attention --dp-size 8 --moe-runner-backend flashinfer_trtllm')\n"
+        ),
+        gpu="B200",
+        note=_DISPATCHER_NOTE,
+    ),
+]
