@@ -19,8 +19,7 @@ _AWQ = (
 )
 
 _INT8 = (
-    _LAYER
-    + "INT8 = {'quant_method': 'blockwise_int8', 'activation_scheme': 'dynamic',"
+    _LAYER + "INT8 = {'quant_method': 'blockwise_int8', 'activation_scheme': 'dynamic',"
     " 'weight_block_size': [128, 128]}\n"
     + "def gate_up(flags):  # DeepSeek-R1's dense MLP (first_k_dense_replace layers)\n"
     + "    quant_layer(INT8, flags, 'MergedColumnParallelLinear', 7168, [18432, 18432],"
@@ -151,8 +150,7 @@ CASES = [
     ),
     case(
         "9c18875327f8df52",
-        setup=_CT
-        + "G4 = {'num_bits': 4, 'type': 'int', 'symmetric': True, 'strategy': 'group',"
+        setup=_CT + "G4 = {'num_bits': 4, 'type': 'int', 'symmetric': True, 'strategy': 'group',"
         " 'group_size': 128, 'dynamic': False}\n"
         + "GROUPS = {'group_0': {'targets': ['Linear'], 'weights': G4}}\n",
         before="experts(ct(GROUPS, ignore=['re:.*down_proj'], fmt='pack-quantized'))\n",
