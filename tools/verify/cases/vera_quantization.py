@@ -228,3 +228,58 @@ CASES = [
         " qkv_proj built with the FP8 config the loader makes",
     ),
 ]
+
+_FP8_BLOCK = (
+    "{'quant_method': 'fp8', 'activation_scheme': 'dynamic', 'weight_block_size': [128, 128]}"
+)
+
+_FP8_MOE = (
+    "import types, torch, verify_fixtures, fixtures_vera\n"
+    "from sglang.srt.runtime_context import get_parallel\n"
+    "from sglang.srt.layers.quantization.fp8 import Fp8MoEMethod\n"
+    f"M = verify_fixtures.hub_model('Qwen/Qwen3-235B-A22B', quantization_config={_FP8_BLOCK})\n"
+    "def experts(flags):\n"
+    "    flags = f'--model-path {M} {flags}'\n"
+    "    fixtures_vera.rank0_moe(flags)\n"
+    "    method = Fp8MoEMethod(verify_fixtures.rank0_quant_config(flags))\n"
+    "    moe_tp, moe_ep = get_parallel().moe_tp_size, get_parallel().moe_ep_size\n"
+    "    layer = torch.nn.Module()  # what FusedMoE.__init__ sets before create_weights\n"
+    "    layer.moe_tp_size = moe_tp\n"
+    "    layer.moe_runner_config = types.SimpleNamespace(is_gated=True)\n"
+    "    with torch.device('meta'):  # 128 experts, moe_intermediate_size 1536\n"
+    "        method.create_weights(layer, 128 // moe_ep, 4096, 1536 // moe_tp,"
+    " torch.bfloat16, weight_loader=None)\n"
+)
+
+CASES += [
+    case(
+        "07dea27bef993778",
+        setup=_LAYER
+        + f"FP8 = {_FP8_BLOCK}\n"
+        + "def gate_up(flags):  # DeepSeek-R1's dense MLP (first_k_dense_replace layers)\n"
+        + "    quant_layer(FP8, flags, 'MergedColumnParallelLinear', 7168, [18432, 18432],"
+        " prefix='model.layers.0.mlp.gate_up_proj', arch='DeepseekV3ForCausalLM')\n",
+        before=(
+            "gate_up('--tp-size 32 --nnodes 4 --node-rank 0 --dist-init-addr 10.0.0.1:5000"
+            " --trust-remote-code')\n"
+        ),
+        after=(
+            "gate_up('--tp-size 16 --nnodes 2 --node-rank 0 --dist-init-addr 10.0.0.1:5000"
+            " --trust-remote-code')\n"
+        ),
+        note="the example's model as DeepSeek-R1's config (block-FP8 [128, 128]); TP rank 0's"
+        " gate_up_proj of a dense layer (intermediate_size 18432) built with the quantization"
+        " config the loader makes for the example's flags",
+    ),
+    case(
+        "f4bff9cccaec7646",
+        setup=_FP8_MOE,
+        before="experts('--tp-size 8')\n",
+        after="experts('--tp-size 8 --ep-size 8')\n",
+        note="the example's model as Qwen3-235B-A22B's config with a block-FP8 [128, 128]"
+        " quantization_config; flags published and the scheduler's initialize_moe_config;"
+        " the FP8 MoE method creates rank 0's expert weights on the meta device with the"
+        " MoE TP/EP sizes the published parallel state gives (FusedMoE divides"
+        " moe_intermediate_size by the MoE TP size)",
+    ),
+]
