@@ -69,3 +69,68 @@ def hybrid_req_pool(rows: int, mamba_slots: int, extra_buffer: bool = False) -> 
         (rows + 1, 2), dtype=torch.int64
     )
     return pool
+
+
+def host_memory(available_gib: float, cgroup_headroom_gib: float | None = None) -> None:
+    """Make sglang's host-memory query (`mem_cache.host_memory`) report `available_gib` GiB of
+    free RAM (psutil's figure) and a cgroup headroom of `cgroup_headroom_gib` (None: no memory
+    limit visible), instead of this machine's: the HiCache checks compare their pools with it."""
+    import sglang.srt.mem_cache.host_memory as hm
+
+    gib = 1 << 30
+    hm.psutil = SimpleNamespace(
+        virtual_memory=lambda: SimpleNamespace(available=int(available_gib * gib))
+    )
+    headroom = None if cgroup_headroom_gib is None else int(cgroup_headroom_gib * gib)
+    hm._cgroup_memory_headroom = lambda proc_root=None: headroom
+
+
+def unresolvable_cgroup_proc(root: str) -> str:
+    """A /proc stand-in under `root` whose self/cgroup names a cgroup v2 membership that no
+    mounted cgroup filesystem in self/mountinfo holds (as in some sandboxed containers); sglang's
+    `_cgroup_memory_headroom(proc_root)` cannot resolve it. Returns the proc root."""
+    import os
+
+    proc = os.path.join(root, "proc")
+    os.makedirs(os.path.join(proc, "self"), exist_ok=True)
+    with open(os.path.join(proc, "self", "cgroup"), "w") as f:
+        f.write("0::/sandbox/engine\n")
+    with open(os.path.join(proc, "self", "mountinfo"), "w") as f:
+        f.write("22 1 0:21 / / rw,relatime - overlay overlay rw\n")
+    return proc
+
+
+def hicache_params(pool: Any, req_to_token_pool: Any = None) -> Any:
+    """The CacheInitParams fields HiCache auto-sizing reads: the allocator's device KV pool,
+    the request pool (a hybrid one adds its Mamba pool) and no MTP draft pools."""
+    allocator = SimpleNamespace(get_kvcache=lambda: pool)
+    return SimpleNamespace(
+        token_to_kv_pool_allocator=allocator,
+        req_to_token_pool=req_to_token_pool,
+        mtp_draft_device_pools=(),
+    )
+
+
+def mha_pool(size: int, bytes_per_token: int) -> Any:
+    """An `MHATokenToKVPool` of `size` tokens whose K+V take `bytes_per_token` bytes a token
+    (what its `get_kv_size_bytes` reports), without its buffers."""
+    from sglang.srt.mem_cache.memory_pool import MHATokenToKVPool
+
+    pool = object.__new__(MHATokenToKVPool)
+    pool.size = size
+    half = size * bytes_per_token // 2
+    pool.get_kv_size_bytes = lambda: (half, half)
+    return pool
+
+
+def auto_size_hicache(flags: str, pool: Any) -> Any:
+    """Run HiCache auto-sizing (`auto_size_hicache`, entered as kv_cache_builder does around
+    the tree cache) for `sglang serve FLAGS` published for rank 0, over device KV `pool`;
+    returns the resolved server args."""
+    import verify_fixtures
+    from sglang.srt.mem_cache.hicache_auto_size import auto_size_hicache as auto
+
+    server_args = verify_fixtures.published_rank0(flags)
+    with auto(hicache_params(pool), None, enabled=server_args.enable_hierarchical_cache):
+        pass
+    return server_args
