@@ -134,3 +134,97 @@ def auto_size_hicache(flags: str, pool: Any) -> Any:
     with auto(hicache_params(pool), None, enabled=server_args.enable_hierarchical_cache):
         pass
     return server_args
+
+
+def host_kv_pool(
+    *, host_size_gb: int = 0, ratio: float = 2.0, device_tokens: int, bytes_per_token: int
+) -> Any:
+    """Build a HiCache host KV pool the way its base class does (`HostKVCache.__init__`: the
+    size from --hicache-size in GB or --hicache-ratio x the device pool, page rounding, then the
+    host-memory budget check of `_allocate_host_buffer`) for a device pool of `device_tokens`
+    tokens at `bytes_per_token` host bytes a token (all layers). The layout-specific parts
+    (buffer allocation and transfers) are left out: the subclass makes no buffer."""
+    import torch
+    from sglang.srt.mem_cache.pool_host.base import HostKVCache
+
+    class _GeometryOnlyHostPool(HostKVCache):
+        layer_num = target_layer_num = 1
+
+        def get_size_per_token(self):  # type: ignore[no-untyped-def]
+            return bytes_per_token
+
+        def init_kv_buffer(self):  # type: ignore[no-untyped-def]
+            return None
+
+        def load_to_device_per_layer(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+            raise NotImplementedError
+
+        def backup_from_device_all_layer(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+            raise NotImplementedError
+
+        def get_data_page(self, index, flat=True):  # type: ignore[no-untyped-def]
+            raise NotImplementedError
+
+        def get_dummy_flat_data_page(self):  # type: ignore[no-untyped-def]
+            raise NotImplementedError
+
+        def set_from_flat_data_page(self, index, data_page):  # type: ignore[no-untyped-def]
+            raise NotImplementedError
+
+    return _GeometryOnlyHostPool(
+        dtype=torch.bfloat16,
+        device_capacity_tokens=device_tokens,
+        size_per_token=bytes_per_token,
+        start_layer=0,
+        end_layer=1,
+        host_to_device_ratio=ratio,
+        host_size=host_size_gb,
+        page_size=64,
+        layout="layer_first",
+        pin_memory=False,
+        device="cpu",
+    )
+
+
+def dsv4_swa_host_pool(
+    flags: str, *, layers: int, device_swa_tokens: int, swa_page_bytes: int
+) -> Any:
+    """The DeepSeek V4 HiCache SWA host pool for `sglang serve FLAGS` published for rank 0:
+    the host page counts from `_deepseek_v4_num_host_pages` (device pages x --hicache-ratio),
+    then `DeepSeekV4PagedHostPool` over `layers` device buffers (meta tensors) of
+    `swa_page_bytes` bytes a 256-token page. The host buffers are meta tensors (nothing is
+    allocated); the budget check comes before the allocation."""
+    import collections
+
+    import verify_fixtures
+
+    verify_fixtures.stub_sgl_kernel()  # memory_pool_host imports kvcacheio kernels; none runs
+    import sglang.srt.mem_cache.memory_pool_host as mph
+    import torch
+    from sglang.srt.mem_cache.hybrid_cache.hybrid_pool_assembler import (
+        _deepseek_v4_num_host_pages,
+    )
+
+    verify_fixtures.published_rank0(flags)
+    page = 256
+    kvcache = SimpleNamespace(size=device_swa_tokens * 8, swa_size=device_swa_tokens)
+    params = SimpleNamespace(token_to_kv_pool_allocator=SimpleNamespace())
+    _, swa_host_pages, _ = _deepseek_v4_num_host_pages(
+        params=params, kvcache=kvcache, page_size=page, swa_page_size=page
+    )
+    def meta_alloc(shape, dtype, **kwargs):  # type: ignore[no-untyped-def]
+        return torch.empty(shape, dtype=dtype, device="meta")
+
+    mph.ALLOC_MEMORY_FUNCS = collections.defaultdict(lambda: meta_alloc)
+    buffers = [
+        torch.empty((device_swa_tokens // page, swa_page_bytes), dtype=torch.uint8, device="meta")
+    ] * layers
+    return mph.DeepSeekV4PagedHostPool(
+        pool_name="swa",
+        device_buffers=buffers,
+        item_bytes=swa_page_bytes,
+        num_host_pages=swa_host_pages,
+        slot_page_size=page,
+        pin_memory=False,
+        page_aligned_only=True,
+    )

@@ -59,3 +59,33 @@ CASES = [
         " the pool's budget falls back to host RAM",
     ),
 ]
+CASES.append(
+    case(
+        "4871922542fe10ed",
+        setup=_SETUP
+        + "fv.host_memory(70)\n"
+        "# Qwen3-32B-FP8 at TP 8: 64 layers x 1 KV head x 128 x 2 (K, V) x 1 byte (fp8 KV)\n"
+        "# = 16 KiB a token per rank; a 1.2M-token device pool\n"
+        "pool = dict(device_tokens=1_200_000, bytes_per_token=16384)\n",
+        before="fv.host_kv_pool(host_size_gb=100, **pool)\n",
+        after="fv.host_kv_pool(host_size_gb=20, **pool)\n",
+        note="HostKVCache.__init__ (sizing and the budget check) with the example's"
+        " --hicache-size per rank, no buffers; 70 GiB of free host RAM stands for this rank's"
+        " share (the harness runs one process, so no division by 8 ranks)",
+    )
+)
+_V4 = "--model-path deepseek-ai/DeepSeek-V3 --tp-size 8 --enable-hierarchical-cache"
+CASES.append(
+    case(
+        "47f0633584115bf2",
+        setup=_SETUP + "fv.host_memory(90)\n"
+        "geometry = dict(layers=61, device_swa_tokens=500_000, swa_page_bytes=256 * 1024)\n",
+        before=f"fv.dsv4_swa_host_pool({_V4 + ' --hicache-ratio 4'!r}, **geometry)\n",
+        after=f"fv.dsv4_swa_host_pool({_V4 + ' --hicache-ratio 1.5'!r}, **geometry)\n",
+        note="the example's --hicache-ratio through _deepseek_v4_num_host_pages into"
+        " DeepSeekV4PagedHostPool's budget check; the launch flags only carry the ratio, so the"
+        " DeepSeek-V3 fixture stands in for V4 (no hub fixture). The SWA geometry (61 layers,"
+        " 500k device tokens, 1 KiB a token) and 90 GiB of free RAM for this rank are chosen"
+        " figures, not V4's measured ones; buffers are not allocated",
+    )
+)
