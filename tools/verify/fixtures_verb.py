@@ -228,3 +228,41 @@ def dsv4_swa_host_pool(
         pin_memory=False,
         page_aligned_only=True,
     )
+
+
+def kv_configurator(flags: str, **attrs: Any) -> Any:
+    """A `KVCacheConfigurator` for `sglang serve FLAGS` published for rank 0, built without
+    its constructor (which needs the loaded model runner): only `attrs` are set, the fields
+    the sizing method under test reads."""
+    import verify_fixtures
+    from sglang.srt.mem_cache.kv_cache_configurator import KVCacheConfigurator
+
+    verify_fixtures.published_rank0(flags)
+    configurator = object.__new__(KVCacheConfigurator)
+    for name, value in attrs.items():
+        setattr(configurator, name, value)
+    return configurator
+
+
+def swa_pool_sizes(flags: str, *, sliding_window: int, full_layers: int, swa_layers: int) -> Any:
+    """The hybrid-SWA pool sizes for `sglang serve FLAGS` with --max-total-tokens: the
+    resolved --swa-full-tokens-ratio, page size and unified-memory switch published for rank
+    0, then `HybridSWAPoolConfigurator.calculate_pool_sizes_from_max_tokens` (the split and
+    its SWA-floor check) for a model with `sliding_window` and these layer counts."""
+    import verify_fixtures
+    from sglang.srt.model_executor.pool_configurator import HybridSWAPoolConfigurator
+    from sglang.srt.runtime_context import get_memory, get_schedule
+
+    verify_fixtures.published_rank0(flags)
+    schedule = get_schedule()
+    configurator = object.__new__(HybridSWAPoolConfigurator)
+    configurator._full_layers_num = full_layers
+    configurator._swa_layers_num = swa_layers
+    configurator._swa_full_tokens_ratio = schedule.swa_full_tokens_ratio
+    configurator._sliding_window_size = sliding_window
+    configurator._page_size = schedule.page_size
+    configurator._enable_unified_memory = get_memory().enable_unified_memory
+    configurator._fused_full_entry = configurator._fused_swa_entry = None
+    return configurator.calculate_pool_sizes_from_max_tokens(
+        schedule.max_total_tokens, schedule.page_size
+    )
