@@ -60,3 +60,39 @@ CASES = [
         " ratio and page size; Gemma 3 27B's 1024-token window and 10 full / 52 sliding layers",
     ),
 ]
+
+_MAMBA_PROFILE = (
+    _SETUP + "import verify_fixtures\n"
+    "import sglang.srt.mem_cache.kv_cache_configurator as kvc\n"
+    f"M = {QWEN3_NEXT}\n"
+    "# Qwen3-Next-80B in BF16: 159 GB of weights, 74.2 GiB a GPU at TP 2, 37.1 GiB at TP 4;\n"
+    "# an 80 GiB H100 has 79.2 GiB free before loading. 36 linear-attention layers whose\n"
+    "# state takes 20 MiB a request (a chosen figure).\n"
+    "def profile(flags, weights_gib):\n"
+    "    kvc.get_available_gpu_memory = lambda *args, **kwargs: 79.2 - weights_gib\n"
+    "    mamba = SimpleNamespace(mamba2_cache_params=SimpleNamespace(\n"
+    "        layers=list(range(36)), mamba_cache_per_req=20 << 20))\n"
+    "    c = fv.kv_configurator(f'--model-path {M} ' + flags, device='cuda', gpu_id=0,\n"
+    "        mambaish_config=mamba, post_capture_kv_active=False, pp_size=1, attn_dp_size=1,\n"
+    "        model_config=SimpleNamespace(is_multimodal=False, num_hidden_layers=48),\n"
+    "        spec_algorithm=SimpleNamespace(is_none=lambda: True),\n"
+    "        hybrid_gdn_config=object(), hybrid_kda_config=None,\n"
+    "        extra_mamba_cache_bytes_per_req=0, spec_aux_config=None, is_hybrid_swa=False,\n"
+    "        is_draft_worker=False)\n"
+    "    with kvc.get_parallel().override(world_group=SimpleNamespace(cpu_group=None)):\n"
+    "        return c._profile_available_bytes(pre_model_load_memory=79.2)\n"
+)
+
+CASES.append(
+    case(
+        "52065385c8587e96",
+        setup=_MAMBA_PROFILE,
+        before="profile('--tp-size 2 --mem-fraction-static 0.7', weights_gib=74.2)\n",
+        after="profile('--tp-size 4 --mem-fraction-static 0.85', weights_gib=37.1)\n",
+        note="KVCacheConfigurator._profile_available_bytes, which sizes the Mamba state pool"
+        " (_handle_max_mamba_cache) with the Qwen3-Next fixture's resolved settings; the"
+        " free-GPU-memory query answers 79.2 GiB minus the weights a GPU at each TP size, the"
+        " WORLD group (read only by that query) is a stand-in and the 20 MiB state a request"
+        " is a chosen figure",
+    )
+)
