@@ -266,3 +266,44 @@ def swa_pool_sizes(flags: str, *, sliding_window: int, full_layers: int, swa_lay
     return configurator.calculate_pool_sizes_from_max_tokens(
         schedule.max_total_tokens, schedule.page_size
     )
+
+
+def swa_request_cap_sizes(
+    flags: str,
+    available_gib: float,
+    *,
+    window: int,
+    full_layers: int,
+    swa_layers: int,
+    bytes_per_token_layer: int,
+) -> Any:
+    """The request-capped hybrid-SWA pool sizes for `sglang serve FLAGS` published for rank 0:
+    `compute_swa_request_cap` (the SWA pool from --max-running-requests, the eviction interval,
+    the chunked prefill) and `SWARequestCapPoolConfigurator.calculate_pool_sizes` over
+    `available_gib` GiB of KV budget, for a model whose full and sliding layers both take
+    `bytes_per_token_layer` bytes a token. Raises unless the configurator applies to the
+    flags (`is_applicable`: --max-running-requests and --disable-radix-cache set)."""
+    import verify_fixtures
+    from sglang.srt.model_executor.pool_configurator import (
+        SWARequestCapPoolConfigurator,
+        compute_swa_request_cap,
+    )
+    from sglang.srt.runtime_context import get_memory, get_schedule
+
+    verify_fixtures.published_rank0(flags)
+    page_size = get_schedule().page_size
+    kvc = SimpleNamespace(
+        sliding_window_size=window,
+        layer_info=SimpleNamespace(full_attention_layer_ids=list(range(full_layers))),
+    )
+    if not SWARequestCapPoolConfigurator.is_applicable(kvc):
+        raise ValueError("the request-capped SWA layout does not apply to these flags")
+    c = object.__new__(SWARequestCapPoolConfigurator)
+    c._full_layers_num, c._swa_layers_num = full_layers, swa_layers
+    c._full_per_token = c._swa_per_token = bytes_per_token_layer
+    c._draft_full_layers_num = c._draft_swa_layers_num = c._draft_swa_full_layers_num = 0
+    c._draft_cell_size = 0
+    c._fused_full_entry = c._fused_swa_entry = None
+    c._enable_unified_memory = get_memory().enable_unified_memory
+    c._swa_cap = compute_swa_request_cap(page_size=page_size, window=window, attn_dp_size=1)
+    return c.calculate_pool_sizes(int(available_gib * (1 << 30)), page_size)

@@ -96,3 +96,22 @@ CASES.append(
         " is a chosen figure",
     )
 )
+
+_GPT_OSS = (
+    "--model-path openai/gpt-oss-120b --tp-size 2 --disable-radix-cache --max-running-requests"
+)
+CASES.append(
+    case(
+        "bb59498a7c5b8a8d",
+        setup=_SETUP + "def sizes(flags):\n"
+        "    # gpt-oss-120b at TP 2: 18 full and 18 sliding layers (window 128), 4 KV heads\n"
+        "    # x (64 + 64) x 2 bytes = 1 KiB a token a layer; 10 GiB left for the KV cache\n"
+        "    return fv.swa_request_cap_sizes(flags, 10, window=128, full_layers=18,\n"
+        "        swa_layers=18, bytes_per_token_layer=1024)\n",
+        before=f"sizes({_GPT_OSS + ' 4096'!r})\n",
+        after=f"sizes({_GPT_OSS + ' 512'!r})\n",
+        note="compute_swa_request_cap and SWARequestCapPoolConfigurator.calculate_pool_sizes"
+        " with the resolved flags (page size, chunked prefill, overlap); gpt-oss-120b's layer"
+        " geometry, and 10 GiB of KV budget as the profiled figure",
+    )
+)
