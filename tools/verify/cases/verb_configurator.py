@@ -115,3 +115,24 @@ CASES.append(
         " geometry, and 10 GiB of KV budget as the profiled figure",
     )
 )
+
+CASES.append(
+    case(
+        "0a21b0896fb3a8dd",
+        setup=_SETUP + "from sglang.srt.model_executor.pool_configurator import"
+        " DefaultPoolConfigurator\n"
+        "from sglang.srt.runtime_context import get_schedule\n"
+        "def sizes(flags, budget_mib):\n"
+        "    fv.kv_configurator('--model-path meta-llama/Llama-3.1-70B-Instruct ' + flags)\n"
+        "    c = object.__new__(DefaultPoolConfigurator)\n"
+        "    # Llama-3.1-70B at TP 2: 80 layers x 4 KV heads x (128 + 128) x 2 bytes a token\n"
+        "    c._cell_size, c._fixed_overhead_bytes = 80 * 4 * 256 * 2, 0\n"
+        "    return c.calculate_pool_sizes(budget_mib << 20, get_schedule().page_size)\n",
+        before="sizes('--tp-size 2 --page-size 64', 8)\n",
+        after="sizes('--tp-size 2 --page-size 64', 2048)\n",
+        note="DefaultPoolConfigurator.calculate_pool_sizes with the resolved page size: a KV"
+        " budget of 8 MiB (positive, as it must be to get past the earlier 'Loaded weights"
+        " leave no GPU memory' check) is under one 64-token page of Llama-3.1-70B's KV at TP 2"
+        " (10 MiB); 2 GiB is not. The budget is a chosen figure",
+    )
+)
