@@ -136,3 +136,26 @@ CASES.append(
         " (10 MiB); 2 GiB is not. The budget is a chosen figure",
     )
 )
+
+_DFLASH = (
+    _SETUP + "import verify_fixtures\n"
+    "verify_fixtures.stub_sgl_kernel()  # speculative modules import kernels; none runs\n"
+    f"M = {QWEN3_NEXT}\n"
+    "D = verify_fixtures.hub_model('D')\n"
+    "def build(flags):\n"
+    "    c = fv.kv_configurator(f'--model-path {M} --speculative-algorithm DFLASH'\n"
+    "        f' --speculative-draft-model-path {D} ' + flags, hybrid_kda_config=None)\n"
+    "    return c._build_hybrid_req_pool(max_num_reqs=8, extra_max_context_len=0)\n"
+)
+CASES.append(
+    case(
+        "db7bfab82c1d56d3",
+        setup=_DFLASH,
+        before="build('--enable-linear-replayssm-spec')\n",
+        after="build('')\n",
+        note="the example's flags resolved and published for rank 0 (no hook refuses them),"
+        " then KVCacheConfigurator._build_hybrid_req_pool for the Qwen3-Next fixture (a GDN"
+        " model: no KDA config); the after half passes the check and stops where the pool"
+        " build needs the model config the stand-in configurator lacks",
+    )
+)
