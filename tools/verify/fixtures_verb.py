@@ -24,9 +24,7 @@ def token_cache(size: int, page_size: int = 1) -> Any:
     if page_size == 1:
         allocator = TokenToKVPoolAllocator(size, torch.bfloat16, "cpu", None, False)
     else:
-        allocator = PagedTokenToKVPoolAllocator(
-            size, page_size, torch.bfloat16, "cpu", None, False
-        )
+        allocator = PagedTokenToKVPoolAllocator(size, page_size, torch.bfloat16, "cpu", None, False)
         # The worker's fake CUDA device makes the allocator pick its Triton kernels, which
         # cannot run on CPU tensors; the capacity checks come before either kernel.
         allocator.use_triton_kernels = False
@@ -212,6 +210,7 @@ def dsv4_swa_host_pool(
     _, swa_host_pages, _ = _deepseek_v4_num_host_pages(
         params=params, kvcache=kvcache, page_size=page, swa_page_size=page
     )
+
     def meta_alloc(shape, dtype, **kwargs):  # type: ignore[no-untyped-def]
         return torch.empty(shape, dtype=dtype, device="meta")
 

@@ -42,8 +42,7 @@ CASES = [
     ),
     case(
         "0a4eb6d9d6907072",
-        setup=_SETUP
-        + "import pathlib, tempfile\n"
+        setup=_SETUP + "import pathlib, tempfile\n"
         "from sglang.srt.mem_cache import host_memory\n"
         "proc = fv.unresolvable_cgroup_proc(tempfile.mkdtemp())\n"
         "host_memory._cgroup_memory_headroom.__defaults__ = (pathlib.Path(proc),)\n"
@@ -62,8 +61,7 @@ CASES = [
 CASES.append(
     case(
         "4871922542fe10ed",
-        setup=_SETUP
-        + "fv.host_memory(70)\n"
+        setup=_SETUP + "fv.host_memory(70)\n"
         "# Qwen3-32B-FP8 at TP 8: 64 layers x 1 KV head x 128 x 2 (K, V) x 1 byte (fp8 KV)\n"
         "# = 16 KiB a token per rank; a 1.2M-token device pool\n"
         "pool = dict(device_tokens=1_200_000, bytes_per_token=16384)\n",
