@@ -1,5 +1,5 @@
 """Whole-log triage benchmark (run by hand): python bench/scan.py [--size-mb N] [--log FILE]
-[--dense]
+[--dense] [--runs N] [--baseline DIR]
 
 Generates (or takes) a large multi-rank sglang server log: timestamps, many INFO lines, some
 warnings, a few tracebacks repeated across tensor-parallel ranks, one at the very end. Then, in
@@ -8,8 +8,14 @@ the same run, it times
   * `grep -F` of one keyword on the same file (the floor: reading the file once),
 and prints the ratio, the machine load and how many groups the scan found. The generated log is
 written under the system temp dir and deleted afterwards. `--dense` generates tracebacks only
-(every line a hit: the worst case, parsed up to the per-input budget). Goals (issue 13):
->= 600 MB/s and <= 200 MB peak RSS on a 1 GB log.
+(every line a hit: the worst case). Goals (issue 13): >= 600 MB/s and <= 200 MB peak RSS on a
+1 GB log.
+
+`--baseline DIR` times a second version of errexplain in the same runs (before/after side by
+side): DIR is a source tree of it, e.g. `git archive main src errors | tar -x -C DIR`, whose
+`src` goes first on PYTHONPATH. Every errexplain run uses compiled bytecode, as an installed
+package does (PYTHONDONTWRITEBYTECODE is dropped and the .pyc files go to a private
+PYTHONPYCACHEPREFIX written by the warm-up run), and a private index cache.
 """
 
 from __future__ import annotations
@@ -160,12 +166,75 @@ def _run(
     return dt, usage.ru_utime + usage.ru_stime, usage.ru_maxrss, proc.returncode
 
 
+Timed = dict[str, tuple[list[str], dict[str, str] | None]]
+
+
+def _commands(args: argparse.Namespace, log: Path, tmp: Path) -> Timed:
+    """What is timed: errexplain scan (and the baseline, and scan --workers N), then grep -F.
+    A private index cache: a shared one can be pruned by another checkout's build between runs,
+    and the run that follows would then time an index build under the build lock."""
+    scan = [sys.executable, "-m", "errexplain", "scan", "--json", str(log)]
+    env = {**os.environ, "ERREXPLAIN_CACHE_DIR": str(tmp / "cache")}
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    env["PYTHONPYCACHEPREFIX"] = str(tmp / "pycache")
+    timed: Timed = {"scan": (scan, env)}
+    if args.baseline:
+        timed["baseline"] = (scan, {**env, "PYTHONPATH": str(Path(args.baseline, "src").resolve())})
+    if args.also_workers:
+        timed[f"scan -w{args.also_workers}"] = (
+            [*scan, "--workers", str(args.also_workers)],
+            env,
+        )
+    for cmd, cmd_env in timed.values():
+        _run(cmd, tmp / "warm.json", cmd_env)  # warm-up: builds the index, the .pyc files
+    timed["grep -F"] = (["grep", "-F", "-c", "Traceback", str(log)], None)
+    return timed
+
+
+def _time_all(
+    timed: Timed, runs: int, tmp: Path
+) -> tuple[dict[str, list[tuple[float, float]]], dict[str, int], dict[str, int]]:
+    """(wall, CPU) of each run, the peak RSS and the last exit code of each command."""
+    times: dict[str, list[tuple[float, float]]] = {name: [] for name in timed}
+    rss: dict[str, int] = dict.fromkeys(timed, 0)
+    codes: dict[str, int] = {}
+    for _ in range(runs):  # interleaved, so all see the same load
+        for name, (cmd, cmd_env) in timed.items():
+            dt, cpu, peak, codes[name] = _run(cmd, tmp / f"{name}.out", cmd_env)
+            times[name].append((dt, cpu))
+            rss[name] = max(rss[name], peak)
+    return times, rss, codes
+
+
+def _report(times: dict[str, list[tuple[float, float]]], rss: dict[str, int], mb: float) -> None:
+    for name, runs in times.items():
+        wall, cpu = median(r[0] for r in runs), median(r[1] for r in runs)
+        shown = ", ".join(f"{w:.2f}" for w, _ in runs)
+        peak = "" if name == "grep -F" else f"; peak RSS {rss[name] / 1024:.0f} MB"
+        print(
+            f"{name:10s} median wall {wall:.2f} s = {mb / wall:,.0f} MB/s (runs: {shown}); "
+            f"CPU {cpu:.2f} s = {mb / cpu:,.0f} MB/s per CPU second{peak}"
+        )
+    gmid = median(r[0] for r in times["grep -F"])
+    gcpu = median(r[1] for r in times["grep -F"])
+    for name, runs in times.items():
+        if name != "grep -F":
+            mid, cpu = median(r[0] for r in runs), median(r[1] for r in runs)
+            print(
+                f"ratio {name}/grep speed (median wall): {gmid / mid:.2f}; "
+                f"CPU time {cpu / gcpu:.2f}x grep's"
+            )
+    print("goals: scan >= 600 MB/s median; peak RSS of scan (largest process) <= 200 MB")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--size-mb", type=int, default=1024)
     ap.add_argument("--log", help="scan this log instead of generating one")
     ap.add_argument("--dense", action="store_true", help="generate a log of tracebacks only")
     ap.add_argument("--runs", type=int, default=5, help="timed runs of each (median is shown)")
+    ap.add_argument("--baseline", help="a source tree of another version to time alongside")
+    ap.add_argument("--also-workers", type=int, help="also time scan --workers N")
     args = ap.parse_args()
     tmp = Path(tempfile.mkdtemp(prefix="errexplain-scan-"))
     log = Path(args.log) if args.log else tmp / "server.log"
@@ -175,41 +244,23 @@ def main() -> None:
             make = generate_dense if args.dense else generate
             n = make(log, args.size_mb * 1024 * 1024)
             print(f"generated {log} with {n} traceback bursts in {time.perf_counter() - t0:.1f} s")
-        size = log.stat().st_size
         subprocess.run(["cat", str(log)], stdout=subprocess.DEVNULL, check=True)  # page cache
-        scan = [sys.executable, "-m", "errexplain", "scan", "--json", str(log)]
-        grep = ["grep", "-F", "-c", "Traceback", str(log)]
-        # A private index cache: a shared one can be pruned by another checkout's build between
-        # runs, and the run that follows would then time an index build under the build lock.
-        env = {**os.environ, "ERREXPLAIN_CACHE_DIR": str(tmp / "cache")}
-        _run(scan, tmp / "scan.json", env)  # warm-up: builds the catalog index
+        timed = _commands(args, log, tmp)
         load = os.getloadavg()[0]
-        scans, greps, rss = [], [], 0
-        for _ in range(args.runs):  # interleaved, so both see the same load
-            dt, cpu, peak, code = _run(scan, tmp / "scan.json", env)
-            scans.append((dt, cpu))
-            rss = max(rss, peak)
-            greps.append(_run(grep, tmp / "grep.out")[:2])
-        doc = json.loads((tmp / "scan.json").read_text())
-        mb = size / 1e6
+        times, rss, codes = _time_all(timed, args.runs, tmp)
+        doc = json.loads((tmp / "scan.out").read_text())
+        mb = log.stat().st_size / 1e6
         after = os.getloadavg()[0]
         print(f"load average (1 min): {load:.2f} before, {after:.2f} after; {os.cpu_count()} cores")
-        print(f"log: {mb:,.0f} MB; scan exit {code}; {len(doc['errors'])} error groups")
+        print(f"log: {mb:,.0f} MB; scan exit {codes['scan']}; {len(doc['errors'])} error groups")
         for e in doc["errors"]:
             x = e["exception"]
             print(f"  {x['count']:>4}x {x['type']}: {x['message'][:60]}  last {e['last_seen']}")
-        for name, runs in (("scan", scans), ("grep -F", greps)):
-            wall, cpu = median(r[0] for r in runs), median(r[1] for r in runs)
-            shown = ", ".join(f"{w:.2f}" for w, _ in runs)
-            print(
-                f"{name:8s} median wall {wall:.2f} s = {mb / wall:,.0f} MB/s (runs: {shown}); "
-                f"CPU {cpu:.2f} s = {mb / cpu:,.0f} MB/s per CPU second"
-            )
-        mid, gmid = median(r[0] for r in scans), median(r[0] for r in greps)
-        print(f"ratio scan/grep speed (median wall): {gmid / mid:.2f}  (goal: scan >= 600 MB/s)")
-        cpu, gcpu = median(r[1] for r in scans), median(r[1] for r in greps)
-        print(f"ratio scan/grep CPU time: {cpu / gcpu:.2f}x grep's")
-        print(f"peak RSS of scan (largest process): {rss / 1024:.0f} MB  (goal <= 200 MB)")
+        for name in timed:
+            if name not in ("scan", "grep -F"):
+                same = json.loads((tmp / f"{name}.out").read_text())["errors"] == doc["errors"]
+                print(f"{name} gives the same errors: {same}")
+        _report(times, rss, mb)
     finally:
         shutil.rmtree(tmp)
 

@@ -15,13 +15,65 @@ pytest_plugins = ["pytester"]
 
 DATA = Path(__file__).parent / "data"
 REPO = Path(__file__).parent.parent
+PREBUILT_ENV = "ERREXPLAIN_TESTS_PREBUILT"
+"""A directory holding the bundled catalog's index and parts file, built once per test run
+(by the xdist controller, or the only process) for every worker's cache dir."""
+
+
+def pytest_configure(config):
+    """Build the bundled catalog's index once per run, in a subprocess (nothing of errexplain
+    is imported here, before coverage starts), for the workers to copy (`seed_cache`): each
+    worker used to build its own, and so did each test that starts errexplain on an empty cache
+    dir (10 s each)."""
+    if hasattr(config, "workerinput") or os.environ.get(PREBUILT_ENV):
+        return  # an xdist worker (the controller built it), or a test run inside a test run
+    import shutil
+    import subprocess
+    import sys
+    import tempfile
+
+    prebuilt = tempfile.mkdtemp(prefix="errexplain-tests-")
+    env = {k: v for k, v in os.environ.items() if k != "ERREXPLAIN_CATALOG"}
+    subprocess.run(
+        [sys.executable, "-c", "from errexplain.catalog import store; store.load()"],
+        env={**env, "ERREXPLAIN_CACHE_DIR": prebuilt},
+        check=True,
+    )
+    os.environ[PREBUILT_ENV] = prebuilt  # (xdist workers inherit the environment)
+    config.add_cleanup(lambda: shutil.rmtree(prebuilt, ignore_errors=True))
+    config.add_cleanup(lambda: os.environ.pop(PREBUILT_ENV, None))
+
+
+def seed_cache(directory: Path) -> Path:
+    """Put the run's prebuilt bundled index and parts file into a cache dir (copies: tests may
+    damage what they find there), so that errexplain started with it builds nothing."""
+    import shutil
+
+    directory.mkdir(parents=True, exist_ok=True)
+    prebuilt = os.environ.get(PREBUILT_ENV)
+    for f in Path(prebuilt).iterdir() if prebuilt else ():
+        if f.name.startswith(("index-", "parts-")) and f.suffix in (".idx", ".bin"):
+            shutil.copy2(f, directory / f.name)
+    return directory
+
+
+@pytest.fixture
+def seeded():
+    """`seeded(directory)`: :func:`seed_cache`, for tests that start errexplain with a cache dir
+    of their own."""
+    return seed_cache
+
+
+@pytest.fixture(scope="session")
+def _session_cache(tmp_path_factory):
+    return seed_cache(tmp_path_factory.getbasetemp() / "cache")
 
 
 @pytest.fixture(autouse=True)
-def _clean_env(monkeypatch, tmp_path_factory):
+def _clean_env(monkeypatch, _session_cache):
     for var in ("FORCE_COLOR", "NO_COLOR", "COLUMNS", "ERREXPLAIN_CATALOG", "TERM"):
         monkeypatch.delenv(var, raising=False)
-    monkeypatch.setenv("ERREXPLAIN_CACHE_DIR", str(tmp_path_factory.getbasetemp() / "cache"))
+    monkeypatch.setenv("ERREXPLAIN_CACHE_DIR", str(_session_cache))
 
 
 @pytest.fixture(scope="session")

@@ -80,12 +80,18 @@ def _bind(
         raise TypeError(f"{name}() missing argument {exc.args[0]!r}") from None
 
 
-def _make_init(name: str, names: tuple[str, ...], defaults: dict[str, Any]) -> Callable[..., None]:
+def _make_init(
+    name: str, names: tuple[str, ...], defaults: dict[str, Any], setters: list[Any]
+) -> Callable[..., None]:
+    """`setters`: the ``__set__`` of each field's slot, filled in once the class exists (they
+    set a frozen record's slots as ``object.__setattr__`` does, at half its cost: an index build
+    makes 150,000 records)."""
+
     def __init__(self: Any, *args: Any, **kw: Any) -> None:
         if kw or len(args) != len(names):  # the common case binds nothing
             args = _bind(name, names, defaults, args, kw)
-        for n, v in zip(names, args, strict=True):
-            object.__setattr__(self, n, v)
+        for put, v in zip(setters, args, strict=True):
+            put(self, v)
 
     return __init__
 
@@ -133,14 +139,16 @@ def _build(cls: type[Any], frozen: bool) -> type[Any]:
         for k, v in cls.__dict__.items()
         if k not in names and k not in ("__dict__", "__weakref__")
     }
+    setters: list[Any] = []
     ns.update(
         __slots__=names,
         __match_args__=names,
         _fields=names,
-        __init__=_make_init(cls.__name__, names, defaults),
+        __init__=_make_init(cls.__name__, names, defaults, setters),
     )
     ns.update(_methods(cls, names, frozen))
     new = type(cls.__name__, cls.__bases__, ns)
+    setters.extend(new.__dict__[n].__set__ for n in names)
     new.__qualname__ = cls.__qualname__
     return new
 

@@ -4,9 +4,10 @@ ranks and files, counted and dated.
 Each input (a file, a byte range of a big uncompressed file, or stdin) is a task. A task reads
 its regions (errexplain.input.logs: byte searches find them, only they are decoded), parses each
 with `parse_traceback`, and folds the errors into groups keyed like the parser's own merge (type,
-message, frames by their last two path parts). Tasks run in a process pool, one per core; the
-groups of all tasks are merged in input order. Dating: the log timestamps of the lines that show
-the error's message give first and last seen.
+message, frames by their last two path parts). With several tasks and workers they run in a
+process pool (`Scan`, started before the caller waits, so that it can open the catalog
+meanwhile); the groups of all tasks are merged in input order. Dating: the log timestamps of
+the lines that show the error's message give first and last seen.
 
 Memory is bounded: a region is at most MAX_REGION bytes, a task parses at most PARSE_BUDGET bytes
 of regions (an error-dense log past that is read, not parsed, and said so) and always parses its
@@ -26,6 +27,7 @@ from errexplain.parse.stamps import stamp
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
+    from concurrent.futures import Future
     from typing import Any, BinaryIO
 
     from errexplain.input.logs import Region
@@ -263,6 +265,78 @@ def plan(paths: Sequence[str], workers: int) -> Plan:
     return Plan(tuple(files), tuple(tasks), total, "-" in files)
 
 
+class Scan:
+    """A triage under way (a context manager). With several tasks and workers the workers start
+    reading at once, and this process is free for other work until `result`; otherwise the
+    tasks run in this process when `result` is called. stdin is always read in this process."""
+
+    def __init__(self, p: Plan, stdin: BinaryIO, workers: int, budget: int = PARSE_BUDGET) -> None:
+        self.plan, self.stdin, self.budget = p, stdin, budget
+        self.parallel = workers > 1 and len(p.tasks) > 1
+        self._pool: Any = None
+        self._futures: list[Future[Partial]] = []
+        self._counters: Any = None
+        if self.parallel:
+            self._start(min(workers, len(p.tasks)))
+
+    def _start(self, workers: int) -> None:
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+
+        method = "fork" if "fork" in multiprocessing.get_all_start_methods() else None
+        ctx = multiprocessing.get_context(method)
+        self._counters = ctx.Array("q", len(self.plan.tasks), lock=False)
+        self._pool = ProcessPoolExecutor(
+            workers, mp_context=ctx, initializer=_init_worker, initargs=(self._counters,)
+        )
+        self._futures = [self._pool.submit(scan_task, t, self.budget) for t in self.plan.tasks]
+
+    def __enter__(self) -> Scan:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=True, cancel_futures=True)
+
+    def result(self, progress: Callable[[int], None] | None = None) -> Triage:
+        """Every input's groups, merged in the order the inputs were given."""
+        p = self.plan
+        done = self._wait(progress) if self.parallel else self._here(progress)
+        order = {f: k for k, f in enumerate(p.files)}
+        parts = [(order[t.path], part) for t, part in zip(p.tasks, done, strict=True)]
+        if p.stdin:
+            parts.append((order["-"], scan_stream(self.stdin, "stdin", budget=self.budget)))
+        parts.sort(key=lambda kp: kp[0])  # stable: the ranges of one file stay in order
+        return merge([part for _, part in parts], p.files)
+
+    def _here(self, progress: Callable[[int], None] | None) -> list[Partial]:
+        out = []
+        done = 0
+        for t in self.plan.tasks:
+            mark = done
+
+            def step(n: int, mark: int = mark) -> None:
+                if progress is not None:
+                    progress(mark + n)
+
+            out.append(scan_task(t, self.budget, step))
+            done += os.path.getsize(t.path) if t.end is None else t.end - t.start
+        return out
+
+    def _wait(self, progress: Callable[[int], None] | None) -> list[Partial]:
+        from concurrent.futures import FIRST_EXCEPTION, wait
+
+        pending = set(self._futures)
+        while pending:
+            _, pending = wait(pending, timeout=0.1, return_when=FIRST_EXCEPTION)
+            if progress is not None:
+                progress(sum(self._counters))
+            for f in self._futures:
+                if f.done() and f.exception() is not None:
+                    raise f.exception()  # type: ignore[misc]
+        return [f.result() for f in self._futures]
+
+
 def triage(
     p: Plan,
     stdin: BinaryIO,
@@ -272,66 +346,8 @@ def triage(
 ) -> Triage:
     """Scan every input of the plan and merge the groups in the order the inputs were given
     (stdin is read here, the files in the workers)."""
-    order = {f: k for k, f in enumerate(p.files)}
-    parts = list(
-        zip(
-            (order[t.path] for t in p.tasks),
-            run_tasks(p.tasks, workers, progress, budget),
-            strict=False,
-        )
-    )
-    if p.stdin:
-        parts.append((order["-"], scan_stream(stdin, "stdin", budget=budget)))
-    parts.sort(key=lambda kp: kp[0])  # stable: the ranges of one file stay in order
-    return merge([part for _, part in parts], p.files)
-
-
-def run_tasks(
-    tasks: Sequence[Task],
-    workers: int,
-    progress: Callable[[int], None] | None = None,
-    budget: int = PARSE_BUDGET,
-) -> list[Partial]:
-    """Every task's result, in task order: in a pool when there are several tasks and workers."""
-    if workers <= 1 or len(tasks) <= 1:
-        out = []
-        done = 0
-        for t in tasks:
-            mark = done
-
-            def step(n: int, mark: int = mark) -> None:
-                if progress is not None:
-                    progress(mark + n)
-
-            part = scan_task(t, budget, step)
-            done += os.path.getsize(t.path) if t.end is None else t.end - t.start
-            out.append(part)
-        return out
-    return _pooled(tasks, workers, progress, budget)
-
-
-def _pooled(
-    tasks: Sequence[Task], workers: int, progress: Callable[[int], None] | None, budget: int
-) -> list[Partial]:
-    import multiprocessing
-    from concurrent.futures import FIRST_EXCEPTION, ProcessPoolExecutor, wait
-
-    method = "fork" if "fork" in multiprocessing.get_all_start_methods() else None
-    ctx = multiprocessing.get_context(method)
-    counters = ctx.Array("q", len(tasks), lock=False)
-    with ProcessPoolExecutor(
-        min(workers, len(tasks)), mp_context=ctx, initializer=_init_worker, initargs=(counters,)
-    ) as pool:
-        futures = [pool.submit(scan_task, t, budget) for t in tasks]
-        pending = set(futures)
-        while pending:
-            _, pending = wait(pending, timeout=0.1, return_when=FIRST_EXCEPTION)
-            if progress is not None:
-                progress(sum(counters))
-            for f in futures:
-                if f.done() and f.exception() is not None:
-                    raise f.exception()  # type: ignore[misc]
-        return [f.result() for f in futures]
+    with Scan(p, stdin, workers, budget) as scan:
+        return scan.result(progress)
 
 
 def merge(parts: Sequence[Partial], files: Sequence[str]) -> Triage:

@@ -167,3 +167,48 @@ def test_a_progress_bar_on_a_terminal_for_large_inputs(tmp_path, monkeypatch):
     ctx, _, err2 = _ctx()
     assert scan.run(ctx, [str(tmp_path / "node0.log")], 1) == 0
     assert err2.getvalue() == ""
+
+
+def _two_files(tmp_path, errors=True):
+    text = burst("2026-10-02 10:00:05", range(2), FEATURE) if errors else ""
+    for name in ("a.log", "b.log"):
+        (tmp_path / name).write_text(info("2026-10-02 10:00:00", 40) + text)
+    return [str(tmp_path / "a.log"), str(tmp_path / "b.log")]
+
+
+def test_the_catalog_is_opened_while_the_workers_read(tmp_path, monkeypatch):
+    """With a pool, this process opens the catalog between starting the workers and waiting
+    for them; in one process it waits for the scan (an error-free log never opens it)."""
+    from errexplain import triage
+
+    events = []
+    prepare, result = scan._prepare, triage.Scan.result
+    monkeypatch.setattr(scan, "_prepare", lambda ctx: events.append("catalog") or prepare(ctx))
+
+    def waited(self, progress=None):
+        events.append("wait")
+        return result(self, progress)
+
+    monkeypatch.setattr(triage.Scan, "result", waited)
+    paths = _two_files(tmp_path)
+    ctx, out, _ = _ctx("json")
+    assert scan.run(ctx, paths, 2) == ExitCode.EXPLAINED
+    assert events == ["catalog", "wait"]
+    assert json.loads(out.getvalue())["errors"][0]["exception"]["count"] == 4
+    events.clear()
+    assert scan.run(_ctx("json")[0], paths, 1) == ExitCode.EXPLAINED
+    assert events == ["wait", "catalog"]
+    events.clear()
+    assert scan.run(_ctx()[0], _two_files(tmp_path, errors=False), 1) == ExitCode.NO_MATCH
+    assert events == ["wait"]
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_bad_release_is_reported_only_when_there_is_something_to_explain(tmp_path, workers):
+    """The catalog opened early (workers=2) raises its errors when they would have come."""
+    opts = Options("json", release=(("sglang", "9.9.9"),))
+    ctx = Context(opts, io.BytesIO(), io.StringIO(), io.StringIO())
+    with pytest.raises(InputError, match=r"9\.9\.9 is not a sglang release"):
+        scan.run(ctx, _two_files(tmp_path), workers)
+    ctx = Context(opts, io.BytesIO(), io.StringIO(), io.StringIO())
+    assert scan.run(ctx, _two_files(tmp_path, errors=False), workers) == ExitCode.NO_MATCH

@@ -294,7 +294,7 @@ def _old_format_regex_cache(directory: Path, poison: dict[str, str]) -> None:
     os.chmod(directory, 0o700)
 
 
-def test_no_file_in_the_cache_dir_changes_an_answer(tmp_path):
+def test_no_file_in_the_cache_dir_changes_an_answer(tmp_path, seeded):
     import os
 
     def run(cache: Path) -> subprocess.CompletedProcess[str]:
@@ -307,9 +307,8 @@ def test_no_file_in_the_cache_dir_changes_an_answer(tmp_path):
             check=False,
         )
 
-    clean = run(tmp_path / "clean")
-    poisoned = tmp_path / "poisoned"
-    poisoned.mkdir()
+    clean = run(seeded(tmp_path / "clean"))  # (with the run's index: no build of its own)
+    poisoned = seeded(tmp_path / "poisoned")
     _old_format_regex_cache(poisoned, {r"\s+": r"\s+(?:not\s+)?", r"[\w+.-]{0,30}": r"\s+"})
     (poisoned / "regex.programs").write_bytes(b"\x00" * 64)
     assert (run(poisoned).returncode, run(poisoned).stdout) == (clean.returncode, clean.stdout)

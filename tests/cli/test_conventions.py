@@ -232,6 +232,18 @@ def test_prompt_when_stdin_is_a_terminal():
     assert code == 0 and "358dc61c92d77fb6" in shown
 
 
+def _wait_for_workers(pid: int, timeout: float = 60.0) -> None:
+    """Until the process has forked its YAML workers (Linux: /proc lists its children)."""
+    children = f"/proc/{pid}/task/{pid}/children"
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        with open(children) as fh:
+            if fh.read().split():
+                return
+        time.sleep(0.02)
+    raise AssertionError("no loader workers started")
+
+
 def test_ctrl_c_while_the_catalog_loads_is_quiet(tmp_path):
     env = {**os.environ, "ERREXPLAIN_CACHE_DIR": str(tmp_path)}  # an empty cache: YAML workers
     proc = subprocess.Popen(
@@ -241,7 +253,7 @@ def test_ctrl_c_while_the_catalog_loads_is_quiet(tmp_path):
         stderr=subprocess.PIPE,
         start_new_session=True,
     )
-    time.sleep(4)
+    _wait_for_workers(proc.pid)  # the build is under way (a fixed sleep raced a fast build)
     os.killpg(proc.pid, signal.SIGINT)  # as a terminal's Ctrl-C: the whole process group
     _, err = proc.communicate(timeout=60)
     assert proc.returncode == 130

@@ -183,3 +183,22 @@ def test_lines_longer_than_the_buffer(monkeypatch):
     long_line = "x" * 20000 + "\n"
     data = (long_line * 3 + "ValueError: after long lines\n" + long_line * 3).encode()
     assert "ValueError: after long lines" in _text(data)
+
+
+def test_a_window_still_owed_lines_at_a_block_end_keeps_them_all(monkeypatch):
+    """A header wants HEADER_AFTER lines; an error word a few lines below it, with the block
+    ending just after, wants only AFTER: the window must still reach the end of the traceback
+    (here a KeyboardInterrupt, which has no error word), wherever the block ends."""
+    frames = "".join(f'  File "m{k}.py", line {k}, in f{k}\n    step({k})\n' for k in range(40))
+    tb = (
+        "Traceback (most recent call last):\n"
+        '  File "start.py", line 1, in <module>\n'
+        "    raise_if(ValueError)\n" + frames + "KeyboardInterrupt\n"
+    )
+    quiet = info("2026-01-01 00:00:00", 400)
+    data = (quiet + tb + quiet).encode()
+    at = data.index(b"    raise_if")
+    for block in range(at + 40, at + 1200, 97):
+        monkeypatch.setattr(logs, "BLOCK", block)
+        text = _text(data)
+        assert tb in text, block

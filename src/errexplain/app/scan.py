@@ -7,26 +7,31 @@ from contextlib import contextmanager
 
 from errexplain._startup import TYPE_CHECKING
 from errexplain.app.context import emit_explanations, open_catalog, stated_releases
-from errexplain.errors import ExitCode
+from errexplain.errors import ErrexplainError, ExitCode
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator, Sequence
+    from typing import TypeVar
 
     from errexplain.app.context import Context
-    from errexplain.models import Explanation
+    from errexplain.models import CatalogView, Explanation
     from errexplain.triage import Triage
+
+    T = TypeVar("T")
 
 PROGRESS_FROM = 32 * 1024 * 1024
 """A terminal shows a progress bar when the inputs add up to more than this."""
 
 
 def run(ctx: Context, paths: Sequence[str], workers: int) -> ExitCode:
-    from errexplain.explainer import explain_error
-    from errexplain.triage import plan, triage
+    from errexplain.triage import Scan, plan
 
     todo = plan(paths, workers)
-    with _progress(ctx, todo.total) as step:
-        found = triage(todo, ctx.stdin, workers, step)
+    with Scan(todo, ctx.stdin, workers) as scan:
+        # workers read the logs meanwhile: the catalog is opened on the side, not after them
+        ready = _held(lambda: _prepare(ctx)) if scan.parallel else None
+        with _progress(ctx, todo.total) as step:
+            found = scan.result(step)
     for warning in found.warnings():
         ctx.warn(warning)
     if not found.groups:
@@ -35,8 +40,9 @@ def run(ctx: Context, paths: Sequence[str], workers: int) -> ExitCode:
             f"({found.bytes_read:,} bytes)\n"
         )
         return ExitCode.NO_MATCH
-    view = open_catalog(ctx)
-    release = stated_releases(ctx, view)
+    view, release = ready() if ready is not None else _prepare(ctx)
+    from errexplain.explainer import explain_error
+
     exps = [
         explain_error(g.error, view, cutoff=ctx.opts.cutoff, text=g.sample, release=release)
         for g in found.groups
@@ -45,6 +51,29 @@ def run(ctx: Context, paths: Sequence[str], workers: int) -> ExitCode:
         return _emit_json(ctx, found, exps)
     _summary(ctx, found)
     return emit_explanations(ctx, exps)
+
+
+def _prepare(ctx: Context) -> tuple[CatalogView, dict[str, str]]:
+    """The catalog and the --release pairs, with the explainer imported."""
+    import errexplain.explainer  # noqa: F401 (its imports are most of the cost)
+
+    view = open_catalog(ctx)
+    return view, stated_releases(ctx, view)
+
+
+def _held(work: Callable[[], T]) -> Callable[[], T]:
+    """Run `work` now; the returned function gives its result, or raises its error (an
+    ErrexplainError waits until the result is asked for: none is if no error was found)."""
+    try:
+        value = work()
+    except ErrexplainError as exc:
+        err = exc
+
+        def fail() -> T:
+            raise err
+
+        return fail
+    return lambda: value
 
 
 def _emit_json(ctx: Context, found: Triage, exps: Sequence[Explanation]) -> ExitCode:

@@ -2,7 +2,7 @@
 
 A normal run reads only what one message needs, so it stays fast at 100k templates::
 
-    b"ERRXID14" | 9 x uint64 little-endian: the lengths of
+    b"ERRXID15" | 9 x uint64 little-endian: the lengths of
     meta | offs | slots | rows | ids | fuzzy | sites | store | releases
     | 9 x uint32: the CRC-32 of each blob | uint32: the CRC-32 of the header before it
     then the blobs.
@@ -52,7 +52,7 @@ import sys
 import zlib
 
 from errexplain._startup import TYPE_CHECKING, astuple
-from errexplain.match.normalize import filing_words, word_stats
+from errexplain.match.normalize import TemplateFacts, filing_words, template_facts, word_stats
 from errexplain.match.release import Facts
 from errexplain.match.sites import site_key, site_table
 from errexplain.models import (
@@ -72,8 +72,8 @@ if TYPE_CHECKING:
 
     _T = TypeVar("_T")
 
-MAGIC = b"ERRXID14"
-FORMAT = 14
+MAGIC = b"ERRXID15"
+FORMAT = 15
 OFFS_PAGE = 4096
 """Bytes of ``offs`` verified together (the CRC-32 of each page is in ``meta``)."""
 _NBLOBS = 9
@@ -84,46 +84,13 @@ class IndexCorrupt(Exception):
     """The file is not a complete index of this format (it gets rebuilt)."""
 
 
-def _prose(entry: Entry, brief: Mapping[str, Entry], sites: Mapping[str, Any]) -> tuple[Any, ...]:
-    """The prose of an entry, with its related entries resolved to (id, template, type, why);
-    `sites`: each entry's relation.Site, made once per build."""
-    fix = entry.example_fix
-    from errexplain.catalog.relation import related_why
-
-    related = tuple(
-        (r.id, r.template, r.exception, related_why(sites[entry.id], sites[r.id]))
-        for r in (brief.get(rid) for rid in entry.related)
-        if r is not None
-    )
-    return (
-        entry.condition,
-        entry.doc,
-        entry.via,
-        entry.versions,
-        entry.removed_in,
-        entry.derived,
-        entry.meaning,
-        entry.trigger,
-        entry.situations,
-        entry.solutions,
-        (fix.before, fix.after, fix.language) if fix else None,
-        entry.related,
-        entry.examples,
-        entry.catalog_file,
-        entry.releases,
-        entry.at,
-        entry.lineage,
-        entry.replaced_by,
-        astuple(entry.verified) if entry.verified else None,
-        related,
-    )
-
-
-def _bucket_order(entries: Sequence[Entry]) -> tuple[list[int], dict[str, Any]]:
+def _bucket_order(
+    entries: Sequence[Entry], known: Mapping[str, TemplateFacts]
+) -> tuple[list[int], dict[str, Any]]:
     """Order entries by the word they are filed under; return (order, rare) where
     ``rare[word] = (first_row, count, seconds)`` and ``seconds`` holds each member's second
     filing word (see :func:`errexplain.match.normalize.filing_words`)."""
-    filed = filing_words([e.template for e in entries])
+    filed = filing_words([e.template for e in entries], known)
     buckets: dict[str, list[int]] = {}
     generic: list[int] = []
     for i, f in enumerate(filed):
@@ -147,42 +114,45 @@ def build_bytes(
     projects: Iterable[Project],
     key: str,
     release_facts: Iterable[Facts] = (),
+    template_facts: Mapping[str, TemplateFacts] | None = None,
 ) -> bytes:
-    """Compile entries into the bytes of an index file."""
-    from errexplain.catalog.memory import candidate_of
+    """Compile entries into the bytes of an index file (`template_facts`: those already
+    computed, by template; see :class:`~errexplain.catalog.load.Catalog`)."""
+    from errexplain.catalog.parts import no_gc
 
-    release_facts = tuple(release_facts)
-    order, rare = _bucket_order(entries)
-    from errexplain.catalog.relation import of_entry
+    with no_gc():
+        return _build_bytes(entries, projects, key, tuple(release_facts), template_facts)
 
-    brief = {e.id: e for e in entries}
-    rel_sites = {e.id: of_entry(e) for e in entries}
+
+def _build_bytes(
+    entries: Sequence[Entry],
+    projects: Iterable[Project],
+    key: str,
+    release_facts: tuple[Facts, ...],
+    template_facts: Mapping[str, TemplateFacts] | None,
+) -> bytes:
+    known = _complete_facts(entries, template_facts)
+    order, rare = _bucket_order(entries, known)
+    from errexplain.catalog.records import Encoder, Pending
+
     bases = {e.exception: e.base for e in entries if e.base and e.base != e.exception}
-    rows, store = bytearray(), bytearray()
-    row_offs, store_offs, row_sums, store_sums = [], [], [], []
-    for pos, i in enumerate(order):
-        store_offs.append(len(store))
-        rec = marshal.dumps(_prose(entries[i], brief, rel_sites))
-        store += rec
-        store_sums.append(zlib.crc32(rec))
-        row_offs.append(len(rows))
-        rec = marshal.dumps(astuple(candidate_of(pos, entries[i])))
-        rows += rec
-        row_sums.append(zlib.crc32(rec))
-    row_offs.append(len(rows))
-    store_offs.append(len(store))
-    nslots, slots, slot_offs = _slots(rare)
-    from itertools import pairwise
+    pending = Pending(Encoder(entries, order, known))  # the rows and prose, while we go on
+    try:
+        nslots, slots, slot_offs = _slots(rare)
+        ids, fuzzy, sites = _lookups(entries, order, known)
+        done = pending.result()
+    finally:
+        pending.close()
+    from itertools import accumulate, chain, pairwise
 
     slot_sums = [zlib.crc32(slots[a:b]) for a, b in pairwise(slot_offs)]
-    offs = b"".join(
-        v.to_bytes(4, "little")
-        for v in (*row_offs, *slot_offs, *store_offs, *row_sums, *slot_sums, *store_sums)
-    )
-    ids = marshal.dumps({entries[i].id: pos for pos, i in enumerate(order)})
-    stats = word_stats([entries[i].template for i in order])
-    fuzzy = marshal.dumps((stats.postings, stats.idf, stats.weight_sums))
-    sites = marshal.dumps(site_table([entries[i] for i in order]))
+    rows = b"".join(d.rows for d in done)
+    store = b"".join(d.store for d in done)
+    row_offs = accumulate(chain.from_iterable(d.row_lens for d in done), initial=0)
+    store_offs = accumulate(chain.from_iterable(d.store_lens for d in done), initial=0)
+    row_sums = chain.from_iterable(d.row_sums for d in done)
+    store_sums = chain.from_iterable(d.store_sums for d in done)
+    offs = _uint32s(chain(row_offs, slot_offs, store_offs, row_sums, slot_sums, store_sums))
     releases, release_meta = _release_buckets(release_facts)
     meta = marshal.dumps(
         {
@@ -200,11 +170,43 @@ def build_bytes(
             "releases": release_meta,
         }
     )
-    blobs = (meta, offs, slots, bytes(rows), ids, fuzzy, sites, bytes(store), releases)
+    blobs = (meta, offs, slots, rows, ids, fuzzy, sites, store, releases)
     head = MAGIC + b"".join(len(b).to_bytes(8, "little") for b in blobs)
     head += b"".join(zlib.crc32(b).to_bytes(4, "little") for b in blobs)
     head += zlib.crc32(head).to_bytes(4, "little")
     return b"".join((head, *blobs))
+
+
+def _lookups(
+    entries: Sequence[Entry], order: Sequence[int], known: Mapping[str, TemplateFacts]
+) -> tuple[bytes, bytes, bytes]:
+    """The ``ids``, ``fuzzy`` and ``sites`` blobs."""
+    ids = marshal.dumps({entries[i].id: pos for pos, i in enumerate(order)})
+    stats = word_stats([entries[i].template for i in order], known)
+    fuzzy = marshal.dumps((stats.postings, stats.idf, stats.weight_sums))
+    return ids, fuzzy, marshal.dumps(site_table([entries[i] for i in order]))
+
+
+def _uint32s(values: Iterable[int]) -> bytes:
+    """Values as little-endian uint32s."""
+    from array import array
+
+    out = array("I", values)
+    if sys.byteorder != "little":  # pragma: no cover - big-endian hosts
+        out.byteswap()
+    return out.tobytes()
+
+
+def _complete_facts(
+    entries: Sequence[Entry], known: Mapping[str, TemplateFacts] | None
+) -> Mapping[str, TemplateFacts]:
+    """The facts of every template of `entries`: `known` ones, the rest computed."""
+    missing = {e.template for e in entries if not known or e.template not in known}
+    if not missing:
+        return known or {}
+    out = dict(known or {})
+    out.update((t, template_facts(t)) for t in missing)
+    return out
 
 
 def _heads(entries: Sequence[Entry], order: Sequence[int]) -> dict[str, int]:

@@ -7,13 +7,14 @@ built from what this module returns (:mod:`errexplain.catalog.store`).
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
 from errexplain._startup import record
-from errexplain.catalog.yamlio import entry_line, read_yaml
+from errexplain.catalog.yamlio import entry_line, parse_yaml, read_bytes, read_yaml
 from errexplain.errors import CatalogError
+from errexplain.match.normalize import TemplateFacts
 from errexplain.match.release import Facts
 from errexplain.match.template import TemplateSyntaxError, compile_template
 from errexplain.models import Entry, ExampleFix, Project, Source, Verified, at_range
@@ -72,6 +73,9 @@ class Catalog:
     overridden: tuple[str, ...] = ()
     release_facts: tuple[Facts, ...] = ()
     """Per project with a history (releases.yaml): its release order and path ranges."""
+    template_facts: Mapping[str, TemplateFacts] | None = None
+    """What the index needs of each template, computed where it was parsed (an index build
+    passes it on instead of computing it again)."""
 
     def by_id(self) -> dict[str, Entry]:
         return {e.id: e for e in self.entries}
@@ -102,6 +106,8 @@ class _Invalid(Exception):
 
 def _str(raw: dict[str, Any], key: str, *, required: bool = False) -> str | None:
     value = raw.get(key)
+    if type(value) is str:  # the common case first
+        return value
     if value is None:
         if required:
             raise _Invalid(key, "is required")
@@ -112,7 +118,9 @@ def _str(raw: dict[str, Any], key: str, *, required: bool = False) -> str | None
 
 
 def _strs(raw: dict[str, Any], key: str) -> tuple[str, ...]:
-    value = raw.get(key) or []
+    value = raw.get(key)
+    if not value:
+        return ()
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
         raise _Invalid(key, "must be a list of strings")
     return tuple(value)
@@ -121,6 +129,8 @@ def _strs(raw: dict[str, Any], key: str) -> tuple[str, ...]:
 def _keys(raw: Any, allowed: frozenset[str], where: str) -> dict[str, Any]:
     if not isinstance(raw, dict):
         raise _Invalid(where or "entry", "must be a mapping")
+    if raw.keys() <= allowed:
+        return raw
     # keys may be of any YAML scalar type (`true:`, `1:`): sort and show them as text, bounded
     unknown = sorted(repr(k)[:60] if not isinstance(k, str) else k[:60] for k in set(raw) - allowed)
     if unknown:
@@ -173,7 +183,7 @@ def _verified(raw: dict[str, Any]) -> Verified | None:
 
 def _hex_id(raw: dict[str, Any], key: str) -> str | None:
     ident = _str(raw, key)
-    if ident is not None and (len(ident) != 16 or any(c not in "0123456789abcdef" for c in ident)):
+    if ident is not None and (len(ident) != 16 or ident.strip("0123456789abcdef")):
         raise _Invalid(key, "must be 16 lowercase hex digits")
     return ident
 
@@ -212,7 +222,7 @@ def _check_entry(raw: dict[str, Any]) -> None:
     if not template and not _str(raw, "statement"):
         raise _Invalid("template", "is empty: only a site with a `statement` has no message")
     ident = _str(raw, "id", required=True) or ""
-    if len(ident) != 16 or any(c not in "0123456789abcdef" for c in ident):
+    if len(ident) != 16 or ident.strip("0123456789abcdef"):
         raise _Invalid("id", "must be 16 lowercase hex digits")
     # checked as text first: a mapping or list here is unhashable (found by bench/fuzz catalog)
     if (_str(raw, "kind") or "raise") not in KINDS:
@@ -226,34 +236,34 @@ def make_entry(raw: Any, project: Project, catalog_file: str) -> Entry:
     _check_entry(raw)
     derived = bool(raw.get("derived", False))
     releases = _releases(raw)
-    entry = Entry(
-        id=str(raw["id"]),
-        project=project.name,
-        exception=_str(raw, "exception") or "",
-        template=str(raw["template"]),
-        source=_source(raw, project, releases[1] if releases else project.version),
-        base=_str(raw, "base"),
-        kind=_str(raw, "kind") or "raise",
-        condition=_str(raw, "condition"),
-        statement=_str(raw, "statement"),
-        via=_str(raw, "via"),
-        doc=_str(raw, "doc"),
-        versions=_strs(raw, "versions"),
-        derived=derived,
-        meaning=_str(raw, "meaning"),
-        trigger=_str(raw, "trigger"),
-        situations=_strs(raw, "situations"),
-        solutions=_strs(raw, "solutions"),
-        example_fix=_fix(raw),
-        related=_strs(raw, "related"),
-        examples=_strs(raw, "examples"),
-        removed_in=_str(raw, "removed_in"),
-        catalog_file=catalog_file,
-        releases=releases,
-        at=_at(raw, releases),
-        lineage=_hex_id(raw, "lineage"),
-        replaced_by=_hex_id(raw, "replaced_by"),
-        verified=_verified(raw),
+    entry = Entry(  # positional, in field order (keywords cost a third of a load)
+        str(raw["id"]),
+        project.name,
+        _str(raw, "exception") or "",
+        str(raw["template"]),
+        _source(raw, project, releases[1] if releases else project.version),
+        _str(raw, "base"),
+        _str(raw, "kind") or "raise",
+        _str(raw, "condition"),
+        _str(raw, "statement"),
+        _str(raw, "via"),
+        _str(raw, "doc"),
+        _strs(raw, "versions"),
+        derived,
+        _str(raw, "meaning"),
+        _str(raw, "trigger"),
+        _strs(raw, "situations"),
+        _strs(raw, "solutions"),
+        _fix(raw),
+        _strs(raw, "related"),
+        _strs(raw, "examples"),
+        _str(raw, "removed_in"),
+        catalog_file,
+        releases,
+        _at(raw, releases),
+        _hex_id(raw, "lineage"),
+        _hex_id(raw, "replaced_by"),
+        _verified(raw),
     )
     if not entry.exception:
         raise _Invalid("exception", "is required")
@@ -330,7 +340,13 @@ def _link(link: str | None) -> str | None:
 
 
 def load_module_file(path: Path, project: Project) -> list[Entry]:
-    raw = read_yaml(path)
+    return load_module_data(read_bytes(path), str(path), project)
+
+
+def load_module_data(data: bytes, name: str, project: Project) -> list[Entry]:
+    """The entries of a module file's bytes (`name`: its path)."""
+    path = Path(name)
+    raw = parse_yaml(data, path)
     if raw is None:
         return []
     try:
@@ -371,48 +387,6 @@ def project_roots(root: Path) -> list[Path]:
     return roots
 
 
-PARALLEL_MIN_FILES = 400
-"""From this many module files on, YAML is parsed by a process per core (it is CPU-bound and
-the bundled catalog has ~2,600 files)."""
-
-
-def _load_files(job: tuple[list[Path], Project]) -> list[Entry]:
-    paths, project = job
-    out: list[Entry] = []
-    for path in paths:
-        out.extend(load_module_file(path, project))
-    return out
-
-
-def quiet_worker() -> None:
-    """A loader worker leaves Ctrl-C to the parent (which stops the pool and exits 130) and
-    dies quietly on SIGTERM, instead of each printing a traceback."""
-    import signal
-
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
-
-
-def _load_many(paths: list[Path], project: Project) -> list[Entry]:
-    workers = min(os.cpu_count() or 1, 4)
-    if len(paths) < PARALLEL_MIN_FILES or workers < 2:
-        return _load_files((paths, project))
-    import multiprocessing
-
-    chunks = [(paths[i::workers], project) for i in range(workers)]
-    try:
-        ctx = multiprocessing.get_context("fork")
-    except ValueError:  # no fork on this platform: stay in one process
-        return _load_files((paths, project))
-    with ctx.Pool(workers, initializer=quiet_worker) as pool:
-        parts = pool.map(_load_files, chunks)
-    order = {p: i for i, p in enumerate(paths)}
-    merged = [e for part in parts for e in part]
-    # back to the sorted file order (the chunks interleave files), stable within a file
-    merged.sort(key=lambda e: order[Path(e.catalog_file or "")])
-    return merged
-
-
 def load_release_facts(proot: Path, project: str) -> Facts | None:
     """A project's releases.yaml (release order, releases of each path), if it has one."""
     path = proot / RELEASES_FILE
@@ -430,17 +404,23 @@ def load_release_facts(proot: Path, project: str) -> Facts | None:
     return Facts(project, tuple(order), paths)
 
 
-def load_dir(root: Path) -> tuple[list[Project], list[Entry], list[Facts]]:
-    projects, entries, facts = [], [], []
+def load_dir(root: Path) -> tuple[list[Project], list[Entry], list[Facts], dict[str, Any]]:
+    """(projects, entries, release facts, template facts) of one catalog directory."""
+    from errexplain.catalog.locate import cache_dir
+    from errexplain.catalog.parts import load_parts
+
+    projects, entries, facts, templates = [], [], [], {}
     for proot in project_roots(root):
         project = load_project(proot)
         projects.append(project)
         paths = [p for p in catalog_files(proot) if p.name not in NOT_MODULE_FILES]
-        entries.extend(_load_many(paths, project))
+        found_entries, found_templates = load_parts(paths, project, cache_dir(), load_module_data)
+        entries.extend(found_entries)
+        templates.update(found_templates)
         found = load_release_facts(proot, project.name)
         if found is not None:
             facts.append(found)
-    return projects, entries, facts
+    return projects, entries, facts, templates
 
 
 def load_catalog(dirs: Iterable[Path | str]) -> Catalog:
@@ -449,11 +429,13 @@ def load_catalog(dirs: Iterable[Path | str]) -> Catalog:
     merged: dict[str, Entry] = {}
     overridden: list[str] = []
     facts: dict[str, Facts] = {}
+    templates: dict[str, TemplateFacts] = {}
     for root in dirs:
         seen_here: set[str] = set()
-        dir_projects, entries, dir_facts = load_dir(Path(root))
+        dir_projects, entries, dir_facts, dir_templates = load_dir(Path(root))
         facts.update((f.project, f) for f in dir_facts)
         projects.update((p.name, p) for p in dir_projects)
+        templates.update(dir_templates)
         for entry in entries:
             if entry.id in seen_here:
                 raise CatalogError(f"{entry.catalog_file}: entry {entry.id}: id: duplicate id")
@@ -466,4 +448,5 @@ def load_catalog(dirs: Iterable[Path | str]) -> Catalog:
         tuple(merged.values()),
         tuple(overridden),
         tuple(facts.values()),
+        templates,
     )

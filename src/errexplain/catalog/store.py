@@ -86,7 +86,9 @@ def build(dirs: Iterable[str | Path], key: str) -> bytes:
     from errexplain.catalog.load import load_catalog
 
     catalog = load_catalog(dirs)
-    return build_bytes(catalog.entries, catalog.projects, key, catalog.release_facts)
+    return build_bytes(
+        catalog.entries, catalog.projects, key, catalog.release_facts, catalog.template_facts
+    )
 
 
 def _cached(path: str, key: str, repair: Callable[[], bytes]) -> Index | None:

@@ -2,7 +2,9 @@
 
 `some_cmd 2>&1 | errexplain` (no arguments but `--redact`, piped stdin) is served without
 building the Typer app (:mod:`.typer_app`, which holds every command's options), because Typer's
-start-up costs more than the whole explain. Everything passes through :func:`guarded`:
+start-up costs more than the whole explain. So is `errexplain scan` with its common options
+(:func:`_fast_scan_args`): its workers start without waiting for Typer's imports. Everything
+passes through :func:`guarded`:
 
 * a domain error (:class:`~errexplain.errors.ErrexplainError`) prints
   ``errexplain: <message>`` and ``hint: <hint>`` and exits with its code (2);
@@ -110,6 +112,63 @@ def _fast_args(args: list[str]) -> dict[str, Any] | None:
     return got
 
 
+SCAN_FLAGS = {"--json": "json", "-v": "verbose", "--verbose": "verbose", "--no-color": "no_color"}
+SCAN_VALUED = ("--format", "--workers", "--cutoff")
+
+
+def _fast_scan_args(args: list[str]) -> dict[str, Any] | None:
+    """The options of `errexplain scan [FLAGS] PATH...` when the fast path serves them as the
+    Typer app would (flags: --json, -v, --no-color, --format F, --workers N, --cutoff X, each
+    with a valid value), else None: Typer parses them, with its help and usage errors."""
+    from errexplain.app.context import FORMATS
+
+    got: dict[str, Any] = {"paths": []}
+    valid: dict[str, Callable[[str], bool]] = {
+        "--format": lambda v: v in FORMATS,
+        "--workers": lambda v: v.isascii() and v.isdigit(),
+        "--cutoff": lambda v: _cutoff_or_none(v) is not None,
+    }
+    it = iter(args)
+    for arg in it:
+        name, eq, value = arg.partition("=")
+        if arg in SCAN_FLAGS:
+            got[SCAN_FLAGS[arg]] = True
+        elif name in SCAN_VALUED:
+            value = value if eq else next(it, "")
+            if not valid[name](value):
+                return None
+            got[name[2:]] = value
+        elif arg == "-" or not arg.startswith("-"):
+            got["paths"].append(arg)
+        else:
+            return None
+    return got if got["paths"] else None
+
+
+def _cutoff_or_none(value: str) -> float | None:
+    try:
+        cutoff = float(value)
+    except ValueError:
+        return None
+    return cutoff if 0.0 <= cutoff <= 1.0 else None
+
+
+def _fast_scan(got: dict[str, Any]) -> int:
+    """`errexplain scan` without Typer: the options as the Typer command builds them."""
+    from errexplain.app import scan
+    from errexplain.app.context import Context, Options, output_settings
+    from errexplain.input.machine import idle_cores
+
+    collect_from_here()
+    tty, color, pager = output_settings(sys.stdout.isatty(), got.get("no_color", False), False)
+    fmt = "json" if got.get("json") else got.get("format", "auto")
+    opts = Options(fmt, verbose=got.get("verbose", False), color=color, pager=pager)
+    if "cutoff" in got:
+        opts = replace(opts, cutoff=float(got["cutoff"]))
+    ctx = Context(opts, sys.stdin.buffer, sys.stdout, sys.stderr, tty)
+    return scan.run(ctx, got["paths"], int(got.get("workers", 0)) or idle_cores())
+
+
 def _looks_like_file(arg: str) -> bool:
     import os
 
@@ -128,11 +187,8 @@ def routed(args: list[str]) -> list[str]:
 
 
 def _cutoff(value: str) -> float:
-    try:
-        cutoff = float(value)
-    except ValueError:
-        cutoff = -1.0
-    if not 0.0 <= cutoff <= 1.0:
+    cutoff = _cutoff_or_none(value)
+    if cutoff is None:
         raise InputError(
             f"--cutoff {value}: expected a number from 0 to 1", hint="e.g. --cutoff 0.8"
         )
@@ -171,6 +227,9 @@ def run_argv(argv: list[str]) -> int:
 
     args = argv[1:]
     completing = "_ERREXPLAIN_COMPLETE" in os.environ
+    scanning = None if completing or args[:1] != ["scan"] else _fast_scan_args(args[1:])
+    if scanning is not None:
+        return guarded(lambda: _fast_scan(scanning), sys.stderr)
     got = (
         None
         if completing or routed(args)[:1] != ["explain"] or args[:1] == ["explain"]

@@ -235,7 +235,9 @@ def scan(
     ],
     json_: JsonOpt = False,
     fmt: Annotated[str, typer.Option("--format", help="auto, text, rich or json.")] = "auto",
-    workers: Annotated[int, typer.Option(help="Worker processes (0: one per core).", min=0)] = 0,
+    workers: Annotated[
+        int, typer.Option(help="Worker processes (0: one per idle core).", min=0)
+    ] = 0,
     catalog: CatalogOpt = [],  # noqa: B006
     cutoff: Annotated[
         float, typer.Option(help="Score under which nothing is called a match (0-1).")
@@ -249,12 +251,12 @@ def scan(
 ) -> None:
     """Triage whole logs: every distinct error grouped across lines, ranks and files, with
     counts and first/last time seen, then each explained once."""
-    import os
+    from errexplain.input.machine import idle_cores
 
     ctx = _ctx(json_, catalog, fmt, cutoff, verbose, no_color, release)
     from errexplain.app import scan as scan_cmd
 
-    raise typer.Exit(scan_cmd.run(ctx, paths, workers or os.cpu_count() or 1))
+    raise typer.Exit(scan_cmd.run(ctx, paths, workers or idle_cores()))
 
 
 @app.command(

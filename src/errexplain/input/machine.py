@@ -1,5 +1,6 @@
-"""The running machine's own names (login and host), which `--redact` replaces as well: read
-here, at the edge, so that errexplain.redaction stays pure."""
+"""The running machine: its own names (login and host), which `--redact` replaces as well, read
+here at the edge so that errexplain.redaction stays pure; and its idle cores (how many workers
+`errexplain scan` starts by default)."""
 
 from __future__ import annotations
 
@@ -32,3 +33,21 @@ def local_redactor(extra: tuple[str, ...] = ()) -> Redactor:
 
     users, hosts = machine_names()
     return Redactor(users, hosts, extra)
+
+
+def idle_cores(loadavg: str = "/proc/loadavg") -> int:
+    """Cores this process may use that no other task is running on right now (at least 1): the
+    usable cores less the tasks runnable at this instant besides this one (the fourth field of
+    /proc/loadavg, `running/total`). Where that file is missing: every usable core.
+
+    On a busy machine a second scan worker only splits the share of the CPU the first one gets,
+    and costs its start-up and a second pass of its own (bench/scan.py, README "Speed")."""
+    import os
+
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    try:
+        with open(loadavg, encoding="ascii") as fh:
+            others = int(fh.read().split()[3].split("/")[0]) - 1
+    except (OSError, ValueError, IndexError):
+        others = 0
+    return max(1, (cores or 1) - max(others, 0))

@@ -11,7 +11,7 @@ from errexplain.models import WordStats
 
 if TYPE_CHECKING:
     import re
-    from collections.abc import Sequence
+    from collections.abc import Mapping, Sequence
 
 _RUN = compile_regex(r"[A-Za-z0-9_]+")
 """A word is a maximal run of ASCII word characters of 2+ characters that is not all digits.
@@ -107,14 +107,36 @@ def identifiable(template: str) -> bool:
     return bool(template_words(template)) and compile_template(template).literal_len >= MIN_LITERAL
 
 
-def filing_words(templates: Sequence[str]) -> list[tuple[str, str] | None]:
+TemplateFacts = tuple[int, tuple[str, ...], bool]
+"""What the index needs of a template: its literal length, its distinct words in order
+(:func:`template_words`) and whether it is :func:`identifiable`."""
+
+
+def template_facts(template: str) -> TemplateFacts:
+    """The :data:`TemplateFacts` of one template (an index build computes them where the
+    template is parsed, in its loader process, and passes them on)."""
+    words = tuple(dict.fromkeys(template_words(template)))
+    return compile_template(template).literal_len, words, identifiable(template)
+
+
+def _facts(
+    templates: Sequence[str], known: Mapping[str, TemplateFacts] | None
+) -> list[TemplateFacts]:
+    known = known or {}
+    return [known.get(t) or template_facts(t) for t in templates]
+
+
+def filing_words(
+    templates: Sequence[str], known: Mapping[str, TemplateFacts] | None = None
+) -> list[tuple[str, str] | None]:
     """For each template, the word it is filed under for exact matching (its rarest literal
     word) and its second rarest ("" if it has one word only); None for templates that are not
     :func:`identifiable`. A message can match a template only if it contains both words, so
-    a store can skip a candidate whose second word the message lacks without reading it."""
-    per = [tuple(dict.fromkeys(template_words(t))) for t in templates]
+    a store can skip a candidate whose second word the message lacks without reading it.
+    `known`: :data:`TemplateFacts` already computed, by template."""
+    facts = _facts(templates, known)
     df: dict[str, int] = {}
-    for ws in per:
+    for _, ws, _ in facts:
         for w in ws:
             df[w] = df.get(w, 0) + 1
 
@@ -122,8 +144,8 @@ def filing_words(templates: Sequence[str]) -> list[tuple[str, str] | None]:
         return (df[w], -len(w), w)
 
     out: list[tuple[str, str] | None] = []
-    for t, ws in zip(templates, per, strict=True):
-        if not ws or not identifiable(t):
+    for _, ws, ok in facts:
+        if not ws or not ok:
             out.append(None)
             continue
         first = min(ws, key=rarity)
@@ -132,17 +154,19 @@ def filing_words(templates: Sequence[str]) -> list[tuple[str, str] | None]:
     return out
 
 
-def word_stats(templates: Sequence[str]) -> WordStats:
+def word_stats(
+    templates: Sequence[str], known: Mapping[str, TemplateFacts] | None = None
+) -> WordStats:
     """The inverted word index of the identifiable templates, positions in the given order."""
     import math
 
-    per = [tuple(dict.fromkeys(template_words(t))) for t in templates]
+    facts = _facts(templates, known)
     post: dict[str, list[int]] = {}
-    for pos, (t, ws) in enumerate(zip(templates, per, strict=True)):
-        if identifiable(t):
+    for pos, (_, ws, ok) in enumerate(facts):
+        if ok:
             for w in ws:
                 post.setdefault(w, []).append(pos)
     n = max(len(templates), 1)
     idf = {w: math.log(1 + n / len(ps)) for w, ps in post.items()}
-    wsum = tuple(sum(idf.get(w, 0.0) for w in ws) for ws in per)
+    wsum = tuple(sum(idf.get(w, 0.0) for w in ws) for _, ws, _ in facts)
     return WordStats({w: tuple(v) for w, v in post.items()}, idf, wsum)

@@ -1,0 +1,245 @@
+"""A catalog's module files parsed, validated and encoded: the part of an index build that grows
+with the catalog, spread over a process per core and cached per file by content.
+
+A *part* is one module file's entries as marshal data: each entry's fields (nested records as
+tuples, the catalog file left out) and, for each of its templates, what the index needs of it
+(:func:`~errexplain.match.normalize.template_facts`). Worker processes return parts as bytes,
+which the parent decodes far faster than it unpickles records.
+
+Parts are kept in the cache dir, one file per project and salt (``parts-<salt>.bin``), keyed by
+the digest of each module file's bytes: a build after one edit parses one file, and a fresh
+clone of the same catalog (new mtimes, so a new index key) parses none. The salt covers all
+else that shapes a part: errexplain's version, the Python, the project's metadata and the size
+and mtime of the modules that parse, validate and encode (a source checkout changes its code
+without a version bump). Like an index, a parts file is checksummed, written atomically and
+ignored (then rewritten) when damaged; it is as trusted as the index beside it.
+"""
+
+from __future__ import annotations
+
+import marshal
+import os
+import zlib
+from operator import attrgetter
+
+from errexplain._startup import TYPE_CHECKING, astuple, write_atomic
+from errexplain.catalog.yamlio import read_bytes
+from errexplain.match.normalize import TemplateFacts, template_facts
+from errexplain.models import Entry, ExampleFix, Project, Source, Verified
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterator, Sequence
+    from pathlib import Path
+    from typing import Any
+
+    Parse = Callable[[bytes, str, Project], list[Entry]]
+
+MAGIC = b"ERRXPT01"
+PARALLEL_MIN_FILES = 400
+"""From this many files to parse, a process per core parses them (YAML parsing is CPU-bound;
+the bundled catalog has ~3,600 module files)."""
+CACHE_MIN_FILES = 100
+"""Projects with fewer module files are parsed every time, without a parts file."""
+KEEP_PARTS = 3
+"""Parts files kept in the cache dir (the newest): older ones are of other salts."""
+_SOURCE_FIELD = Entry._fields.index("source")  # type: ignore[attr-defined]
+_FIX_FIELD = Entry._fields.index("example_fix")  # type: ignore[attr-defined]
+_FILE_FIELD = Entry._fields.index("catalog_file")  # type: ignore[attr-defined]
+_VERIFIED_FIELD = Entry._fields.index("verified")  # type: ignore[attr-defined]
+_entry_fields = attrgetter(*Entry._fields)  # type: ignore[attr-defined]
+_source_fields = attrgetter(*Source._fields)  # type: ignore[attr-defined]
+
+
+def encode(e: Entry) -> tuple[Any, ...]:
+    """An entry's fields as plain values (marshal keeps tuples, str, int, bool and None)."""
+    rec = list(_entry_fields(e))
+    rec[_SOURCE_FIELD] = _source_fields(e.source)
+    rec[_FIX_FIELD] = astuple(e.example_fix) if e.example_fix else None
+    rec[_FILE_FIELD] = None
+    rec[_VERIFIED_FIELD] = astuple(e.verified) if e.verified else None
+    return tuple(rec)
+
+
+def decode(rec: Sequence[Any], catalog_file: str) -> Entry:
+    """The entry of an :func:`encode`d record, found in `catalog_file`."""
+    fields = list(rec)
+    fields[_SOURCE_FIELD] = Source(*fields[_SOURCE_FIELD])
+    fix = fields[_FIX_FIELD]
+    fields[_FIX_FIELD] = ExampleFix(*fix) if fix else None
+    fields[_FILE_FIELD] = catalog_file
+    ver = fields[_VERIFIED_FIELD]
+    fields[_VERIFIED_FIELD] = Verified(*ver) if ver else None
+    return Entry(*fields)
+
+
+def _digest(data: bytes) -> bytes:
+    import hashlib
+
+    return hashlib.blake2b(data, digest_size=16).digest()
+
+
+def make_part(path: str, project: Project, parse: Parse) -> tuple[bytes, bytes]:
+    """(digest of the file's bytes, its part): the file parsed and validated by `parse`
+    (:func:`~errexplain.catalog.load.load_module_data`, which raises CatalogError)."""
+    data = read_bytes(path)
+    entries = parse(data, path, project)
+    facts = {t: template_facts(t) for t in dict.fromkeys(e.template for e in entries)}
+    return _digest(data), marshal.dumps((tuple(encode(e) for e in entries), facts))
+
+
+def _make_parts(job: tuple[list[int], list[str], Project, Parse]) -> list[tuple[int, bytes, bytes]]:
+    wanted, paths, project, parse = job
+    with no_gc():
+        return [(i, *make_part(paths[i], project, parse)) for i in wanted]
+
+
+def quiet_worker() -> None:
+    """A loader worker leaves Ctrl-C to the parent (which stops the pool and exits 130) and
+    dies quietly on SIGTERM, instead of each printing a traceback."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
+class no_gc:  # used like a function: `with no_gc():` (as store.build_lock)
+    """The collector paused: a catalog is a million small objects and no cycles, and each
+    collection walks all of them (an eighth of a build)."""
+
+    def __enter__(self) -> None:
+        import gc
+
+        self.was = gc.isenabled()
+        gc.disable()
+
+    def __exit__(self, *exc: object) -> None:
+        if self.was:
+            import gc
+
+            gc.enable()
+
+
+def _parse_all(
+    wanted: list[int], paths: list[str], project: Project, parse: Parse
+) -> Iterator[tuple[int, bytes, bytes]]:
+    """Parts of the files `wanted` (indices into `paths`), by a process per core when many,
+    each as soon as it is made."""
+    workers = min(os.cpu_count() or 1, 4)
+    if len(wanted) < PARALLEL_MIN_FILES or workers < 2:
+        yield from _make_parts((wanted, paths, project, parse))
+        return
+    import multiprocessing
+
+    try:
+        ctx = multiprocessing.get_context("fork")
+    except ValueError:  # no fork on this platform: stay in one process
+        yield from _make_parts((wanted, paths, project, parse))
+        return
+    # many small jobs: the parent decodes finished ones while the workers parse the rest
+    jobs = [(wanted[i :: workers * 4], paths, project, parse) for i in range(workers * 4)]
+    with ctx.Pool(workers, initializer=quiet_worker) as pool:
+        for part in pool.imap_unordered(_make_parts, jobs):
+            yield from part
+
+
+def load_parts(
+    paths: Sequence[Path], project: Project, cache: str | None, parse: Parse
+) -> tuple[list[Entry], dict[str, TemplateFacts]]:
+    """The entries of a project's module files (in the given order), each parsed by `parse`,
+    and the facts of their templates; parts come from the parts file in `cache` (a directory)
+    when the project has CACHE_MIN_FILES files or more, and are written back there."""
+    names = [str(p) for p in paths]
+    use_cache = len(names) >= CACHE_MIN_FILES
+    store = _PartsFile(cache, project, parse) if cache is not None and use_cache else None
+    known = store.read() if store else {}
+    digests: list[bytes | None] = [None] * len(names)
+    blobs: list[bytes | None] = [None] * len(names)
+    decoded: list[list[Entry]] = [[] for _ in names]
+    facts: dict[str, TemplateFacts] = {}
+
+    def take(i: int, part: bytes) -> None:
+        recs, file_facts = marshal.loads(part)
+        decoded[i] = [decode(rec, names[i]) for rec in recs]
+        facts.update(file_facts)
+
+    with no_gc():
+        if known:
+            for i, name in enumerate(names):
+                digests[i] = d = _digest(read_bytes(name))
+                hit = blobs[i] = known.get(d)
+                if hit is not None:
+                    take(i, hit)
+        missing = [i for i, b in enumerate(blobs) if b is None]
+        for i, digest, blob in _parse_all(missing, names, project, parse):
+            digests[i], blobs[i] = digest, blob
+            take(i, blob)
+    if store and (missing or len(known) != len(set(digests))):
+        store.write(dict(zip(digests, blobs, strict=True)))  # type: ignore[arg-type]
+    return [e for part in decoded for e in part], facts
+
+
+class _PartsFile:
+    """The parts file of a project in a cache dir: digest -> part."""
+
+    def __init__(self, directory: str, project: Project, parse: Parse) -> None:
+        self.directory = directory
+        self.path = os.path.join(directory, f"parts-{_salt(project, parse)}.bin")
+
+    def read(self) -> dict[bytes, bytes]:
+        try:
+            with open(self.path, "rb") as fh:
+                data = fh.read()
+        except OSError:
+            return {}
+        body = data[len(MAGIC) + 4 :]
+        crc = int.from_bytes(data[len(MAGIC) : len(MAGIC) + 4], "little")
+        if data[: len(MAGIC)] != MAGIC or zlib.crc32(body) != crc:
+            return {}
+        try:
+            parts = marshal.loads(body)
+        except (EOFError, ValueError, TypeError):
+            return {}
+        return parts if isinstance(parts, dict) else {}
+
+    def write(self, parts: dict[bytes, bytes]) -> None:
+        body = marshal.dumps(parts)
+        data = MAGIC + zlib.crc32(body).to_bytes(4, "little") + body
+        try:
+            write_atomic(self.path, data)
+            _prune(self.directory, keep=self.path)
+        except OSError:  # a read-only cache: the next build parses again
+            pass
+
+
+def _salt(project: Project, parse: Parse) -> str:
+    """What shapes a part besides the file's bytes (see the module doc)."""
+    import sys
+
+    from errexplain._version import __version__
+
+    code = []
+    for name in (__name__, parse.__module__, *_CODE):
+        st = os.stat(getattr(sys.modules.get(name), "__file__", None) or os.devnull)
+        code.append((name, st.st_size, st.st_mtime_ns))
+    key = repr((MAGIC, __version__, sys.version, astuple(project), code)).encode()
+    return f"{zlib.crc32(key):08x}{zlib.adler32(key):08x}"
+
+
+_CODE = (
+    "errexplain.catalog.yamlio",
+    "errexplain.models",
+    "errexplain.match.normalize",
+    "errexplain.match.template",
+)
+"""The modules besides this one and the parser's whose code shapes a part (all imported by
+then)."""
+
+
+def _prune(directory: str, keep: str) -> None:
+    """Keep the newest KEEP_PARTS parts files (always the one just written)."""
+    with os.scandir(directory) as it:
+        found = [e for e in it if e.name.startswith("parts-") and e.name.endswith(".bin")]
+    found.sort(key=lambda e: e.stat().st_mtime_ns, reverse=True)
+    for e in found[KEEP_PARTS:]:
+        if e.path != keep:
+            os.unlink(e.path)
