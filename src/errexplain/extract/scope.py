@@ -51,6 +51,22 @@ class Scope:
     def _add(self, name: str, binding: Binding) -> None:
         self.bindings.setdefault(name, []).append(binding)
 
+    def _bind(self, node: ast.AST) -> None:
+        """Record an assignment statement: ``x = v``, ``x: T = v``, ``x += v``."""
+        if isinstance(node, ast.Assign) and len(node.targets) == 1:
+            target = node.targets[0]
+            if isinstance(target, ast.Name):
+                self._add(target.id, Binding(node.lineno, node.value))
+        elif isinstance(node, ast.AnnAssign) and node.value is not None:
+            if isinstance(node.target, ast.Name):
+                self._add(node.target.id, Binding(node.lineno, node.value))
+        elif (
+            isinstance(node, ast.AugAssign)
+            and isinstance(node.target, ast.Name)
+            and isinstance(node.op, ast.Add)
+        ):
+            self._add(node.target.id, Binding(node.lineno, node.value, augmented=True))
+
     def _collect(self) -> None:
         """Collect the bindings on first use: most scopes are never looked into."""
         self._ready = True
@@ -63,19 +79,7 @@ class Scope:
             if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
                 self.locals.add(node.id)
                 stores[node.id] = stores.get(node.id, 0) + 1
-            if isinstance(node, ast.Assign) and len(node.targets) == 1:
-                target = node.targets[0]
-                if isinstance(target, ast.Name):
-                    self._add(target.id, Binding(node.lineno, node.value))
-            elif isinstance(node, ast.AnnAssign) and node.value is not None:
-                if isinstance(node.target, ast.Name):
-                    self._add(node.target.id, Binding(node.lineno, node.value))
-            elif (
-                isinstance(node, ast.AugAssign)
-                and isinstance(node.target, ast.Name)
-                and isinstance(node.op, ast.Add)
-            ):
-                self._add(node.target.id, Binding(node.lineno, node.value, augmented=True))
+            self._bind(node)
         for name, items in self.bindings.items():
             if len(items) == 1 and stores.get(name) == 1 and not items[0].augmented:
                 items[0] = replace(items[0], only=True)
