@@ -3,14 +3,21 @@
 
 from harness import case
 
-STUB = """\
+# tokenizer_manager imports layers/activation.py, which imports sgl_kernel on a CUDA host (the
+# harness reports a fake CUDA device): stand-ins, no kernel is called by these checks.
+KERNEL = """\
+import verify_fixtures
+verify_fixtures.stub_sgl_kernel()
+"""
+
+STUB = KERNEL + """\
 import types, verify_fixtures
 tokenizer_manager = types.SimpleNamespace(tokenizer=None, processor=None)
 model_path = verify_fixtures.model_dir()
 """
 
 # A tokenizer manager with a real tokenizer, run in a fresh directory holding ./template.j2.
-J2 = """\
+J2 = KERNEL + """\
 import os, tempfile, types, verify_fixtures
 from transformers import AutoTokenizer
 model_path = verify_fixtures.model_dir()
@@ -38,7 +45,7 @@ SEP_AFTER = SEP_BEFORE.replace("add_colon_two", "ADD_COLON_TWO")
 
 CASES = [
     case("e79c973b39ab6212", setup=STUB),
-    case("9f9c6559f335252b"),
+    case("9f9c6559f335252b", setup=KERNEL),
     case("f2bfe4a4ac599f21", setup=J2),
     case(
         "e223e8e4f2b5b9f6",
