@@ -78,7 +78,7 @@ def test_typer_is_not_imported(log):
     code = (
         "import sys; from errexplain.cli import run_argv; "
         f"c = run_argv(['errexplain', 'scan', '--json', {log!r}]); "
-        "print(c, 'typer' in sys.modules, 'click' in sys.modules, file=sys.stderr)"
+        "print(int(c), 'typer' in sys.modules, 'click' in sys.modules, file=sys.stderr)"
     )
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
     assert r.stderr.split() == ["0", "False", "False"]
