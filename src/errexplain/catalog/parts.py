@@ -93,6 +93,27 @@ def _make_parts(job: tuple[list[int], list[str], Project, Parse]) -> list[tuple[
         return [(i, *make_part(paths[i], project, parse)) for i in wanted]
 
 
+class children_ignore_ctrl_c:  # used like a function: `with children_ignore_ctrl_c(): Pool(..)`
+    """Processes forked inside this block are born with SIGINT blocked, and unblock it only
+    once quiet_worker has set it to be ignored: a Ctrl-C that reaches the process group between
+    a fork and the worker's initializer would otherwise print the worker's KeyboardInterrupt
+    traceback. The parent blocks it too while forking and unblocks it on leaving, so a Ctrl-C
+    pressed meanwhile is delivered then, not lost."""
+
+    def __enter__(self) -> None:
+        import signal
+
+        self._blocked = hasattr(signal, "pthread_sigmask")
+        if self._blocked:
+            signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+
+    def __exit__(self, *exc: object) -> None:
+        import signal
+
+        if self._blocked:
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
 def quiet_worker() -> None:
     """A loader worker leaves Ctrl-C to the parent (which stops the pool and exits 130) and
     dies quietly on SIGTERM, instead of each printing a traceback."""
@@ -100,6 +121,8 @@ def quiet_worker() -> None:
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    if hasattr(signal, "pthread_sigmask"):  # born blocked (children_ignore_ctrl_c); now ignored
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
 
 class no_gc:  # used like a function: `with no_gc():` (as store.build_lock)
@@ -137,7 +160,9 @@ def _parse_all(
         return
     # many small jobs: the parent decodes finished ones while the workers parse the rest
     jobs = [(wanted[i :: workers * 4], paths, project, parse) for i in range(workers * 4)]
-    with ctx.Pool(workers, initializer=quiet_worker) as pool:
+    with children_ignore_ctrl_c():
+        pool = ctx.Pool(workers, initializer=quiet_worker)
+    with pool:
         for part in pool.imap_unordered(_make_parts, jobs):
             yield from part
 

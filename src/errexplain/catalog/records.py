@@ -152,7 +152,10 @@ class Pending:
             return
         bounds = [n * k // workers for k in range(workers + 1)]
         spans = list(pairwise(bounds))
-        self._pool = ctx.Pool(workers, initializer=_start, initargs=(enc,))
+        from errexplain.catalog.parts import children_ignore_ctrl_c
+
+        with children_ignore_ctrl_c():
+            self._pool = ctx.Pool(workers, initializer=_start, initargs=(enc,))
         self._async = self._pool.map_async(_encode_span, spans)
 
     def result(self) -> list[Encoded]:

@@ -1,0 +1,43 @@
+"""A paste with no exception line: the whole text of a log record (its prefix removed) is one
+message as the program printed it, so a reworded older wording is taken from 0.85
+(BARE_RECORD_SCORE); the same words inside prose still need 0.9, and the lines of a normal
+server start-up log are never taken."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from errexplain.catalog.memory import MemoryCatalog
+from errexplain.explainer import BARE_RECORD_SCORE, BARE_SCORE, explain_text
+from errexplain.match.rank import rank
+from errexplain.models import Entry, Source
+
+TEMPLATE = "Failed to load the tokenizer for <model>, check the path"
+REWORDED = "Could not load the tokenizer for Qwen/Qwen3-8B, check the path"
+
+
+def _view() -> MemoryCatalog:
+    entry = Entry(
+        id="a" * 16,
+        project="demo",
+        exception="ValueError",
+        template=TEMPLATE,
+        source=Source("demo", "1.0", "demo/tok.py", 10, "load", None),
+        kind="raise",
+    )
+    return MemoryCatalog([entry])
+
+
+def test_a_reworded_message_on_a_log_record_line_is_taken():
+    view = _view()
+    hits = rank(view, REWORDED).hits
+    assert hits and BARE_RECORD_SCORE <= hits[0].score < BARE_SCORE
+    (exp,) = explain_text(f"[2026-10-02 11:04:09 TP0] {REWORDED}", view)
+    assert exp.error.type == "" and exp.matches[0].entry.id == "a" * 16
+    # the same words after prose are not a whole record: the higher bar holds
+    assert explain_text(f"I get this: {REWORDED}", view) == ()
+
+
+def test_no_line_of_a_normal_server_start_is_taken(bundled_index):
+    text = (Path(__file__).parent / "data" / "startup_info.log").read_text()
+    assert explain_text(text, bundled_index) == ()
