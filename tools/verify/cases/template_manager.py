@@ -10,14 +10,19 @@ import verify_fixtures
 verify_fixtures.stub_sgl_kernel()
 """
 
-STUB = KERNEL + """\
+STUB = (
+    KERNEL
+    + """\
 import types, verify_fixtures
 tokenizer_manager = types.SimpleNamespace(tokenizer=None, processor=None)
 model_path = verify_fixtures.model_dir()
 """
+)
 
 # A tokenizer manager with a real tokenizer, run in a fresh directory holding ./template.j2.
-J2 = KERNEL + """\
+J2 = (
+    KERNEL
+    + """\
 import os, tempfile, types, verify_fixtures
 from transformers import AutoTokenizer
 model_path = verify_fixtures.model_dir()
@@ -27,6 +32,7 @@ os.chdir(tempfile.mkdtemp())
 with open("template.j2", "w") as f:
     f.write(verify_fixtures.CHAT_TEMPLATE)
 """
+)
 
 # The example is the JSON template file; the case writes it and loads it as --chat-template does.
 JSON_LOAD = """\
