@@ -569,11 +569,21 @@ ADVERSARIAL = [
 ]
 
 
-@pytest.mark.parametrize("text", ADVERSARIAL, ids=range(len(ADVERSARIAL)))
-def test_linear_time_on_adversarial_input(text: str, untraced: None) -> None:
+def _cpu(text: str) -> float:
     start = time.process_time()
     assert isinstance(parse_traceback(text), tuple)
-    assert time.process_time() - start < 4.0
+    return time.process_time() - start
+
+
+@pytest.mark.parametrize("text", ADVERSARIAL, ids=range(len(ADVERSARIAL)))
+def test_linear_time_on_adversarial_input(text: str, untraced: None) -> None:
+    """Linear, not quadratic: the whole input costs at most 6x its first quarter (quadratic
+    work would cost 16x), measured side by side so that a loaded machine or a coverage
+    tracer slows both alike; and it stays under a generous absolute bound."""
+    quarter = _cpu(text[: len(text) // 4])
+    full = _cpu(text)
+    assert full <= 6 * quarter + 0.5
+    assert full < 20.0
 
 
 @pytest.mark.parametrize(
