@@ -191,6 +191,22 @@ def _old_where(entry: Entry, version: str | None) -> tuple[Any, ...] | None:
     )
 
 
+def _unnamed_places(
+    words: Sequence[Wording], history: History, with_template: bool
+) -> dict[tuple[Any, ...], list[int]]:
+    """Wordings without an id yet, by where they were raised: (release, path, line, exception
+    [, template]) -> wording indices in order."""
+    where: dict[tuple[Any, ...], list[int]] = {}
+    for i, w in enumerate(words):
+        if not w.id:
+            for r, site in w.occurrences:
+                place: tuple[Any, ...] = (history.releases[r], site.path, site.line, site.exception)
+                if with_template:
+                    place += (site.template,)
+                where.setdefault(place, []).append(i)
+    return where
+
+
 def _adopt_by_place(
     words: Sequence[Wording],
     history: History,
@@ -199,17 +215,12 @@ def _adopt_by_place(
     adopted: dict[str, int],
 ) -> None:
     """Old entries not adopted by id: the wording raised where the old entry was last."""
-    where: dict[tuple[Any, ...], int] = {}
-    for i, w in enumerate(words):
-        if not w.id:
-            for r, site in w.occurrences:
-                place = (history.releases[r], site.path, site.line, site.exception, site.template)
-                where.setdefault(place, i)
+    where = _unnamed_places(words, history, with_template=True)
     for ident in sorted(old):
         if ident in adopted:
             continue
         key = _old_where(old[ident], old_version)
-        found = where.get(key) if key is not None else None
+        found = where.get(key, [None])[0] if key is not None else None
         if found is not None and not words[found].id:
             adopted[ident] = found
             words[found].id = ident
@@ -227,12 +238,7 @@ def _adopt_by_line(
     and exception, when nothing else was raised there on either side. The extractor now reads
     the message differently (a local text inlined, a helper followed); the check is the same,
     so it keeps its id."""
-    where: dict[tuple[Any, ...], list[int]] = {}
-    for i, w in enumerate(words):
-        if not w.id:
-            for r, site in w.occurrences:
-                place = (history.releases[r], site.path, site.line, site.exception)
-                where.setdefault(place, []).append(i)
+    where = _unnamed_places(words, history, with_template=False)
     olds: dict[tuple[Any, ...], list[str]] = {}
     for ident in sorted(old):
         key = None if ident in adopted else _old_where(old[ident], old_version)
