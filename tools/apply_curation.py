@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from errexplain.catalog.yamlio import read_yaml
+from errexplain.extract.writer import expand_entry
 from errexplain.match.template import match
 
 DERIVED: dict[str, Any] = {}
@@ -44,7 +45,7 @@ def load(path: Path) -> Any:
 
 def find(doc: Any, line: int, path: str) -> dict[str, Any] | None:
     for e in doc.get("entries") or []:
-        src = e.get("source") or {}
+        src = expand_entry(e).get("source") or {}
         if src.get("line") == line and src.get("path") == path:
             return e
     return None

@@ -36,7 +36,7 @@ from errexplain.extract.history import (
     write_catalog,
 )
 from errexplain.extract.lineage import Audit, History
-from errexplain.extract.writer import read_module_files, read_project_file
+from errexplain.extract.writer import expand_entry, read_module_files, read_project_file
 
 
 def _cache(args: argparse.Namespace) -> FileCache:
@@ -163,7 +163,7 @@ def _by_id(root: Path) -> dict[str, dict[str, Any]]:
         doc = read_yaml(path)
         if isinstance(doc, dict):
             for e in doc.get("entries") or []:
-                out[str(e["id"])] = e
+                out[str(e["id"])] = expand_entry(e)
     return out
 
 

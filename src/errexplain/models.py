@@ -466,12 +466,21 @@ def parse_at(text: str) -> tuple[AtSpan, ...]:
 def at_range(text: str) -> tuple[str, str]:
     """(first release, last release) of a valid ``at`` text, checked as :func:`parse_at` checks
     it but without building the spans (the loader runs this for every history entry)."""
-    first = last = ""
+    first, last = at_ends(text)
+    return first, last[1]
+
+
+def at_ends(text: str) -> tuple[str, tuple[str, str, str, int, str]]:
+    """The first release of a valid ``at`` text and the fields of its last span (first, last,
+    path, line, function), checked as :func:`parse_at` checks it without building spans."""
+    first = ""
+    fields = None
     for i, fields in enumerate(_at_fields(text)):
         if i == 0:
             first = fields[0]
-        last = fields[1]
-    return first, last
+    if fields is None:  # pragma: no cover - split() always yields a span to check
+        raise ValueError("no span")
+    return first, fields
 
 
 def _at_fields(text: str) -> Iterator[tuple[str, str, str, int, str]]:
@@ -497,6 +506,47 @@ def _at_fields(text: str) -> Iterator[tuple[str, str, str, int, str]]:
             words[2] if len(words) == 3 else prev[4],  # type: ignore[index]
         )
         yield prev
+
+
+def format_site(path: str | None, line: int | None, function: str | None) -> str | None:
+    """The short ``source`` text of a catalog entry, ``PATH[:LINE] [FUNCTION]`` (the tokens of
+    an ``at`` span), or None when the site cannot be written so (no path, or a space or ';' in
+    a part): the writer then keeps the ``{path, line, function}`` mapping."""
+    if not path or (line is not None and (type(line) is not int or line < 1)):
+        return None
+    for part in (path, function or ""):
+        if any(c.isspace() or c == ";" for c in part):
+            return None
+    if line is None and ":" in path:
+        return None  # "a:12" would read back as path "a", line 12
+    text = path if line is None else f"{path}:{line}"
+    return f"{text} {function}" if function else text
+
+
+def parse_site(text: str) -> tuple[str, int | None, str | None]:
+    """(path, line, function) of a :func:`format_site` text; ValueError names what is wrong."""
+    words = text.split()
+    if len(words) not in (1, 2) or text != " ".join(words):
+        raise ValueError(f"{text!r}: expected 'PATH[:LINE] [FUNCTION]'")
+    path, colon, tail = words[0].rpartition(":")
+    if not (colon and tail.isdigit() and path):
+        return words[0], None, words[1] if len(words) == 2 else None
+    if int(tail) < 1:
+        raise ValueError(f"{text!r}: the line must be positive")
+    return path, int(tail), words[1] if len(words) == 2 else None
+
+
+def format_releases(first: str, last: str) -> str:
+    """The short ``releases`` text: ``FIRST..LAST``, or one release when they are the same."""
+    return first if first == last else f"{first}..{last}"
+
+
+def parse_releases(text: str) -> tuple[str, str]:
+    """(first, last) of a :func:`format_releases` text; ValueError names what is wrong."""
+    first, dots, last = text.partition("..")
+    if not first or (dots and not last) or any(c.isspace() or c == ";" for c in text):
+        raise ValueError(f"{text!r}: expected 'FIRST..LAST' or one release")
+    return first, last or first
 
 
 def make_id(project: str, module: str, function: str, template: str) -> str:

@@ -232,3 +232,57 @@ def test_bad_verified_records(tmp_path, old, new, key):
     with pytest.raises(CatalogError) as exc:
         load_catalog([root])
     assert key in exc.value.message
+
+
+SHORT = (
+    "  source:\n    path: demo/pkg/images.py\n    line: 360\n    function: Processor.prepare\n",
+    "  source: demo/pkg/images.py:360 Processor.prepare\n",
+)
+
+
+def test_short_source_and_releases_load_as_the_mappings(tmp_path):
+    """`source: PATH:LINE FUNCTION` and `releases: FIRST..LAST` (what extraction writes) give
+    the same entries as the long mappings."""
+    long_root = _break(tmp_path / "long", *HISTORY)
+    short_root = _break(tmp_path / "short", *HISTORY)
+    f = short_root / "demo" / "pkg" / "mixed.yaml"
+    text = f.read_text().replace(*SHORT, 1)
+    text = text.replace(
+        "  releases:\n    first: 1.2.0\n    last: 1.2.3\n", "  releases: 1.2.0..1.2.3\n"
+    )
+    assert "source: demo/pkg/images.py:360" in text and "releases: 1.2.0..1.2.3" in text
+    f.write_text(text)
+    from errexplain._startup import replace
+
+    by_long = {e.id: replace(e, catalog_file="") for e in load_catalog([long_root]).entries}
+    by_short = {e.id: replace(e, catalog_file="") for e in load_catalog([short_root]).entries}
+    assert by_short == by_long
+
+
+@pytest.mark.parametrize(
+    ("new", "key"),
+    [
+        ("  source: demo/pkg/images.py:360 Processor prepare\n", "source: 'demo/pkg/images.py:360"),
+        ("  source: demo/pkg/images.py:0 Processor.prepare\n", "source: 'demo/pkg/images.py:0"),
+        ("  source: demo/pkg/images.py:361 Processor.prepare\n", "at: its last span is"),
+        ("  source: demo/pkg/other.py:360 Processor.prepare\n", "at: its last span is"),
+    ],
+)
+def test_bad_short_source(tmp_path, new, key):
+    root = _break(tmp_path, *HISTORY)
+    f = root / "demo" / "pkg" / "mixed.yaml"
+    f.write_text(f.read_text().replace(SHORT[0], new, 1))
+    with pytest.raises(CatalogError) as exc:
+        load_catalog([root])
+    assert key in exc.value.message
+
+
+def test_bad_short_releases(tmp_path):
+    root = _break(tmp_path, *HISTORY)
+    f = root / "demo" / "pkg" / "mixed.yaml"
+    text = f.read_text().replace(
+        "  releases:\n    first: 1.2.0\n    last: 1.2.3\n", "  releases: 1.2.0..\n"
+    )
+    f.write_text(text)
+    with pytest.raises(CatalogError, match=r"releases: '1\.2\.0\.\.': expected 'FIRST\.\.LAST'"):
+        load_catalog([root])

@@ -24,7 +24,13 @@ V1 = DATA / "v1" / "mypkg"
 
 
 def _load(path: Path) -> Any:
-    return yaml.load(path.read_text(encoding="utf-8"), Loader=yaml.CSafeLoader)
+    """A written catalog file, its entries' short `source`/`releases` read back as mappings."""
+    from errexplain.extract.writer import expand_entry
+
+    doc = yaml.load(path.read_text(encoding="utf-8"), Loader=yaml.CSafeLoader)
+    if isinstance(doc, dict) and isinstance(doc.get("entries"), list):
+        doc["entries"] = [expand_entry(e) for e in doc["entries"]]
+    return doc
 
 
 def _entries(out: Path) -> list[dict[str, Any]]:
@@ -515,3 +521,44 @@ def test_default_text_of_or_and_conditional_messages(tmp_path):
     )
     assert template('f"bad {x}" if strict else y') == "bad <x>"
     assert template('a and "text"') == "<a and 'text'>"
+
+
+def test_written_entries_use_the_short_source_and_releases(tmp_path):
+    """Extraction writes `source` and `releases` as one line each, and reads them back as the
+    mappings it works on (round trip, keys in order)."""
+    from errexplain.extract.writer import compact_entry, dump, expand_entry, read_module_files
+
+    entry = {
+        "id": "0123456789abcdef",
+        "exception": "ValueError",
+        "template": "x",
+        "source": {"path": "pkg/a.py", "line": 12, "function": "A.f"},
+        "releases": {"first": "1.0", "last": "1.2"},
+        "at": "1.0..1.2 pkg/a.py:12 A.f",
+    }
+    short = compact_entry(entry)
+    assert list(short) == list(entry)
+    assert short["source"] == "pkg/a.py:12 A.f" and short["releases"] == "1.0..1.2"
+    assert expand_entry(short) == entry
+    text = dump({"module": "pkg/a.py", "entries": [entry]})
+    assert "  source: pkg/a.py:12 A.f\n" in text and "  releases: 1.0..1.2\n" in text
+    (tmp_path / "a.yaml").write_text(text)
+    (loaded,) = read_module_files(tmp_path)
+    assert loaded.entries == (entry,)
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        {"path": "pkg/a b.py", "line": 3, "function": "f"},  # a space: cannot be one line
+        {"path": "pkg/a.py:7", "function": "f"},  # would read back as line 7
+        {"function": "c10::check"},  # no path
+        {"path": "pkg/a.py", "line": 3, "function": "f", "extra": 1},  # unknown key kept
+    ],
+)
+def test_sources_that_cannot_be_short_stay_mappings(source):
+    from errexplain.extract.writer import compact_entry, expand_entry
+
+    short = compact_entry({"id": "x", "source": source})
+    assert short["source"] == source
+    assert expand_entry(short)["source"] == source

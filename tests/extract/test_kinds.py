@@ -275,7 +275,7 @@ def test_extracted_catalog_loads_with_statement_via_and_log(tmp_path: Path):
     out = tmp_path / "errors" / "pkg"
     report = extract(src, "pkg", "1.0", out=out)
     assert report.sites_by_kind["log"] == 7
-    doc = yaml.safe_load((out / "mod.yaml").read_text())
+    doc = _expanded(yaml.safe_load((out / "mod.yaml").read_text()))
     forward = next(e for e in doc["entries"] if e["source"]["function"] == "Base.forward")
     assert list(forward)[:8] == [
         "id",
@@ -292,7 +292,7 @@ def test_extracted_catalog_loads_with_statement_via_and_log(tmp_path: Path):
         "Raised by helper `Config._fail` (pkg/mod.py:54), called by `Config.check`"
     )
     assert fail["template"] == "[config] x must be >>= 0, got <x>"
-    log_doc = yaml.safe_load((out / "logs.yaml").read_text())
+    log_doc = _expanded(yaml.safe_load((out / "logs.yaml").read_text()))
     assert log_doc["entries"][0]["meaning"].startswith("Logged at error level by `Worker.run`")
     entries = load_catalog([out]).entries
     assert {e.kind for e in entries} == {"raise", "assert", "log"}
@@ -473,3 +473,10 @@ def test_a_loop_variable_reassigned_once_is_not_inlined():
     assert got == ["Unexpected weight: <name>"]
     keyed = [s.template for s in sites(code) if s.exception == "KeyError"]
     assert keyed == ["'model: no <w>'"]
+
+
+def _expanded(doc):
+    """A written catalog file's entries with `source`/`releases` as mappings."""
+    from errexplain.extract.writer import expand_entry
+
+    return {**doc, "entries": [expand_entry(e) for e in doc["entries"]]}

@@ -17,7 +17,16 @@ from errexplain.errors import CatalogError
 from errexplain.match.normalize import TemplateFacts
 from errexplain.match.release import Facts
 from errexplain.match.template import TemplateSyntaxError, compile_template
-from errexplain.models import Entry, ExampleFix, Project, Source, Verified, at_range
+from errexplain.models import (
+    Entry,
+    ExampleFix,
+    Project,
+    Source,
+    Verified,
+    at_ends,
+    parse_releases,
+    parse_site,
+)
 
 KEY_ORDER = (
     "id",
@@ -142,7 +151,14 @@ def _keys(raw: Any, allowed: frozenset[str], where: str) -> dict[str, Any]:
 def _source(raw: dict[str, Any], project: Project, version: str | None) -> Source:
     """The entry's site; ``version`` is the release it was taken from (``releases.last`` of a
     history entry, else the project's version)."""
-    src = _keys(raw.get("source") or {}, SOURCE_KEYS, "source")
+    short = raw.get("source")
+    if type(short) is str:  # `source: PATH[:LINE] [FUNCTION]`, as extraction writes it
+        try:
+            at, line, func = parse_site(short)
+        except ValueError as exc:
+            raise _Invalid("source", str(exc)) from None
+        return Source(project.name, version, at, line, func, project.url(at, line, version))
+    src = _keys(short or {}, SOURCE_KEYS, "source")
     line = src.get("line")
     if line is not None and (not isinstance(line, int) or isinstance(line, bool) or line < 1):
         raise _Invalid("source.line", "must be a positive integer")
@@ -189,26 +205,39 @@ def _hex_id(raw: dict[str, Any], key: str) -> str | None:
 
 
 def _releases(raw: dict[str, Any]) -> tuple[str, str] | None:
-    if raw.get("releases") is None:
+    short = raw.get("releases")
+    if short is None:
         return None
-    rel = _keys(raw["releases"], RELEASE_KEYS, "releases")
+    if type(short) is str:  # `releases: FIRST..LAST`
+        try:
+            return parse_releases(short)
+        except ValueError as exc:
+            raise _Invalid("releases", str(exc)) from None
+    rel = _keys(short, RELEASE_KEYS, "releases")
     first = _str(rel, "first", required=True) or ""
     last = _str(rel, "last", required=True) or ""
     return first, last
 
 
-def _at(raw: dict[str, Any], releases: tuple[str, str] | None) -> str | None:
+def _at(raw: dict[str, Any], releases: tuple[str, str] | None, source: Source) -> str | None:
+    """The `at` text, checked: it spans `releases`, and its last span is at `source`."""
     text = _str(raw, "at")
     if text is None:
         return None
     try:
-        first, last = at_range(text)
+        first, (_, last, path, line, function) = at_ends(text)
     except ValueError as exc:
         raise _Invalid("at", str(exc)) from None
     if releases is not None and (first, last) != releases:
         raise _Invalid(
             "at",
             f"spans {first}..{last}, but releases says {releases[0]}..{releases[1]}",
+        )
+    if (path, line, function) != (source.path, source.line, source.function):
+        raise _Invalid(
+            "at",
+            f"its last span is {path}:{line} {function}, but source says "
+            f"{source.path}:{source.line} {source.function}",
         )
     return text
 
@@ -236,12 +265,13 @@ def make_entry(raw: Any, project: Project, catalog_file: str) -> Entry:
     _check_entry(raw)
     derived = bool(raw.get("derived", False))
     releases = _releases(raw)
+    source = _source(raw, project, releases[1] if releases else project.version)
     entry = Entry(  # positional, in field order (keywords cost a third of a load)
         str(raw["id"]),
         project.name,
         _str(raw, "exception") or "",
         str(raw["template"]),
-        _source(raw, project, releases[1] if releases else project.version),
+        source,
         _str(raw, "base"),
         _str(raw, "kind") or "raise",
         _str(raw, "condition"),
@@ -260,7 +290,7 @@ def make_entry(raw: Any, project: Project, catalog_file: str) -> Entry:
         _str(raw, "removed_in"),
         catalog_file,
         releases,
-        _at(raw, releases),
+        _at(raw, releases, source),
         _hex_id(raw, "lineage"),
         _hex_id(raw, "replaced_by"),
         _verified(raw),

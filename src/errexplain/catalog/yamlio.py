@@ -156,6 +156,248 @@ def _fast_load(data: bytes | str) -> Any:
             return out.root
 
 
+_INDICATORS = frozenset("-?:,[]{}#&*!|>'\"%@`")
+_ESCAPES = {
+    "0": "\0",
+    "a": "\a",
+    "b": "\b",
+    "t": "\t",
+    "\t": "\t",
+    "n": "\n",
+    "v": "\v",
+    "f": "\f",
+    "r": "\r",
+    "e": "\x1b",
+    " ": " ",
+    '"': '"',
+    "/": "/",
+    "\\": "\\",
+    "N": "\x85",
+    "_": "\xa0",
+    "L": "\u2028",
+    "P": "\u2029",
+}
+_HEX = {"x": 2, "u": 4, "U": 8}
+_BREAKS = ("\r", "\x85", "\u2028", "\u2029", "\ufeff", "\t")
+"""Characters that libyaml reads as line breaks, a byte-order mark or a tab (whose rules we do
+not copy): a text holding one is left to the event reader."""
+
+
+def _double_quoted(text: str) -> str:
+    """The value of a one-line double-quoted scalar (escapes as YAML 1.1 defines them)."""
+    if len(text) < 2 or text[-1] != '"':
+        raise _Unusual("double-quoted scalar spans lines")
+    body, out, i = text[1:-1], [], 0
+    while True:
+        j = body.find("\\", i)
+        part = body[i:] if j < 0 else body[i:j]
+        if '"' in part:
+            raise _Unusual("text after a double-quoted scalar")
+        out.append(part)
+        if j < 0:
+            return "".join(out)
+        code = body[j + 1 : j + 2]
+        if code in _ESCAPES:
+            out.append(_ESCAPES[code])
+            i = j + 2
+        elif code in _HEX:
+            digits = body[j + 2 : j + 2 + _HEX[code]]
+            if len(digits) != _HEX[code] or digits.strip("0123456789abcdefABCDEF"):
+                raise _Unusual("bad escape")
+            out.append(chr(int(digits, 16)))
+            i = j + 2 + _HEX[code]
+        else:  # a line continuation or an invalid escape: the event reader decides
+            raise _Unusual("escape")
+
+
+def _fold(first: str, more: list[str]) -> str:
+    """A quoted scalar's text spread over lines (`more`: the lines after the first, the last
+    one cut before its closing quote), folded as YAML folds it: a line break between two lines
+    becomes a space, n empty lines between them n newlines; spaces around a line break go, those
+    after the opening and before the closing quote stay."""
+    out = [first.rstrip(" ")]
+    empty = 0
+    for i, line in enumerate(more):
+        last = i == len(more) - 1
+        body = line.lstrip(" ") if last else line.strip(" ")
+        if not body and not last:
+            empty += 1
+            continue
+        out.append("\n" * empty if empty else " ")
+        out.append(body)
+        empty = 0
+    return "".join(out)
+
+
+def _is_item(body: str) -> bool:
+    return body == "-" or body.startswith("- ")
+
+
+class _LineReader:
+    """Reads one document of the block-style subset that :func:`dump_yaml` writes (see
+    :func:`_block_load`). `lines` holds (indent, text, raw line number) of every line that is
+    not empty or a comment; `pos` is the next of them to read."""
+
+    def __init__(self, text: str) -> None:
+        if not _scalars:
+            _scalars.append(_Scalars())
+        self.plain, self.cache = _scalars[0].plain, _scalars[0].cache
+        if any(c in text for c in _BREAKS):
+            raise _Unusual("line break, BOM or tab")
+        self.raw = text.split("\n")
+        self.lines = [
+            (len(line) - len(body), body, no)
+            for no, line in enumerate(self.raw)
+            if (body := line.lstrip(" ")) and body[0] != "#"
+        ]
+        for indent, body, _ in self.lines:
+            if (indent == 0 and body.startswith(("---", "...", "%"))) or not body.isprintable():
+                raise _Unusual("document marker, directive or non-printable character")
+        self.n = len(self.lines)
+        self.pos = 0
+
+    def document(self) -> Any:
+        if not self.lines:
+            return None
+        indent, top, _ = self.lines[0]
+        if indent != 0:
+            raise _Unusual("indented document")
+        doc = self.seq(0) if _is_item(top) else self.mapping(0, None)
+        if self.pos != self.n:
+            raise _Unusual("text after the document")
+        return doc
+
+    def mapping(self, indent: int, first: tuple[str, int] | None) -> dict[Any, Any]:
+        out: dict[Any, Any] = {}
+        lines = self.lines
+        while True:
+            if first is not None:  # the first key of a mapping opened on a `- ` line
+                (body, no), first = first, None
+            elif self.pos >= self.n or lines[self.pos][0] < indent:
+                return out
+            else:
+                at, body, no = lines[self.pos]
+                if at > indent:
+                    raise _Unusual("indentation")
+            pair = self.key_of(body)
+            if pair is None or pair[0] in out:
+                raise _Unusual("not a key, or a duplicate key")
+            key, rest = pair
+            if rest:
+                out[key] = self.scalar(rest, no)
+            else:
+                self.pos += 1
+                out[key] = self.value_after(indent)
+
+    def seq(self, indent: int) -> list[Any]:
+        out: list[Any] = []
+        lines = self.lines
+        while self.pos < self.n:
+            at, body, no = lines[self.pos]
+            if at < indent or not _is_item(body):
+                break
+            if at > indent:
+                raise _Unusual("indentation")
+            rest = body[2:]
+            if not rest.strip(" "):
+                if rest:
+                    raise _Unusual("trailing space")
+                self.pos += 1
+                out.append(self.value_after(indent))
+            elif rest.startswith(("- ", " ")) or rest == "-":
+                raise _Unusual("nested sequence on one line")
+            elif self.key_of(rest) is not None:
+                out.append(self.mapping(indent + 2, (rest, no)))
+            else:
+                out.append(self.scalar(rest, no))
+        return out
+
+    def value_after(self, indent: int) -> Any:
+        """The block value after a `key:` or `-` line (None when nothing is nested)."""
+        if self.pos < self.n:
+            at, body, _ = self.lines[self.pos]
+            if at > indent:
+                return self.seq(at) if _is_item(body) else self.mapping(at, None)
+            if at == indent and _is_item(body):
+                return self.seq(indent)
+        return None
+
+    def key_of(self, body: str) -> tuple[Any, str] | None:
+        """(key, rest after ': ') of a `key: value` or `key:` line, None for a scalar."""
+        if body[0] in _INDICATORS:
+            return None
+        cut = body.find(": ")
+        if cut < 0:
+            if body[-1] != ":":
+                return None
+            cut = len(body) - 1
+        key = body[:cut]
+        hit = self.cache.get(key, _NO_KEY)
+        if hit is _NO_KEY:
+            if key[-1] == " " or " #" in key or ":" in key:
+                raise _Unusual("key")
+            hit = self.plain(key)
+        return hit, body[cut + 2 :]
+
+    def scalar(self, value: str, no: int) -> Any:
+        """The value of a scalar that starts at line `no` after its key or dash; moves `pos`
+        past the scalar's last line."""
+        first = value[0]
+        if first == "'":
+            return self.single_quoted(value, no)
+        self.pos += 1
+        if first == '"':
+            return _double_quoted(value)
+        if first in _INDICATORS and not (first in "-?:" and value[1:2] not in ("", " ")):
+            if value == "[]":  # ("-x", "?x", ":x" start plain scalars)
+                return []
+            if value == "{}":
+                return {}
+            raise _Unusual("indicator")
+        hit = self.cache.get(value, _NO_KEY)
+        if hit is not _NO_KEY:
+            return hit
+        if ": " in value or " #" in value or value[-1] in " :":
+            raise _Unusual("plain scalar YAML would read otherwise")
+        return self.plain(value)
+
+    def single_quoted(self, value: str, no: int) -> str:
+        inner = value[1:-1]
+        if len(value) >= 2 and value[-1] == "'" and "'" not in inner.replace("''", ""):
+            self.pos += 1
+            return inner.replace("''", "'")
+        if "'" in value[1:].replace("''", ""):
+            raise _Unusual("text after a quoted scalar")
+        more = []
+        for line in self.raw[no + 1 :]:
+            if not line.isprintable() or (not line.startswith(" ") and line[:3] in ("---", "...")):
+                raise _Unusual("non-printable character or document marker")
+            if "'" in line.replace("''", ""):
+                close = line.rstrip(" ")
+                if not close.endswith("'") or "'" in close[:-1].replace("''", ""):
+                    raise _Unusual("text after a quoted scalar")
+                more.append(close[:-1])
+                end = no + len(more)
+                while self.pos < self.n and self.lines[self.pos][2] <= end:
+                    self.pos += 1
+                return _fold(value[1:], more).replace("''", "'")
+            more.append(line)
+        raise _Unusual("unclosed quote")
+
+
+def _block_load(text: str) -> Any:
+    """``yaml.load(text, CSafeLoader)`` for the block-style subset that :func:`dump_yaml`
+    writes, read line by line without libyaml's per-event Python objects (a third of the
+    event reader's time on the bundled catalog): mappings of plain keys, sequences (indented or
+    not), one-line plain scalars, single- and double-quoted scalars (a single-quoted one may
+    span lines, folded), ``[]`` and ``{}``, comment lines. Anything else (block scalars, plain
+    scalars over several lines, flow collections, anchors, tags, tabs, duplicate keys,
+    document markers, non-printable characters, ...) raises _Unusual and the event reader or
+    the full loader takes the file: the values are the safe loader's, or the file goes the
+    slow way. Plain scalars are typed by the loader's own implicit resolvers (_Scalars)."""
+    return _LineReader(text).document()
+
+
 EXPANSION = 16
 """A document may hold at most this many values per byte of its text, counting every value
 that an alias repeats as often as it is reachable (a plain document holds far fewer)."""
@@ -182,7 +424,12 @@ def parse_yaml(data: bytes | str, where: Path | str) -> Any:
     document whose aliases expand past EXPANSION values per byte is refused (issue 14: a
     479-byte alias bomb inside an entry id reached 9.1 GB)."""
     try:
-        if _LOADER is not yaml.SafeLoader:  # libyaml is there: the event reader first
+        if _LOADER is not yaml.SafeLoader:  # libyaml is there: the fast readers first
+            try:
+                text = data.decode("utf-8") if isinstance(data, bytes) else data
+                return _block_load(text)  # (what dump_yaml writes; it declines the rest)
+            except (_Unusual, UnicodeDecodeError):
+                pass
             try:
                 return _fast_load(data)  # (no aliases: it leaves those to the full loader)
             except _Unusual:

@@ -7,8 +7,10 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from errexplain._startup import record, write_atomic
+from errexplain.catalog.load import SOURCE_ORDER
 from errexplain.catalog.yamlio import dump_yaml, parse_yaml
 from errexplain.errors import ExtractError
+from errexplain.models import format_releases, format_site, parse_releases, parse_site
 
 PROJECT_FILE = "project.yaml"
 RELEASES_FILE = "releases.yaml"
@@ -65,7 +67,7 @@ def read_module_files(out: Path) -> list[CatalogFile]:
                 f"catalog file {path} is not a mapping with an 'entries' list",
                 hint="fix or delete the file, then run the extraction again",
             )
-        entries = tuple(e for e in doc.get("entries") or [] if isinstance(e, dict))
+        entries = tuple(expand_entry(e) for e in doc.get("entries") or [] if isinstance(e, dict))
         files.append(CatalogFile(name, doc.get("module"), entries, raw))
     return files
 
@@ -79,7 +81,59 @@ def read_project_file(out: Path) -> tuple[dict[str, Any], bytes | None]:
     return (doc if isinstance(doc, dict) else {}), raw
 
 
+def compact_entry(entry: Entry) -> Entry:
+    """The entry as written: `source` as ``PATH:LINE FUNCTION`` and `releases` as
+    ``FIRST..LAST`` (the tokens of `at`; a third of the events of the mappings, which makes the
+    first index build of a history catalog a third faster), each kept a mapping when it cannot
+    be written so. Key order is kept."""
+    out = dict(entry)
+    src = entry.get("source")
+    if isinstance(src, dict) and src.keys() <= set(SOURCE_ORDER):
+        text = format_site(src.get("path"), src.get("line"), src.get("function"))
+        if text is not None and (src.get("function") is None or type(src["function"]) is str):
+            out["source"] = text
+    rel = entry.get("releases")
+    if isinstance(rel, dict) and rel.keys() == {"first", "last"}:
+        first, last = rel["first"], rel["last"]
+        if type(first) is str and type(last) is str:
+            try:
+                if parse_releases(format_releases(first, last)) == (first, last):
+                    out["releases"] = format_releases(first, last)
+            except ValueError:
+                pass
+    return out
+
+
+def expand_entry(entry: Entry) -> Entry:
+    """The entry as extraction works on it: `source` and `releases` as mappings (the inverse of
+    :func:`compact_entry`; a text that does not parse is left for the loader to report)."""
+    out = entry
+    src = entry.get("source")
+    if isinstance(src, str):
+        try:
+            fields = dict(zip(SOURCE_ORDER, parse_site(src), strict=True))
+        except ValueError:
+            pass
+        else:
+            out = dict(out)
+            out["source"] = {k: v for k, v in fields.items() if v is not None}
+    rel = entry.get("releases")
+    if isinstance(rel, str):
+        try:
+            first, last = parse_releases(rel)
+        except ValueError:
+            pass
+        else:
+            out = dict(out) if out is entry else out
+            out["releases"] = {"first": first, "last": last}
+    return out
+
+
 def dump(doc: dict[str, Any]) -> str:
+    """YAML text of a catalog file (a module file's entries written by :func:`compact_entry`)."""
+    items = doc.get("entries")
+    if isinstance(items, list):
+        doc = {**doc, "entries": [compact_entry(e) if isinstance(e, dict) else e for e in items]}
     return dump_yaml(doc)
 
 
