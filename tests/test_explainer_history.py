@@ -478,6 +478,24 @@ def test_the_release_tells_two_sites_of_one_template_apart(view, release, top, o
     assert x.matches[0].score > x.matches[1].score
 
 
+@pytest.mark.parametrize(
+    ("text", "top", "version"),
+    [
+        ("The server log ends with `worker 3 failed to start` every time.", ENGINE, "1.0.0"),
+        ("On sglang==0.1.0 the log says: worker 3 failed to start", LAUNCH, "0.1.0"),
+    ],
+)
+def test_a_message_without_an_exception_line_follows_the_release(versioned, text, top, version):
+    """A catalogued message quoted alone (no `Type:` printed) is ordered and pinned by the
+    paste's release like any error: no release known, the wording raised most recently first;
+    a version string in the paste, the site that release raises it at."""
+    x = one(text, versioned)
+    assert x.error.type == "" and ids(x)[0] == top
+    assert x.matches[0].entry.source.version == version
+    g = x.release_guess
+    assert g is not None and (top != LAUNCH or (g.first, g.last) == (version, version))
+
+
 def test_a_release_both_sites_raise_in_leaves_them_ambiguous(view):
     x = one(WORKER_MSG, view, release={"sglang": "1.1"})
     assert x.ambiguous and AMBIGUOUS_NOTE in x.notes

@@ -364,7 +364,7 @@ def explain_text_bounded(
     are explained, the first ERRORS - 1 and the last (the one a crashing log ends with)."""
     errors = parse_traceback(text)
     if not errors:
-        return bare_messages(text, view), 0
+        return bare_messages(text, view, release=release), 0
     kept = errors if len(errors) <= ERRORS else (*errors[: ERRORS - 1], errors[-1])
     by_no: dict[int, list[str]] | None = None
     out = []
@@ -506,7 +506,11 @@ def _known_well(hit: Hit, msg: str, coverage: float = 0.5, record: bool = False)
 
 
 def bare_messages(
-    text: str, view: CatalogView, *, coverage: float = 0.5
+    text: str,
+    view: CatalogView,
+    *,
+    coverage: float = 0.5,
+    release: Mapping[str, str] | None = None,
 ) -> tuple[Explanation, ...]:
     """Explanations for lines (or parts of lines) that are catalogued messages, in the order
     they appear, one per entry; each error has an empty type (none was printed). Of the
@@ -532,12 +536,16 @@ def bare_messages(
         pos = ranking.hits[0].pos
         if pos in found and found[pos][0] >= raw:
             continue
-        error = RaisedError("", msg, line_no=no)
-        matches = tuple(
-            _to_match(view, h) for h in ranking.hits if _known_well(h, msg, coverage, whole)
-        )
+        known = {h.id for h in ranking.hits if _known_well(h, msg, coverage, whole)}
+        # explained as an error of its own: the paste's release (version strings, a stated
+        # release) orders same-text wordings and pins the source, as for any error
+        full = explain_error(RaisedError("", msg, line_no=no), view, text=text, release=release)
+        matches = tuple(m for m in full.matches if m.entry.id in known)
+        if not matches:  # (the release may reorder, never remove, a known candidate)
+            matches = tuple(_to_match(view, h) for h in ranking.hits if h.id in known)
         notes = ("no exception line in the text: this line reads as a catalogued message",)
-        found[pos] = (raw, Explanation(error, matches, (), ranking.ambiguous, None, notes))
+        notes += tuple(n for n in full.notes if n not in notes)
+        found[pos] = (raw, replace(full, matches=matches, nearest=(), generic=None, notes=notes))
     return tuple(sorted((e for _, e in found.values()), key=lambda e: e.error.line_no))
 
 

@@ -397,6 +397,11 @@ def test_bare_exception_keeps_no_message() -> None:
         "[10:00:00] shutting down",
         "[INFO] shutting down",
         "2026-01-02 10:00:00.123 | INFO     | app.main:run:3 - shutting down",
+        "[..] Received sigquit from a child process.",  # a log prefix the paster elided
+        "[...] Scheduler stopped.",
+        "...",  # lines left out
+        "\u2026",
+        "[...]",
     ],
 )
 def test_final_message_stops_before(after: str) -> None:

@@ -59,6 +59,8 @@ _PREFIXES: tuple[tuple[re.Pattern[str], bool], ...] = (
     (compile_regex(r"\d{4}/\d\d/\d\d \d\d:\d\d:\d\d(?:[.,]\d{1,9})? ?"), False),
     (compile_regex(r"\[\d\d:\d\d:\d\d(?:[.,]\d{1,9})?\] ?"), False),
     (compile_regex(rf"\[{_LEVEL}\] ?"), False),
+    # a log prefix the paster elided: `[...] Received sigquit ...`
+    (compile_regex(r"\[(?:\.{2,5}|…)\] "), False),
     (compile_regex(rf"{_LEVEL}:[\w.<>-]{{1,100}}:"), False),
     (compile_regex(rf"{_LEVEL}:\s+"), False),
 )
@@ -117,6 +119,8 @@ AT_LINE = compile_regex(
     r"at (?:\S{1,500} \()?[^\s:()]{1,500}\.\w{1,10}:[\w.<>]{1,200}(?::\d{1,9})?\)?"
 )
 _SEPARATOR = compile_regex(r"\+(?:-\+)?-{3,}(?: (?:\d+|\.\.\.) -{3,})?")
+ELIDED = compile_regex(r"[\[(]?(?:\.{2,5}|…)[\])]?")
+"""A line the paster put for the lines left out (`...`, `[...]`, `…`)."""
 NOISE = compile_regex(
     r"Killed$|Aborted(?: \(core dumped\))?$|Segmentation fault|Received sigquit"
     r"|Exception ignored in|Fatal Python error|\S{1,500}\.py:\d{1,9}: \w{0,100}Warning:"

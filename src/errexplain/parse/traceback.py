@@ -24,6 +24,7 @@ from errexplain.parse.inline import (
 )
 from errexplain.parse.lines import (
     AT_LINE,
+    ELIDED,
     CHAIN,
     FRAME,
     JCONTEXT,
@@ -575,6 +576,8 @@ def _stops(ln: Line, prefix: str | None, first: str) -> bool:
         return True
     st = ln.text.strip()
     if structural(st) or NOISE.match(st) or (st[:3] == "at " and AT_LINE.fullmatch(st)):
+        return True
+    if st[:1] in ".[(\u2026" and ELIDED.fullmatch(st):  # lines left out: the message ended
         return True
     if st[:1] == "`" and st[:3] != "```":  # the next inline-code span of prose or a list
         return True
