@@ -543,7 +543,9 @@ def bare_messages(
         matches = tuple(m for m in full.matches if m.entry.id in known)
         if not matches:  # (the release may reorder, never remove, a known candidate)
             matches = tuple(_to_match(view, h) for h in ranking.hits if h.id in known)
-        notes = ("no exception line in the text: this line reads as a catalogued message",)
+        notes: tuple[str, ...] = (
+            "no exception line in the text: this line reads as a catalogued message",
+        )
         notes += tuple(n for n in full.notes if n not in notes)
         found[pos] = (raw, replace(full, matches=matches, nearest=(), generic=None, notes=notes))
     return tuple(sorted((e for _, e in found.values()), key=lambda e: e.error.line_no))

@@ -24,8 +24,8 @@ from errexplain.parse.inline import (
 )
 from errexplain.parse.lines import (
     AT_LINE,
-    ELIDED,
     CHAIN,
+    ELIDED,
     FRAME,
     JCONTEXT,
     JFRAME,
