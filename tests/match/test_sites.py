@@ -122,6 +122,11 @@ def test_helpers():
     assert site_key("C:\\x\\llama.py", "forward") == "llama.py\0forward"
     assert assert_test("assert  x ==\n y") == "x == y"
     assert assert_test("assertion failed") is None and assert_test("assert ") is None
+    # the statement's own message, or prose put after a comma, is not part of the test
+    assert assert_test('assert x is None, "busy"') == "x is None"
+    assert assert_test("assert req is None, related to `chunked_prefill_size`") == "req is None"
+    assert assert_test("assert f(a, b) == {'k': [1, 2]}, (a, b)") == "f(a, b) == {'k': [1, 2]}"
+    assert assert_test("assert s == ', ', s") == "s == ', '"
     assert wants_sites("") and wants_sites("  ") and wants_sites("assert x")
     assert not wants_sites("x must be positive")
     assert wants_sites("'lm_head.weight'", "KeyError") and wants_sites("37", "builtins.KeyError")

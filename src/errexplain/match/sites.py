@@ -95,11 +95,37 @@ def site_table(entries: Sequence[Entry]) -> dict[str, tuple[int, ...]]:
 
 
 def assert_test(message: str) -> str | None:
-    """The test of a message that is an assert statement (``assert x == y`` -> ``x == y``)."""
+    """The test of a message that is an assert statement (``assert x == y`` -> ``x == y``),
+    without the statement's own message (``assert x is None, "why"`` or prose a paster put
+    after a comma: ``assert x is None, related to y`` -> ``x is None``)."""
     msg = normalize_ws(message)
     if msg.startswith("assert ") and len(msg) > len("assert "):
-        return msg[len("assert ") :]
+        test = msg[len("assert ") :]
+        cut = _top_level_comma(test)
+        return test[:cut].rstrip() if cut > 0 else test
     return None
+
+
+_CLOSE = {"(": ")", "[": "]", "{": "}"}
+
+
+def _top_level_comma(text: str) -> int:
+    """Where the first comma outside brackets and string quotes is, or -1."""
+    stack: list[str] = []
+    quote = ""
+    for i, c in enumerate(text):
+        if quote:
+            if c == quote:
+                quote = ""
+        elif c in "'\"":
+            quote = c
+        elif c in _CLOSE:
+            stack.append(_CLOSE[c])
+        elif stack and c == stack[-1]:
+            stack.pop()
+        elif c == "," and not stack:
+            return i
+    return -1
 
 
 def wants_sites(message: str, exc_type: str = "") -> bool:
