@@ -41,3 +41,56 @@ def test_a_reworded_message_on_a_log_record_line_is_taken():
 def test_no_line_of_a_normal_server_start_is_taken(bundled_index):
     text = (Path(__file__).parent / "data" / "startup_info.log").read_text()
     assert explain_text(text, bundled_index) == ()
+
+
+WATCHDOG = "Watchdog timeout (self.watchdog_timeout=<timeout>)"
+TRACE = (
+    "Traceback (most recent call last):\n"
+    '  File "/srv/demo/run.py", line 3, in main\n'
+    "    step()\n"
+    "RuntimeError: step failed badly for no reason anyone has catalogued\n"
+)
+
+
+def _two() -> MemoryCatalog:
+    watchdog = Entry(
+        id="b" * 16,
+        project="demo",
+        exception="error",
+        template=WATCHDOG,
+        source=Source("demo", "1.0", "demo/watchdog.py", 20, "check", None),
+        kind="log",
+    )
+    return MemoryCatalog([*_view()._entries, watchdog])
+
+
+def test_a_catalogued_log_record_beside_a_traceback_is_an_error_too():
+    """A paste whose traceback parses still shows the catalogued log records around it (the
+    Watchdog timeout under a Pyspy failure, g059): each one once, in paste order."""
+    view = _two()
+    text = (
+        "[2026-10-02 11:04:08 TP0] Scheduler started\n"
+        + TRACE
+        + "[2026-10-02 11:04:09 TP0] Watchdog timeout (self.watchdog_timeout=300)\n"
+        + "[2026-10-02 11:04:09 TP1] Watchdog timeout (self.watchdog_timeout=300)\n"
+    )
+    exps = explain_text(text, view)
+    assert [x.error.type for x in exps] == ["RuntimeError", ""]
+    assert exps[1].matches[0].entry.id == "b" * 16
+    assert exps[1].error.message == "Watchdog timeout (self.watchdog_timeout=300)"
+
+
+def test_records_beside_a_traceback_need_an_exact_long_match():
+    """A reworded record (taken alone from 0.85) or the same words inside prose are not taken
+    beside a traceback: only exact matches at BESIDE_SCORE are."""
+    view = _two()
+    reworded = f"[2026-10-02 11:04:09 TP0] {REWORDED}\n"
+    prose = "I also see Watchdog timeout (self.watchdog_timeout=300) sometimes\n"
+    exps = explain_text(TRACE + reworded + prose, view)
+    assert [x.error.type for x in exps] == ["RuntimeError"]
+
+
+def test_a_normal_server_start_beside_a_traceback_adds_nothing(bundled_index):
+    text = (Path(__file__).parent / "data" / "startup_info.log").read_text()
+    exps = explain_text(text + TRACE, bundled_index)
+    assert [x.error.type for x in exps] == ["RuntimeError"]

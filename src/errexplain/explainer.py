@@ -379,7 +379,58 @@ def explain_text_bounded(
                     by_no.setdefault(ln.no, []).append(ln.text)
             exp = _enclosing_line(by_no, exp, view) or exp
         out.append(exp)
+    if len(errors) < ERRORS:
+        beside = _logged_beside(text, view, out, release)
+        if beside:
+            out = sorted([*out, *beside[: ERRORS - len(errors)]], key=lambda x: x.error.line_no)
     return tuple(out), len(errors) - len(kept)
+
+
+BESIDE_LINES = 60
+BESIDE_SCORE = 0.95
+
+
+def _logged_beside(
+    text: str,
+    view: CatalogView,
+    found: Sequence[Explanation],
+    release: Mapping[str, str] | None,
+) -> list[Explanation]:
+    """Log records beside the parsed errors whose whole text is a catalogued message (a
+    `Watchdog timeout (...)` record under a `Pyspy failed ... Error: ...` one): each is an error
+    of its own when an exact match at BESIDE_SCORE pins it with long literal text. Only the last
+    BESIDE_LINES records not already an error are read (a long log costs a bounded number of
+    lookups), and an entry already given first to an error is not repeated; the parser's noise
+    (a child's sigquit, `Killed`) is left out as it is in a traceback."""
+    from errexplain.parse.lines import NOISE, clean_lines
+
+    taken_lines = {x.error.line_no for x in found}
+    taken_ids = {x.matches[0].entry.id for x in found if x.matches}
+    messages = [x.error.message for x in found if x.error.message]
+    records = [
+        (ln.no, st)
+        for ln in clean_lines(text)
+        if ln.record
+        and ln.no not in taken_lines
+        and len(st := ln.text.strip()) >= BARE_MIN_CHARS
+        and not NOISE.match(st)  # (`Received sigquit ...`: the aftermath, not an error)
+        and not any(st in m or m in st for m in messages)
+    ][-BESIDE_LINES:]
+    out: list[Explanation] = []
+    for no, st in records:
+        ranking = rank(view, st)
+        hit = ranking.hits[0] if ranking.hits else None
+        if (
+            hit is None
+            or hit.kind != "exact"
+            or hit.score < BESIDE_SCORE
+            or hit.id in taken_ids
+            or not _known_well(hit, st, 0.5, True)
+        ):
+            continue
+        taken_ids.add(hit.id)
+        out.extend(_as_error(view, st, no, ranking, {hit.id}, text, release))
+    return out
 
 
 def _enclosing_line(
@@ -537,18 +588,31 @@ def bare_messages(
         if pos in found and found[pos][0] >= raw:
             continue
         known = {h.id for h in ranking.hits if _known_well(h, msg, coverage, whole)}
-        # explained as an error of its own: the paste's release (version strings, a stated
-        # release) orders same-text wordings and pins the source, as for any error
-        full = explain_error(RaisedError("", msg, line_no=no), view, text=text, release=release)
-        matches = tuple(m for m in full.matches if m.entry.id in known)
-        if not matches:  # (the release may reorder, never remove, a known candidate)
-            matches = tuple(_to_match(view, h) for h in ranking.hits if h.id in known)
-        notes: tuple[str, ...] = (
-            "no exception line in the text: this line reads as a catalogued message",
-        )
-        notes += tuple(n for n in full.notes if n not in notes)
-        found[pos] = (raw, replace(full, matches=matches, nearest=(), generic=None, notes=notes))
+        found[pos] = (raw, _as_error(view, msg, no, ranking, known, text, release)[0])
     return tuple(sorted((e for _, e in found.values()), key=lambda e: e.error.line_no))
+
+
+def _as_error(
+    view: CatalogView,
+    msg: str,
+    no: int,
+    ranking: Ranking,
+    known: set[str],
+    text: str,
+    release: Mapping[str, str] | None,
+) -> list[Explanation]:
+    """A line of the paste that is a catalogued message (no exception line printed), explained
+    as an error of its own with the entries in `known`: the paste's release (version strings,
+    a stated release) orders same-text wordings and pins the source, as for any error."""
+    full = explain_error(RaisedError("", msg, line_no=no), view, text=text, release=release)
+    matches = tuple(m for m in full.matches if m.entry.id in known)
+    if not matches:  # (the release may reorder, never remove, a known candidate)
+        matches = tuple(_to_match(view, h) for h in ranking.hits if h.id in known)
+    notes: tuple[str, ...] = (
+        "no exception line in the text: this line reads as a catalogued message",
+    )
+    notes += tuple(n for n in full.notes if n not in notes)
+    return [replace(full, matches=matches, nearest=(), generic=None, notes=notes)]
 
 
 def pasted_errors(text: str) -> tuple[RaisedError, ...]:
