@@ -94,3 +94,22 @@ def test_a_normal_server_start_beside_a_traceback_adds_nothing(bundled_index):
     text = (Path(__file__).parent / "data" / "startup_info.log").read_text()
     exps = explain_text(text + TRACE, bundled_index)
     assert [x.error.type for x in exps] == ["RuntimeError"]
+
+
+def test_a_sigquit_record_counts_beside_log_errors_but_not_beside_a_traceback():
+    """`Received sigquit ...` is the aftermath of a traceback (left out, as the parser leaves
+    it out), but beside log errors only it may be the most telling line (f058)."""
+    sigquit = Entry(
+        id="c" * 16,
+        project="demo",
+        exception="error",
+        template="Received sigquit from a child process. It usually means the child failed.",
+        source=Source("demo", "1.0", "demo/engine.py", 30, "handler", None),
+        kind="log",
+    )
+    view = MemoryCatalog([*_view()._entries, sigquit])
+    line = "[2026-10-02 11:04:09] Received sigquit from a child process. It usually means the child failed.\n"
+    logged = "2026-10-02 11:04:10,1 - main - ERROR - could not reach the server at all today\n"
+    assert [x.error.type for x in explain_text(TRACE + line, view)] == ["RuntimeError"]
+    exps = explain_text(line + logged, view)
+    assert any(x.matches and x.matches[0].entry.id == "c" * 16 for x in exps)

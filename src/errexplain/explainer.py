@@ -400,20 +400,23 @@ def _logged_beside(
     `Watchdog timeout (...)` record under a `Pyspy failed ... Error: ...` one): each is an error
     of its own when an exact match at BESIDE_SCORE pins it with long literal text. Only the last
     BESIDE_LINES records not already an error are read (a long log costs a bounded number of
-    lookups), and an entry already given first to an error is not repeated; the parser's noise
-    (a child's sigquit, `Killed`) is left out as it is in a traceback."""
+    lookups), and an entry already given first to an error is not repeated; beside a traceback,
+    the parser's noise (a child's sigquit, `Killed`) is left out as it is in the traceback."""
     from errexplain.parse.lines import NOISE, clean_lines
 
     taken_lines = {x.error.line_no for x in found}
     taken_ids = {x.matches[0].entry.id for x in found if x.matches}
     messages = [x.error.message for x in found if x.error.message]
+    # beside a traceback, a child's sigquit or `Killed` is its aftermath (the parser's noise);
+    # beside log lines only, it may be the most telling line the paste has
+    aftermath = any(x.error.form in ("traceback", "jupyter") for x in found)
     records = [
         (ln.no, st)
         for ln in clean_lines(text)
         if ln.record
         and ln.no not in taken_lines
         and len(st := ln.text.strip()) >= BARE_MIN_CHARS
-        and not NOISE.match(st)  # (`Received sigquit ...`: the aftermath, not an error)
+        and not (aftermath and NOISE.match(st))
         and not any(st in m or m in st for m in messages)
     ][-BESIDE_LINES:]
     out: list[Explanation] = []
