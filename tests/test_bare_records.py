@@ -108,7 +108,10 @@ def test_a_sigquit_record_counts_beside_log_errors_but_not_beside_a_traceback():
         kind="log",
     )
     view = MemoryCatalog([*_view()._entries, sigquit])
-    line = "[2026-10-02 11:04:09] Received sigquit from a child process. It usually means the child failed.\n"
+    line = (
+        "[2026-10-02 11:04:09] Received sigquit from a child process. "
+        "It usually means the child failed.\n"
+    )
     logged = "2026-10-02 11:04:10,1 - main - ERROR - could not reach the server at all today\n"
     assert [x.error.type for x in explain_text(TRACE + line, view)] == ["RuntimeError"]
     exps = explain_text(line + logged, view)
