@@ -10,6 +10,7 @@ import json
 
 import pytest
 
+from errexplain._startup import replace
 from errexplain.catalog.index import Index, build_bytes
 from errexplain.catalog.memory import MemoryCatalog
 from errexplain.explainer import AMBIGUOUS_NOTE, explain_message, explain_text
@@ -655,3 +656,46 @@ def test_a_pinned_source_never_keeps_a_link_to_another_site():
     src = one(CACHE, view, release={"sglang": "1.0"}).matches[0].entry.source
     assert (src.version, src.path, src.line) == ("1.0", "sglang/old.py", 10)
     assert src.url is None or src.url.endswith("/v1.0/python/sglang/old.py#L10")
+
+
+# ------------------------------------------- a removed wording that a current template generalizes
+
+
+def _wording(ident: str, template: str, releases: tuple[str, str], removed: str | None) -> Entry:
+    return Entry(
+        ident,
+        "sglang",
+        "ValueError",
+        template,
+        Source("sglang", releases[1], "sglang/x.py", 10, "f", None),
+        releases=releases,
+        removed_in=removed,
+    )
+
+
+OLD_LEAK = _wording("d" * 16, "token_to_kv_pool memory leak detected! <msg>", ("1.0", "1.1"), "1.2")
+NEW_LEAK = _wording("e" * 16, "<pool_name> memory leak detected! <msg>", ("1.2", "2.0"), None)
+
+
+@pytest.mark.parametrize(
+    ("new_template", "found"),
+    [
+        ("<pool_name> memory leak detected! <msg>", True),  # a literal made a placeholder
+        ("<pool_name> leak detected! <msg>", False),  # too little of the old text is left
+        ("<pool_name> detected! memory leak <msg>", False),  # not in the old order
+    ],
+)
+def test_a_removed_wording_points_at_the_current_template_that_generalizes_it(new_template, found):
+    """The lineage did not follow the move (another file, a literal made a placeholder): the
+    removed wording's match still names the current check when a current match generalizes
+    its text (d002, d050)."""
+    from errexplain.explainer import _generalizes, _same_text_now
+    from errexplain.models import Match
+
+    new = replace(NEW_LEAK, template=new_template)
+    assert _generalizes(new, OLD_LEAK) is found
+    out = _same_text_now((Match(OLD_LEAK, 0.96, "exact"), Match(new, 0.96, "exact")))
+    assert (out[0].current is not None and out[0].current.id == new.id) is found
+    assert out[1].current is None
+    other_type = replace(new, exception="RuntimeError")
+    assert not _generalizes(other_type, OLD_LEAK)

@@ -264,8 +264,9 @@ def _follow_release(view: CatalogView, m: Match, g: ReleaseGuess | None, facts: 
 
 
 def _same_text_now(matches: tuple[Match, ...]) -> tuple[Match, ...]:
-    """A removed wording whose exact text a current entry among the matches raises: that is
-    where the check lives now (a move the lineage did not follow), not a removal."""
+    """A removed wording whose exact text a current entry among the matches raises, or whose
+    text a current match generalizes (:func:`_generalizes`): that is where the check lives now
+    (a move the lineage did not follow), not a removal."""
     from errexplain.match.template import compile_template
 
     def key(e: Entry) -> tuple[str, tuple[str, ...]]:  # placeholders may be renamed
@@ -276,14 +277,46 @@ def _same_text_now(matches: tuple[Match, ...]) -> tuple[Match, ...]:
         for m in matches
         if m.entry.releases is not None and not m.entry.removed_in and not m.entry.lineage
     }
+    general = [
+        m.entry
+        for m in matches
+        if m.entry.releases is not None and not m.entry.removed_in and m.score >= GENERAL_SCORE
+    ]
     out = []
     for m in matches:
         e = m.entry
         now = live.get(key(e))
+        if now is None and m.current is None and e.removed_in:
+            now = next((g for g in general if _generalizes(g, e)), None)
         if m.current is None and e.removed_in and now is not None and now.id != e.id:
             m = replace(m, current=Current(now.id, now.template, now.source.path, now.source.line))
         out.append(m)
     return tuple(out)
+
+
+GENERAL_SCORE = 0.85
+GENERAL_SHARE = 0.4
+
+
+def _generalizes(new: Entry, old: Entry) -> bool:
+    """Whether `new` is `old` with some of its literal text made a placeholder (``token_to_kv
+    _pool_allocator memory leak detected! <msg>`` -> ``<pool_name> memory leak detected! <msg>``,
+    moved to another file): same exception, every literal part of `new` found in order in
+    `old`'s literal text, and together at least GENERAL_SHARE of it."""
+    from errexplain.match.template import compile_template
+
+    if new.exception != old.exception or new.project != old.project:
+        return False
+    text = "".join(compile_template(old.template).literals)
+    parts = [p for p in compile_template(new.template).literals if p.strip()]
+    at = 0
+    for part in parts:
+        at = text.find(part, at)
+        if at < 0:
+            return False
+        at += len(part)
+    kept = sum(len(p) for p in parts)
+    return kept >= GENERAL_SHARE * len(text) and kept >= BARE_MIN_CHARS
 
 
 def _head(view: CatalogView, e: Entry) -> Entry | None:
