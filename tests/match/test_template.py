@@ -104,3 +104,29 @@ def test_placeholder_followed_by_literal_greater_than():
     c = compile_template("size <n>>> limit")
     assert c.names == ("n",) and c.literals == ("size ", "> limit")
     assert match("size <n>>> limit", "size 7> limit") == (("n", "7"),)
+
+
+@pytest.mark.parametrize(
+    ("template", "msg", "expected"),
+    [
+        # cut where a sentence of the template ends: a natural boundary (the rest left out)
+        ("Rank <i> scheduler is dead. Please check the logs.", "Rank 0 scheduler is dead", True),
+        (
+            "Decode out of memory happened. Retract <n> requests.",
+            "Decode out of memory happened",
+            True,
+        ),
+        ("The server is not ready yet! Wait for <n> s.", "The server is not ready yet", True),
+        # cut mid-sentence, or too little text: not a boundary
+        ("Rank <i> scheduler is dead. Please check the logs.", "Rank 0 scheduler is de", False),
+        ("Rank <i> scheduler is dead. Please check the logs.", "Rank 0 scheduler", False),
+        ("Bad value. Use <x>.", "Bad value", False),
+    ],
+)
+def test_a_message_cut_at_a_sentence_end_is_at_a_boundary(template, msg, expected):
+    from errexplain.match.template import compile_template, match_prefix
+
+    matched, boundary = match_prefix(compile_template(template), msg)
+    assert boundary is expected
+    if expected:  # the literal characters matched (around the value "0": "Rank", "scheduler ...")
+        assert matched == {"R": 21, "D": 29, "T": 27}[msg[0]]

@@ -325,7 +325,7 @@ def _prefix_score(template: str, msg: str) -> tuple[float, str] | None:
         share = max(share, BOUNDARY_SHARE)
     elif share < PREFIX_SHARE:
         return None
-    how = "up to a placeholder" if boundary else "cut off"
+    how = "up to a placeholder or a sentence end" if boundary else "cut off"
     return PREFIX_BASE + PREFIX_SPAN * share, (
         f"the message is the start of this template, {how} ({matched} of "
         f"{compiled.literal_len} literal characters)"

@@ -144,6 +144,12 @@ def _bind(compiled: Compiled, msg: str) -> list[str] | None:
     return values
 
 
+def _sentence_end(text: str, at: int) -> bool:
+    """Whether a sentence of `text` ends at `at` (a stop, then a space, a line break or the
+    end): `Rank <i> scheduler is dead` of `... is dead. Please check ...`."""
+    return text[at : at + 1] in (".", "!", "?") and text[at + 1 : at + 2] in ("", " ", "\n")
+
+
 def _overlap(text: str, chunk: str, limit: int = 200) -> int:
     """Length of the longest suffix of `text` that is a prefix of `chunk` (bounded)."""
     for k in range(min(len(text), len(chunk), limit), 0, -1):
@@ -197,7 +203,9 @@ def match_prefix(compiled: Compiled, msg: str) -> tuple[int, bool]:
     if msg == first.rstrip() and compiled.names:
         return len(msg.strip()), True
     if not msg.startswith(first):
-        return (len(msg), False) if first.startswith(msg) else (0, False)
+        if not first.startswith(msg):
+            return 0, False
+        return len(msg), len(msg.strip()) >= VALUE_MIN and _sentence_end(first, len(msg))
     matched, pos = len(first.strip()), len(first)
     for i, chunk in enumerate(lits[1:], start=1):
         if not chunk:
@@ -208,6 +216,9 @@ def match_prefix(compiled: Compiled, msg: str) -> tuple[int, bool]:
             if i < len(lits) - 1 and stripped and msg.endswith(stripped, pos):
                 return matched + len(stripped.strip()), True
             overlap = _overlap(msg[pos:], chunk)
+            if overlap and matched + overlap >= VALUE_MIN and _sentence_end(chunk, overlap):
+                # the paste ends where a sentence of the template ends: the rest was left out
+                return matched + len(chunk[:overlap].strip()), True
             if overlap and not chunk[:overlap].strip(_CLOSING) and matched >= VALUE_MIN:
                 # the value, then only the bracket or stop that closes it: `... (32768)` of
                 # `... (<n>). This may lead to ...`, a clause pasted up to its end
