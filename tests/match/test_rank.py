@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -232,6 +233,37 @@ def test_a_short_generic_template_does_not_win_with_confidence():
     assert best.score < 0.9
     loose = rank(view, "cuda error device side assert triggered is not supported yet", "")
     assert all(h.score < 0.9 for h in (*loose.hits, *loose.nearest))
+
+
+@pytest.mark.parametrize(
+    ("msg", "capped"),
+    [
+        ("Unsupported rhs dtype fp8e4nv", True),  # the short template's words found apart
+        ("the rhs dtype is unsupported here", True),
+        ("unsupported dtype: fp8e4nv", False),  # its phrase kept: an exact match
+        ("Unsupported dtype fp8e4nv", False),  # case and punctuation aside
+    ],
+)
+def test_a_short_template_found_only_word_by_word_is_never_confident(msg, capped):
+    """Two or three generic words that a message has, but not side by side as the template
+    has them (f023: triton's `Unsupported rhs dtype fp8e4nv`), score at most 0.84."""
+    from errexplain.match.rank import SHORT_APART_CAP
+
+    view = _view(_entry("e" * 16, "AssertionError", "unsupported dtype: <dtype>"))
+    r = rank(view, msg, "AssertionError")
+    best = (*r.hits, *r.nearest)[0]
+    assert (best.score <= SHORT_APART_CAP) is capped
+    if capped:
+        assert "not side by side" in best.reasons[0]
+
+
+def test_a_short_template_keeps_a_word_glued_to_its_placeholder():
+    """`layer<i> weights` has `layer3 weights`: the word touching the placeholder is not asked
+    for whole."""
+    view = _view(_entry("e" * 16, "ValueError", "bad layer<i> weights"))
+    r = rank(view, "bad layer3 weights here", "ValueError")
+    best = (*r.hits, *r.nearest)[0]
+    assert "not side by side" not in " ".join(best.reasons)
 
 
 def test_a_candidate_far_ahead_with_long_literal_overlap_is_probable():

@@ -15,7 +15,7 @@ a template. Templates with too little literal text never become candidates.
 
 from __future__ import annotations
 
-from errexplain._startup import TYPE_CHECKING, record, replace
+from errexplain._startup import TYPE_CHECKING, compile_regex, record, replace
 from errexplain.match.normalize import mask, mask_template, template_words, words
 from errexplain.match.release import Window
 from errexplain.match.template import (
@@ -358,7 +358,39 @@ def _word_score(template: str, msg_words: dict[str, int], msg: str) -> tuple[flo
         # a few generic words ("Server error: <e>") found inside a long message prove little
         base -= 0.25 * (1 - literal_len / SHORT_LITERAL) * (1 - coverage)
     score = FUZZY_SCALE * share * (base + (1 - base) * coverage)
+    if len(literal) <= SHORT_WORDS and not _phrases_kept(compiled.literals, msg):
+        # two or three generic words found apart (`Unsupported rhs dtype fp8e4nv` for
+        # `unsupported dtype: <dtype>`): a near miss at best, never a confident answer
+        return min(score, SHORT_APART_CAP), (
+            f"fuzzy: the message has {share:.0%} of this short template's literal words, "
+            "but not side by side as the template has them"
+        )
     return score, f"fuzzy: the message has {share:.0%} of the template's literal words"
+
+
+SHORT_WORDS, SHORT_APART_CAP = 3, 0.84
+"""A template of this many literal words or fewer whose words the message has, but not as
+the template's phrases, scores at most SHORT_APART_CAP (under the 0.85 a log record needs)."""
+
+
+def _phrases_kept(literals: Sequence[str], msg: str) -> bool:
+    """Whether each literal chunk of a template (its words, case and punctuation aside) is a
+    run of words of the message."""
+    words = f" {' '.join(_WORD.findall(msg.lower()))} "
+    last = len(literals) - 1
+    for i, chunk in enumerate(literals):
+        found = _WORD.findall(chunk.lower())
+        # a word touching a placeholder may run on into its value (`layer<i>` -> `layer3`)
+        if found and i > 0 and chunk[:1].isalnum():
+            found = found[1:]
+        if found and i < last and chunk[-1:].isalnum():
+            found = found[:-1]
+        if found and f" {' '.join(found)} " not in words:
+            return False
+    return True
+
+
+_WORD = compile_regex(r"\w+")
 
 
 ELIDED_MIN = 8
