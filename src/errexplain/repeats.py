@@ -1,0 +1,298 @@
+"""Error-dense regions of a log for `errexplain scan`: each distinct traceback parsed once.
+
+A crash-looping server writes the same traceback again and again, differing only in the time
+and rank of its log prefixes. A region with several tracebacks is cut into units at its
+traceback header lines (errexplain.parse.units). A unit's key is its bytes with the timestamp
+of each `[YYYY-MM-DD hh:mm:ss ...]` log prefix at a line start taken out (the parser uses such
+a prefix only to tell log records apart, by equality, so the key keeps which of them are equal),
+plus the first line of the next unit (what the parser may look at past the unit's end). The
+first unit with a key is parsed and checked to be self-contained; its errors are kept in a
+bounded cache. Every occurrence, a repeat too, adds its count, ranks, time (from its own
+prefixes) and file, so groups, counts, ranks and first/last seen are those of a parse of the
+whole region. A region holding a unit that is not self-contained, or bytes that the parser's
+cleaning treats across line ends (CR, escapes, NUL), is parsed whole as before.
+"""
+
+from __future__ import annotations
+
+import re
+from itertools import pairwise
+
+from errexplain._startup import TYPE_CHECKING, replace
+from errexplain.parse.stamps import stamp
+from errexplain.parse.traceback import _key as parser_key
+from errexplain.parse.units import self_contained
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from errexplain.models import RaisedError
+
+    Fold = tuple[list[tuple[RaisedError, list[str], Callable[[], str]]], int]
+
+CACHE_KEYS = 4096
+"""Distinct units whose parse is kept (the oldest is dropped first)."""
+MARK, NEXT = b"\x00", b"\x01"
+_RANKS = rb"(?:Z|[+-]\d\d:?\d\d)?(?: [A-Z]{1,4}\d{1,6}){0,8}\]"
+# The `[stamp ...ranks]` log prefix that opens a unit (the parser's first prefix pattern).
+_OPENING = re.compile(rb"\[(\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:[.,]\d{1,9})?)(?=" + _RANKS + rb")")
+_MARKED = re.compile(rb"\[[\x00\x01]" + _RANKS)
+_SUSPECT = (MARK, NEXT, b"\r", b"\x1b", b"\xc2\x9b")
+"""Bytes that the parser's cleaning removes or turns into line ends (NUL is also the mark)."""
+HEADER = b"Traceback (most recent call last)"
+_UNCLEAN: tuple[Contribution, ...] = ()
+
+
+class Contribution:
+    """What one error of a unit adds to its region: `pid` numbers its parser key; `needle`
+    is the text the dates are read from, `hits` how often the unit shows it, `dated` whether
+    a line that shows it carries the unit's stamp, `fixed` the other lines' dates."""
+
+    __slots__ = ("dated", "err", "fixed", "hits", "needle", "pid", "safe")
+
+    def __init__(self, pid: int, err: RaisedError, lines: list[str], marked: list[bool]) -> None:
+        self.pid, self.err = pid, err
+        self.needle = needle(err)
+        self.safe = _safe(self.needle)
+        shown = [k for k, ln in enumerate(lines) if self.needle and self.needle in ln]
+        self.hits = sum(lines[k].count(self.needle) for k in shown)
+        self.dated = any(marked[k] for k in shown)
+        self.fixed = tuple(s for k in shown if not marked[k] for s in (stamp(lines[k]),) if s)
+
+
+def needle(err: RaisedError) -> str:
+    """The text whose lines date an error: its message's first line (at most 60 characters),
+    or its type when that is shorter than 8."""
+    first = err.message.strip().split("\n", 1)[0][:60]
+    return first if len(first) >= 8 else err.type or first
+
+
+def _safe(text: str) -> bool:
+    """Whether `text` can never overlap a prefix's timestamp (its count in the bytes of a
+    region is then the count of the lines of the units that show it)."""
+    if not text or "[" in text or "\ufffd" in text:
+        return False
+    return not (text[0] in "0123456789-:., " or (text[0] == "T" and text[1:2].isdigit()))
+
+
+class Memo:
+    """The parse of each distinct unit (bounded), and a number for each parser key."""
+
+    def __init__(self, size: int = CACHE_KEYS) -> None:
+        self.size = size
+        self.units: dict[tuple[object, ...], tuple[Contribution, ...]] = {}
+        self.pids: dict[tuple[object, ...], int] = {}
+        self.parsed = 0  # bytes parsed (units seen for the first time)
+
+    def get(
+        self, key: tuple[bool, bytes, bool], stamps: tuple[bytes | None, bytes | None]
+    ) -> tuple[Contribution, ...]:
+        """The contributions of a unit: `key` is (whether it starts the region, `\n` + its
+        bytes and the next unit's first line with the stamps marked, whether that line is
+        there); `stamps` are the stamps marked: the unit's (MARK) and, if it differs, the next
+        line's (NEXT)."""
+        found = self.units.get(key)
+        if found is None:
+            found = self._parse(*key, *stamps)
+            if len(self.units) >= self.size:
+                del self.units[next(iter(self.units))]
+            self.units[key] = found
+        return found
+
+    def _parse(
+        self, first: bool, keyed: bytes, ahead: bool, own: bytes | None, nxt: bytes | None
+    ) -> tuple[Contribution, ...]:
+        real = keyed
+        for mark, stamp in ((MARK, own), (NEXT, nxt)):
+            if stamp is None:
+                continue
+            if not all(_MARKED.match(keyed, at + 1) for at in _finds(keyed, b"\n[" + mark)):
+                return _UNCLEAN  # a marked stamp that the parser would read as text
+            real = real.replace(b"\n[" + mark, b"\n[" + stamp)
+        # the unit and the next unit's first line; at the end of the region, the unit without
+        # the region's last line end (a blank last line changes no parse)
+        probe = real[1:-1] if real.endswith(b"\n") else real[1:]
+        lines = probe.decode("utf-8", errors="replace").split("\n")
+        n = len(lines) - 1 if ahead else len(lines)
+        self.parsed += len(probe)
+        errors = self_contained("\n".join(lines), n, first)
+        if errors is None:
+            return _UNCLEAN
+        marked = [ln.startswith("[\x00") for ln in keyed[1:].decode("utf-8", "replace").split("\n")]
+        return tuple(Contribution(self._pid(e), e, lines[:n], marked) for e in errors)
+
+    def _pid(self, err: RaisedError) -> int:
+        key = parser_key(err)
+        pid = self.pids.get(key)
+        if pid is None:
+            pid = self.pids[key] = len(self.pids)
+        return pid
+
+    def trim(self) -> None:
+        """Between regions: forget everything once the parser keys outgrow the bound (a key's
+        number must stay the same within a region)."""
+        if len(self.pids) > 16 * self.size:
+            self.pids.clear()
+            self.units.clear()
+
+
+def _finds(data: bytes, word: bytes) -> list[int]:
+    out, at = [], data.find(word)
+    while at >= 0:
+        out.append(at)
+        at = data.find(word, at + 1)
+    return out
+
+
+class _Merged:
+    __slots__ = ("count", "first", "hi", "hits", "lo", "pos", "ranks")
+
+    def __init__(self, first: Contribution, pos: int) -> None:
+        self.first, self.pos = first, pos
+        self.count, self.hits = 0, 0
+        self.ranks: dict[str, None] = {}
+        self.lo: str | None = None
+        self.hi: str | None = None
+
+    def date(self, d: str) -> None:
+        if self.lo is None or d < self.lo:
+            self.lo = d
+        if self.hi is None or d > self.hi:
+            self.hi = d
+
+
+def fold_units(data: bytes, memo: Memo, dates: Callable[..., list[str]]) -> Fold | None:
+    """The errors of a region with their dates and a sample (a function: only a new group
+    needs one) and the bytes parsed; None when the region must be parsed whole.
+    `dates(lines, err)` dates an error the way a whole-region parse does (for the errors
+    whose text also shows outside their own units, or that no prefix dates)."""
+    if any(b in data for b in _SUSPECT):
+        return None
+    memo.trim()
+    before = memo.parsed
+    merged: dict[int, _Merged] = {}
+    for key, (pos, stamps, count, lo, hi) in _keys(_units(data)).items():
+        found = memo.get(key if isinstance(key, tuple) else (False, key, True), stamps)
+        if found is _UNCLEAN:
+            return None
+        for c in found:
+            mg = merged.get(c.pid)
+            if mg is None:
+                mg = merged[c.pid] = _Merged(c, pos)
+            mg.count += c.err.count * count
+            mg.ranks.update(dict.fromkeys(c.err.ranks))
+            mg.hits += c.hits * count
+            if c.dated and lo is not None:
+                mg.date(_stamp(lo))
+                mg.date(_stamp(hi))
+            for d in c.fixed:
+                mg.date(d)
+    return _finish(data, merged, dates), memo.parsed - before
+
+
+_NORM = bytes.maketrans(b"T,", b" .")
+
+
+def _stamp(raw: bytes) -> str:
+    s = stamp(raw.decode())
+    assert s is not None  # (a stamp the opening pattern matched)
+    return s
+
+
+_Seen = list
+"""The occurrences of one key in a region: [position of the first, its stamps (they restore
+its text), count, earliest and latest stamp (as `stamp` writes them, in bytes)]."""
+POS, STAMPS, COUNT, LO, HI = range(5)
+
+
+def _keys(units: list[bytes]) -> dict[object, _Seen]:
+    """Each distinct key of the units, in order of first occurrence: (whether the unit starts
+    the region, `\n` + its bytes + the next unit's first line with the stamps marked, whether
+    that line is there), or for a unit in the middle, only the bytes."""
+    out: dict[object, _Seen] = {}
+    opening = [m[1] if (m := _OPENING.match(u)) else None for u in units]
+    heads = [u[: u.find(b"\n") + 1] or u for u in units]
+    last = len(units) - 1
+    pos = 0
+    for k, unit in enumerate(units):
+        s = opening[k]
+        ahead, s2 = (heads[k + 1], opening[k + 1]) if k < last else (b"", None)
+        if s is None:
+            keyed = b"\n" + unit + ahead
+        elif s2 == s:
+            keyed = (b"\n" + unit + ahead).replace(b"\n[" + s, b"\n[" + MARK)
+            s2 = None
+        else:
+            keyed = (b"\n" + unit).replace(b"\n[" + s, b"\n[" + MARK)
+        if s2 is not None:
+            keyed += b"[" + NEXT + ahead[1 + len(s2) :]
+        key: object = keyed if 0 < k < last else (k == 0, keyed, k < last)
+        seen = out.get(key)
+        if seen is None:
+            seen = out[key] = [pos, (s, s2), 0, None, None]
+        seen[COUNT] += 1
+        if s is not None:
+            t = s.translate(_NORM)
+            if seen[LO] is None or t < seen[LO]:
+                seen[LO] = t
+            if seen[HI] is None or t > seen[HI]:
+                seen[HI] = t
+        pos += len(unit)
+    return out
+
+
+def seamless(above: bytes, below: bytes) -> bool:
+    """Whether a log cut between two tracebacks (`above` ends where `below`, a traceback from
+    its header line up to the next, starts) parses as the two parts: both are self-contained
+    and nothing in the cut region needs the region parsed whole."""
+    return fold_units(above + below, Memo(), lambda lines, err: []) is not None
+
+
+def _units(data: bytes) -> list[bytes]:
+    """`data` cut before each line that holds a traceback header."""
+    cuts = [0]
+    at = data.find(HEADER)
+    while at >= 0:
+        line = data.rfind(b"\n", 0, at) + 1
+        if line > cuts[-1]:
+            cuts.append(line)
+        at = data.find(HEADER, at + len(HEADER))
+    cuts.append(len(data))
+    return [data[a:b] for a, b in pairwise(cuts) if b > a]
+
+
+def _finish(
+    data: bytes, merged: dict[int, _Merged], dates: Callable[..., list[str]]
+) -> list[tuple[RaisedError, list[str], Callable[[], str]]]:
+    """Each merged error as the whole-region parse gives it: line numbers in the region,
+    truncated tracebacks only when no error is complete, dates and a sample."""
+    text: list[str] = []  # the region's lines, decoded when first needed
+
+    def lines() -> list[str]:
+        if not text:
+            text.extend(data.decode("utf-8", errors="replace").split("\n"))
+        return text
+
+    complete = any(not m.first.err.truncated for m in merged.values())
+    out = []
+    for m in merged.values():
+        err = m.first.err
+        if complete and err.truncated:
+            continue
+        no = err.line_no + data.count(b"\n", 0, m.pos)
+        err = replace(err, count=m.count, ranks=tuple(m.ranks), line_no=no)
+        exact = m.first.safe and data.count(m.first.needle.encode()) == m.hits
+        when = [m.lo, m.hi] if exact and m.lo is not None else dates(lines(), err)
+        out.append((err, [d for d in when if d], _sampler(lines, no)))
+    return out
+
+
+def _sampler(lines: Callable[[], list[str]], no: int) -> Callable[[], str]:
+    from errexplain.triage import SAMPLE
+
+    def sample() -> str:
+        text = lines()
+        at = sum(len(ln) + 1 for ln in text[: max(no - 40, 0)])
+        return "\n".join(text)[at : at + SAMPLE]
+
+    return sample
