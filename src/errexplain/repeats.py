@@ -25,6 +25,7 @@ from errexplain.parse.units import self_contained
 
 if TYPE_CHECKING:
     from collections.abc import Callable
+    from typing import Any
 
     from errexplain.models import RaisedError
 
@@ -103,12 +104,12 @@ class Memo:
         self, first: bool, keyed: bytes, ahead: bool, own: bytes | None, nxt: bytes | None
     ) -> tuple[Contribution, ...]:
         real = keyed
-        for mark, stamp in ((MARK, own), (NEXT, nxt)):
-            if stamp is None:
+        for mark, raw in ((MARK, own), (NEXT, nxt)):
+            if raw is None:
                 continue
             if not all(_MARKED.match(keyed, at + 1) for at in _finds(keyed, b"\n[" + mark)):
                 return _UNCLEAN  # a marked stamp that the parser would read as text
-            real = real.replace(b"\n[" + mark, b"\n[" + stamp)
+            real = real.replace(b"\n[" + mark, b"\n[" + raw)
         # the unit and the next unit's first line; at the end of the region, the unit without
         # the region's last line end (a blank last line changes no parse)
         probe = real[1:-1] if real.endswith(b"\n") else real[1:]
@@ -199,17 +200,16 @@ def _stamp(raw: bytes) -> str:
     return s
 
 
-_Seen = list
-"""The occurrences of one key in a region: [position of the first, its stamps (they restore
-its text), count, earliest and latest stamp (as `stamp` writes them, in bytes)]."""
-POS, STAMPS, COUNT, LO, HI = range(5)
+COUNT, LO, HI = 2, 3, 4
+"""Fields of what `_keys` gives for each key: [position of its first unit, that unit's stamps
+(they restore its text), count, earliest and latest stamp (as `stamp` writes them, in bytes)]."""
 
 
-def _keys(units: list[bytes]) -> dict[object, _Seen]:
+def _keys(units: list[bytes]) -> dict[object, list[Any]]:
     """Each distinct key of the units, in order of first occurrence: (whether the unit starts
     the region, `\n` + its bytes + the next unit's first line with the stamps marked, whether
     that line is there), or for a unit in the middle, only the bytes."""
-    out: dict[object, _Seen] = {}
+    out: dict[object, list[Any]] = {}
     opening = [m[1] if (m := _OPENING.match(u)) else None for u in units]
     heads = [u[: u.find(b"\n") + 1] or u for u in units]
     last = len(units) - 1
@@ -217,15 +217,12 @@ def _keys(units: list[bytes]) -> dict[object, _Seen]:
     for k, unit in enumerate(units):
         s = opening[k]
         ahead, s2 = (heads[k + 1], opening[k + 1]) if k < last else (b"", None)
-        if s is None:
-            keyed = b"\n" + unit + ahead
-        elif s2 == s:
+        if s is not None and s2 == s:  # (the usual case: one stamp for both)
             keyed = (b"\n" + unit + ahead).replace(b"\n[" + s, b"\n[" + MARK)
             s2 = None
         else:
-            keyed = (b"\n" + unit).replace(b"\n[" + s, b"\n[" + MARK)
-        if s2 is not None:
-            keyed += b"[" + NEXT + ahead[1 + len(s2) :]
+            keyed = b"\n" + unit if s is None else (b"\n" + unit).replace(b"\n[" + s, b"\n[" + MARK)
+            keyed += ahead if s2 is None else b"[" + NEXT + ahead[1 + len(s2) :]
         key: object = keyed if 0 < k < last else (k == 0, keyed, k < last)
         seen = out.get(key)
         if seen is None:

@@ -178,17 +178,35 @@ def _candidates(buf: Buffer, start: int, end: int) -> list[tuple[int, int, int]]
 
 def _cuts(buf: Buffer, start: int, end: int, most: int) -> list[int]:
     """Cut points of [start, end) into pieces of at most `most` bytes (unless a line is
-    longer), each cut at a traceback header in the piece's second half, else at a line start."""
+    longer), each cut at a traceback header in the piece's second half that does not follow
+    a chain line (`During handling of the above exception ...`), else at a line start."""
     cuts = [start]
     while end - cuts[-1] > most:
         a = cuts[-1]
-        cut = buf.rfind(HEADER, a + most // 2, a + most)
+        cut = _unchained_header(buf, a + most // 2, a + most)
         cut = _line_start(buf, cut) if cut >= 0 else buf.rfind(b"\n", a, a + most) + 1
         if cut <= a:
             cut = _line_end(buf, a + most, end)
         cuts.append(min(cut, end))
     cuts.append(end)
     return cuts
+
+
+CHAINS = (b"During handling of the above exception", b"The above exception was the direct")
+CHAIN_REACH = 400
+"""Bytes above a header line looked at for a chain line (which ties the traceback to the one
+above it: a cut there would part them)."""
+
+
+def _unchained_header(buf: Buffer, lo: int, hi: int) -> int:
+    """The last traceback header in buf[lo:hi] whose line does not follow a chain line, or -1."""
+    at = buf.rfind(HEADER, lo, hi)
+    while at >= 0:
+        line = _line_start(buf, at)
+        if not any(buf.find(c, max(line - CHAIN_REACH, 0), line + 1) >= 0 for c in CHAINS):
+            return at
+        at = buf.rfind(HEADER, lo, line)
+    return -1
 
 
 def _emit(buf: Buffer, base: int, start: int, end: int, most: int) -> list[Region]:
@@ -431,15 +449,15 @@ def _seam(fh: BinaryIO, target: int, seamless: Callable[[bytes, bytes], bool]) -
     fh.seek(lo)
     buf = fh.read(SPLIT_SAMPLE)
     heads: list[int] = []  # line starts of the header lines
+    tries = 0
     at = buf.find(HEADER)
-    while at >= 0:
+    while at >= 0 and tries <= SEAM_TRIES:
         line = _line_start(buf, at)
         if not heads or line > heads[-1]:
             heads.append(line)
-            if len(heads) > 2 and heads[-2] >= target - lo and len(heads) > SEAM_TRIES + 2:
-                break
+            tries += len(heads) > 2 and heads[-2] >= target - lo
         at = buf.find(HEADER, at + len(HEADER))
-    for a, cut, b in zip(heads, heads[1:], heads[2:]):
+    for a, cut, b in zip(heads, heads[1:], heads[2:], strict=False):
         if cut >= target - lo and seamless(buf[a:cut], buf[cut:b]):
             return lo + cut
     return None

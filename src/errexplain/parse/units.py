@@ -32,9 +32,7 @@ if TYPE_CHECKING:
     from errexplain.parse.lines import Line
 
 
-def self_contained(
-    text: str, unit_lines: int, first: bool
-) -> tuple[RaisedError, ...] | None:
+def self_contained(text: str, unit_lines: int, first: bool) -> tuple[RaisedError, ...] | None:
     """The errors of the first `unit_lines` lines of `text` (the rest is the lookahead line,
     or nothing at the end of the input), or None when the unit is not self-contained. `first`:
     the unit starts the text being parsed (nothing above it to link to)."""
