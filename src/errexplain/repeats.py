@@ -16,7 +16,7 @@ cleaning treats across line ends (CR, escapes, NUL), is parsed whole as before.
 from __future__ import annotations
 
 import re
-from itertools import pairwise
+from itertools import accumulate, repeat
 
 from errexplain._startup import TYPE_CHECKING, replace
 from errexplain.parse.stamps import stamp
@@ -38,8 +38,9 @@ _RANKS = rb"(?:Z|[+-]\d\d:?\d\d)?(?: [A-Z]{1,4}\d{1,6}){0,8}\]"
 # The `[stamp ...ranks]` log prefix that opens a unit (the parser's first prefix pattern).
 _OPENING = re.compile(rb"\[(\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:[.,]\d{1,9})?)(?=" + _RANKS + rb")")
 _MARKED = re.compile(rb"\[[\x00\x01]" + _RANKS)
-_SUSPECT = (MARK, NEXT, b"\r", b"\x1b", b"\xc2\x9b")
-"""Bytes that the parser's cleaning removes or turns into line ends (NUL is also the mark)."""
+_SUSPECT = (MARK, NEXT, b"\r", b"\x1b")
+"""Bytes that the parser's cleaning removes or turns into line ends (NUL is also the mark);
+also the C1 control CSI, U+009B (looked for only when its last byte is there)."""
 HEADER = b"Traceback (most recent call last)"
 _UNCLEAN: tuple[Contribution, ...] = ()
 
@@ -167,15 +168,18 @@ def fold_units(data: bytes, memo: Memo, dates: Callable[..., list[str]]) -> Fold
     needs one) and the bytes parsed; None when the region must be parsed whole.
     `dates(lines, err)` dates an error the way a whole-region parse does (for the errors
     whose text also shows outside their own units, or that no prefix dates)."""
-    if any(b in data for b in _SUSPECT):
+    if any(b in data for b in _SUSPECT) or (b"\x9b" in data and b"\xc2\x9b" in data):
         return None
     memo.trim()
     before = memo.parsed
     merged: dict[int, _Merged] = {}
-    for key, (pos, stamps, count, lo, hi) in _keys(_units(data)).items():
+    for key, (pos, stamps, each) in _keys(data).items():
         found = memo.get(key if isinstance(key, tuple) else (False, key, True), stamps)
         if found is _UNCLEAN:
             return None
+        count = len(each)
+        dated = [t.translate(_NORM) for t in each if t is not None]
+        lo, hi = (min(dated), max(dated)) if dated else (None, None)
         for c in found:
             mg = merged.get(c.pid)
             if mg is None:
@@ -183,7 +187,7 @@ def fold_units(data: bytes, memo: Memo, dates: Callable[..., list[str]]) -> Fold
             mg.count += c.err.count * count
             mg.ranks.update(dict.fromkeys(c.err.ranks))
             mg.hits += c.hits * count
-            if c.dated and lo is not None:
+            if c.dated and lo is not None and hi is not None:
                 mg.date(_stamp(lo))
                 mg.date(_stamp(hi))
             for d in c.fixed:
@@ -200,41 +204,42 @@ def _stamp(raw: bytes) -> str:
     return s
 
 
-COUNT, LO, HI = 2, 3, 4
-"""Fields of what `_keys` gives for each key: [position of its first unit, that unit's stamps
-(they restore its text), count, earliest and latest stamp (as `stamp` writes them, in bytes)]."""
-
-
-def _keys(units: list[bytes]) -> dict[object, list[Any]]:
-    """Each distinct key of the units, in order of first occurrence: (whether the unit starts
-    the region, `\n` + its bytes + the next unit's first line with the stamps marked, whether
-    that line is there), or for a unit in the middle, only the bytes."""
+def _keys(data: bytes) -> dict[object, list[Any]]:
+    """Each distinct key of the units of a region, in order of first occurrence: (whether the
+    unit starts the region, `\n` + its bytes + the next unit's first line, with the stamps
+    marked, whether that line is there), or for a unit in the middle, only those bytes; with
+    [position of its first unit, that unit's stamps (they restore its text), the stamp of
+    each unit (None: no stamp opens it)]."""
     out: dict[object, list[Any]] = {}
-    opening = [m[1] if (m := _OPENING.match(u)) else None for u in units]
-    heads = [u[: u.find(b"\n") + 1] or u for u in units]
-    last = len(units) - 1
-    pos = 0
-    for k, unit in enumerate(units):
-        s = opening[k]
-        ahead, s2 = (heads[k + 1], opening[k + 1]) if k < last else (b"", None)
-        if s is not None and s2 == s:  # (the usual case: one stamp for both)
-            keyed = (b"\n" + unit + ahead).replace(b"\n[" + s, b"\n[" + MARK)
+    get, match, find = out.get, _OPENING.match, data.find
+    cuts = _cuts(data)
+    last = len(cuts) - 2
+    m = match(data)
+    opens = m[1] if m else None  # the stamp that opens the next unit
+    b = 0
+    for k in range(last + 1):
+        a, b, s = b, cuts[k + 1], opens
+        if k < last:
+            m = match(data, b)
+            opens = m[1] if m else None
+            c = find(b"\n", b) + 1 or cuts[k + 2]  # end of the next unit's first line
+        else:
+            opens, c = None, b
+        if s is not None and opens == s and a:  # (the usual case: one stamp for both)
+            key: object = data[a - 1 : c].replace(b"\n[" + s, b"\n[" + MARK)
             s2 = None
         else:
-            keyed = b"\n" + unit if s is None else (b"\n" + unit).replace(b"\n[" + s, b"\n[" + MARK)
-            keyed += ahead if s2 is None else b"[" + NEXT + ahead[1 + len(s2) :]
-        key: object = keyed if 0 < k < last else (k == 0, keyed, k < last)
-        seen = out.get(key)
+            s2 = None if opens == s else opens  # the next line's stamp, when it is another
+            keyed = data[a - 1 : b] if a else b"\n" + data[:b]
+            keyed = keyed if s is None else keyed.replace(b"\n[" + s, b"\n[" + MARK)
+            keyed += data[b:c] if s2 is None else b"[" + NEXT + data[b + 1 + len(s2) : c]
+            key = keyed
+        if not 0 < k < last:
+            key = (k == 0, key, k < last)
+        seen = get(key)
         if seen is None:
-            seen = out[key] = [pos, (s, s2), 0, None, None]
-        seen[COUNT] += 1
-        if s is not None:
-            t = s.translate(_NORM)
-            if seen[LO] is None or t < seen[LO]:
-                seen[LO] = t
-            if seen[HI] is None or t > seen[HI]:
-                seen[HI] = t
-        pos += len(unit)
+            seen = out[key] = [a, (s, s2), []]
+        seen[2].append(s)
     return out
 
 
@@ -245,17 +250,20 @@ def seamless(above: bytes, below: bytes) -> bool:
     return fold_units(above + below, Memo(), lambda lines, err: []) is not None
 
 
-def _units(data: bytes) -> list[bytes]:
-    """`data` cut before each line that holds a traceback header."""
-    cuts = [0]
-    at = data.find(HEADER)
-    while at >= 0:
-        line = data.rfind(b"\n", 0, at) + 1
-        if line > cuts[-1]:
-            cuts.append(line)
-        at = data.find(HEADER, at + len(HEADER))
-    cuts.append(len(data))
-    return [data[a:b] for a, b in pairwise(cuts) if b > a]
+def _cuts(data: bytes) -> list[int]:
+    """Where the units of `data` start (0, and each line that holds a traceback header), and
+    its end."""
+    pieces = data.split(HEADER)
+    lens = list(map(len, pieces))
+    ends = list(accumulate(lens))
+    breaks = list(map(bytes.rfind, pieces, repeat(b"\n")))  # the header's line starts after
+    h = len(HEADER)
+    lines = [
+        e - n + k * h + r + 1
+        for k, (e, n, r) in enumerate(zip(ends[:-1], lens, breaks, strict=False))
+        if r >= 0 or k == 0  # (no line end before it: on the line of the header before)
+    ]
+    return [0, *lines[lines[0] == 0 :], len(data)] if lines else [0, len(data)]
 
 
 def _finish(
