@@ -173,7 +173,8 @@ def fold_units(data: bytes, memo: Memo, dates: Callable[..., list[str]]) -> Fold
     memo.trim()
     before = memo.parsed
     merged: dict[int, _Merged] = {}
-    for key, (pos, stamps, each) in _keys(data).items():
+    keys = _keys(data)
+    for key, (pos, stamps, each) in keys.items():
         found = memo.get(key if isinstance(key, tuple) else (False, key, True), stamps)
         if found is _UNCLEAN:
             return None
@@ -192,7 +193,22 @@ def fold_units(data: bytes, memo: Memo, dates: Callable[..., list[str]]) -> Fold
                 mg.date(_stamp(hi))
             for d in c.fixed:
                 mg.date(d)
-    return _finish(data, merged, dates), memo.parsed - before
+    shown = {pid: _shown(keys, m.first) for pid, m in merged.items()}
+    return _finish(data, merged, shown, dates), memo.parsed - before
+
+
+def _shown(keys: dict[object, list[Any]], c: Contribution) -> int:
+    """How often the region shows the text that dates `c` (counted in the units' keys, which
+    show it as the region does when it is `safe`; -1 when it is not)."""
+    if not c.safe:
+        return -1
+    word, total = c.needle.encode(), 0
+    for key, seen in keys.items():
+        _, keyed, ahead = key if isinstance(key, tuple) else (False, key, True)
+        if ahead:  # (the next unit's first line is not this unit's)
+            keyed = keyed[: keyed.rfind(b"\n", 0, len(keyed) - 1) + 1]
+        total += keyed.count(word) * len(seen[2])
+    return total
 
 
 _NORM = bytes.maketrans(b"T,", b" .")
@@ -267,7 +283,10 @@ def _cuts(data: bytes) -> list[int]:
 
 
 def _finish(
-    data: bytes, merged: dict[int, _Merged], dates: Callable[..., list[str]]
+    data: bytes,
+    merged: dict[int, _Merged],
+    shown: dict[int, int],
+    dates: Callable[..., list[str]],
 ) -> list[tuple[RaisedError, list[str], Callable[[], str]]]:
     """Each merged error as the whole-region parse gives it: line numbers in the region,
     truncated tracebacks only when no error is complete, dates and a sample."""
@@ -280,13 +299,13 @@ def _finish(
 
     complete = any(not m.first.err.truncated for m in merged.values())
     out = []
-    for m in merged.values():
+    for pid, m in merged.items():
         err = m.first.err
         if complete and err.truncated:
             continue
         no = err.line_no + data.count(b"\n", 0, m.pos)
         err = replace(err, count=m.count, ranks=tuple(m.ranks), line_no=no)
-        exact = m.first.safe and data.count(m.first.needle.encode()) == m.hits
+        exact = shown[pid] == m.hits  # no line outside its own units shows its text
         when = [m.lo, m.hi] if exact and m.lo is not None else dates(lines(), err)
         out.append((err, [d for d in when if d], _sampler(lines, no)))
     return out

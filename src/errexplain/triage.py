@@ -173,7 +173,7 @@ def _dates(lines: list[str], err: RaisedError) -> list[str]:
 def _fold(acc: _Acc, data: bytes, name: str, memo: Memo | None = None) -> int:
     """Add the errors of a region to `acc`; returns the bytes parsed. With a memo, a region of
     several tracebacks is parsed one distinct traceback at a time (errexplain.repeats)."""
-    if memo is not None and data.count(HEADER, 0, len(data)) >= 2:
+    if memo is not None and data.find(HEADER, data.find(HEADER) + 1) > 0:  # two or more
         done = fold_units(data, memo, _dates)
         if done is not None:
             for err, dates, sample in done[0]:
