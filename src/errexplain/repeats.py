@@ -163,11 +163,17 @@ class _Merged:
             self.hi = d
 
 
-def fold_units(data: bytes, memo: Memo, dates: Callable[..., list[str]]) -> Fold | None:
+def fold_units(
+    data: bytes,
+    memo: Memo,
+    dates: Callable[[list[str], RaisedError], list[str]],
+    sample: Callable[[list[str], int], str],
+) -> Fold | None:
     """The errors of a region with their dates and a sample (a function: only a new group
     needs one) and the bytes parsed; None when the region must be parsed whole.
     `dates(lines, err)` dates an error the way a whole-region parse does (for the errors
-    whose text also shows outside their own units, or that no prefix dates)."""
+    whose text also shows outside their own units, or that no prefix dates); `sample(lines,
+    line_no)` is the text kept around an error's first occurrence."""
     if any(b in data for b in _SUSPECT) or (b"\x9b" in data and b"\xc2\x9b" in data):
         return None
     memo.trim()
@@ -194,7 +200,7 @@ def fold_units(data: bytes, memo: Memo, dates: Callable[..., list[str]]) -> Fold
             for d in c.fixed:
                 mg.date(d)
     shown = {pid: _shown(keys, m.first) for pid, m in merged.items()}
-    return _finish(data, merged, shown, dates), memo.parsed - before
+    return _finish(data, merged, shown, dates, sample), memo.parsed - before
 
 
 def _shown(keys: dict[object, list[Any]], c: Contribution) -> int:
@@ -263,7 +269,7 @@ def seamless(above: bytes, below: bytes) -> bool:
     """Whether a log cut between two tracebacks (`above` ends where `below`, a traceback from
     its header line up to the next, starts) parses as the two parts: both are self-contained
     and nothing in the cut region needs the region parsed whole."""
-    return fold_units(above + below, Memo(), lambda lines, err: []) is not None
+    return fold_units(above + below, Memo(), lambda *_: [], lambda *_: "") is not None
 
 
 def _cuts(data: bytes) -> list[int]:
@@ -286,7 +292,8 @@ def _finish(
     data: bytes,
     merged: dict[int, _Merged],
     shown: dict[int, int],
-    dates: Callable[..., list[str]],
+    dates: Callable[[list[str], RaisedError], list[str]],
+    sample: Callable[[list[str], int], str],
 ) -> list[tuple[RaisedError, list[str], Callable[[], str]]]:
     """Each merged error as the whole-region parse gives it: line numbers in the region,
     truncated tracebacks only when no error is complete, dates and a sample."""
@@ -307,16 +314,11 @@ def _finish(
         err = replace(err, count=m.count, ranks=tuple(m.ranks), line_no=no)
         exact = shown[pid] == m.hits  # no line outside its own units shows its text
         when = [m.lo, m.hi] if exact and m.lo is not None else dates(lines(), err)
-        out.append((err, [d for d in when if d], _sampler(lines, no)))
+        out.append((err, [d for d in when if d], _sampler(lines, no, sample)))
     return out
 
 
-def _sampler(lines: Callable[[], list[str]], no: int) -> Callable[[], str]:
-    from errexplain.triage import SAMPLE
-
-    def sample() -> str:
-        text = lines()
-        at = sum(len(ln) + 1 for ln in text[: max(no - 40, 0)])
-        return "\n".join(text)[at : at + SAMPLE]
-
-    return sample
+def _sampler(
+    lines: Callable[[], list[str]], no: int, sample: Callable[[list[str], int], str]
+) -> Callable[[], str]:
+    return lambda: sample(lines(), no)

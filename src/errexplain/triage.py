@@ -3,16 +3,18 @@ ranks and files, counted and dated.
 
 Each input (a file, a byte range of a big uncompressed file, or stdin) is a task. A task reads
 its regions (errexplain.input.logs: byte searches find them, only they are decoded), parses each
-with `parse_traceback`, and folds the errors into groups keyed like the parser's own merge (type,
-message, frames by their last two path parts). With several tasks and workers they run in a
-process pool (`Scan`, started before the caller waits, so that it can open the catalog
-meanwhile); the groups of all tasks are merged in input order. Dating: the log timestamps of
-the lines that show the error's message give first and last seen.
+with `parse_traceback` (a region of several tracebacks one distinct traceback at a time, each
+parsed once per task: errexplain.repeats), and folds the errors into groups keyed like the
+parser's own merge (type, message, frames by their last two path parts). With several tasks and
+workers they run in a process pool (`Scan`, started before the caller waits, so that it can
+open the catalog meanwhile); the groups of all tasks are merged in input order. An error-dense
+file is split for the workers between two tracebacks that parse the same apart. Dating: the log
+timestamps of the lines that show the error's message give first and last seen.
 
 Memory is bounded: a region is at most MAX_REGION bytes, a task parses at most PARSE_BUDGET bytes
-of regions (an error-dense log past that is read, not parsed, and said so) and always parses its
-last TAIL_REGIONS regions, so the last traceback of a log is never lost; at most MAX_GROUPS
-groups are kept.
+(repeats of a traceback already parsed do not count; past that, an error-dense log is read, not
+parsed, and said so) and always parses its last TAIL_REGIONS regions, so the last traceback of a
+log is never lost; at most MAX_GROUPS groups are kept.
 """
 
 from __future__ import annotations
@@ -174,7 +176,7 @@ def _fold(acc: _Acc, data: bytes, name: str, memo: Memo | None = None) -> int:
     """Add the errors of a region to `acc`; returns the bytes parsed. With a memo, a region of
     several tracebacks is parsed one distinct traceback at a time (errexplain.repeats)."""
     if memo is not None and data.find(HEADER, data.find(HEADER) + 1) > 0:  # two or more
-        done = fold_units(data, memo, _dates)
+        done = fold_units(data, memo, _dates, _sample)
         if done is not None:
             for err, dates, sample in done[0]:
                 acc.add(err, dates, (name,), sample)
@@ -185,9 +187,14 @@ def _fold(acc: _Acc, data: bytes, name: str, memo: Memo | None = None) -> int:
         return len(data)
     lines = text.split("\n")
     for err in errors:
-        at = sum(len(ln) + 1 for ln in lines[: max(err.line_no - 40, 0)])
-        acc.add(err, _dates(lines, err), (name,), text[at : at + SAMPLE])
+        acc.add(err, _dates(lines, err), (name,), _sample(lines, err.line_no))
     return len(data)
+
+
+def _sample(lines: list[str], line_no: int) -> str:
+    """SAMPLE characters of a region from 40 lines above the line `line_no` (from 1)."""
+    at = sum(len(ln) + 1 for ln in lines[: max(line_no - 40, 0)])
+    return "\n".join(lines)[at : at + SAMPLE]
 
 
 _COUNTERS: Any = None  # shared progress counters of the pool's tasks (set in each worker)

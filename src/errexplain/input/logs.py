@@ -14,9 +14,13 @@ in server logs, so this search costs more than the two above together).
 A block where an anchor byte is common (more than one per _DENSE bytes) falls back to one
 `bytes.find` per word, which is slower but bounded. Each candidate opens a window of lines
 around it (BEFORE above, AFTER below); overlapping windows merge into one region, and only
-regions are decoded and parsed. A region never grows past MAX_REGION bytes: a dense log is cut at
-a traceback header (or a line end), so memory stays bounded whatever the input. An error at the
-very end of the input is part of the last region.
+regions are decoded and parsed. In a run of traceback header lines, each at most HEADER_AFTER
+lines below the one before (an error-dense log), the windows join into one whatever lies
+between the headers, so the candidates there are not looked for (one `bytes.split` on the header
+and a line count per gap; the regions are the same). A region never grows past MAX_REGION bytes:
+a dense log is cut at a traceback header that no chain line (`During handling of the above
+exception ...`) ties to the traceback above (else at a line end), so memory stays bounded
+whatever the input. An error at the very end of the input is part of the last region.
 """
 
 from __future__ import annotations
