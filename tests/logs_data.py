@@ -95,3 +95,29 @@ def varied_log(seed: int, records: int = 400, dense: bool = False) -> str:
         else:
             out.append(info(ts, 2).replace("\n", "\r\n"))
     return "".join(out)
+
+
+def crash_loop(seed: int, tracebacks: int = 400) -> str:
+    """A crash-looping server's log: a few tracebacks over and over, differing only in rank,
+    time (several in one second; `T` and `,` stamp forms; fractions) or a number in the
+    message; now and then one rank twice in one second (the parser then reads the next record's
+    first line into the message) or a chained traceback."""
+    import random
+
+    rng = random.Random(seed)
+    out = []
+    for k in range(tracebacks):
+        sep, frac = rng.choice(((" ", ""), (" ", ""), ("T", ""), (" ", ",125"), (" ", ".5")))
+        ts = f"2026-10-{1 + k // 200:02d}{sep}10:{k // 40 % 60:02d}:{k // 4 % 60:02d}{frac}"
+        last = rng.choice(
+            (CUDA, CUDA, OOM, f"ValueError: bad shape {rng.randrange(3)}", "KeyboardInterrupt")
+        )
+        kind = rng.random()
+        if kind < 0.03:
+            out.append(_chained(ts, rng.randrange(4)))
+        elif kind < 0.06:
+            rank = rng.randrange(4)
+            out.append(traceback(ts, rank, last) + traceback(ts, rank, last))
+        else:
+            out.append(traceback(ts, k % 4 if kind < 0.7 else rng.randrange(4), last))
+    return "".join(out)

@@ -23,6 +23,7 @@ LAYERS = {
     "errexplain.input": 4,
     "errexplain.catalog": 4,
     "errexplain.explainer": 5,
+    "errexplain.repeats": 4.5,  # triage's parse of error-dense regions, below triage
     "errexplain.triage": 5,
     "errexplain.extract": 5,
     "errexplain.render": 6,

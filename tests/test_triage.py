@@ -85,9 +85,14 @@ def test_the_pool_and_the_split_give_what_one_process_gives(tmp_path, monkeypatc
 
 
 def test_a_dense_log_is_parsed_within_budget_and_keeps_the_final_traceback(tmp_path, monkeypatch):
+    """The budget counts the bytes parsed: tracebacks that all differ (a number in each
+    message) are parsed one by one until it runs out."""
     monkeypatch.setattr(logs, "BLOCK", 64 * 1024)
     monkeypatch.setattr(logs, "MAX_REGION", 16 * 1024)
-    body = "".join(burst(f"2026-10-02 10:{k // 60:02d}:{k % 60:02d}", range(8)) for k in range(900))
+    body = "".join(
+        burst(f"2026-10-02 10:{k // 60:02d}:{k % 60:02d}", range(8), f"{CUDA} (step {k})")
+        for k in range(900)
+    )
     path = tmp_path / "dense.log"
     path.write_text(body + traceback("2026-10-02 23:59:59", 5, "ValueError: the very last one"))
     plan = tr.plan([str(path)], 1)
@@ -97,7 +102,7 @@ def test_a_dense_log_is_parsed_within_budget_and_keeps_the_final_traceback(tmp_p
     assert last.last_seen == "2026-10-02 23:59:59" and last.error.ranks == ("TP5",)
     assert found.unparsed > 0
     assert "not parsed" in found.warnings()[0]
-    assert groups[CUDA].error.count < 900 * 8  # a lower bound, as the warning says
+    assert len(groups) < 900 + 1  # some steps were not parsed, as the warning says
 
 
 def test_an_error_free_log_has_no_groups(tmp_path):

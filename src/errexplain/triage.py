@@ -3,16 +3,18 @@ ranks and files, counted and dated.
 
 Each input (a file, a byte range of a big uncompressed file, or stdin) is a task. A task reads
 its regions (errexplain.input.logs: byte searches find them, only they are decoded), parses each
-with `parse_traceback`, and folds the errors into groups keyed like the parser's own merge (type,
-message, frames by their last two path parts). With several tasks and workers they run in a
-process pool (`Scan`, started before the caller waits, so that it can open the catalog
-meanwhile); the groups of all tasks are merged in input order. Dating: the log timestamps of
-the lines that show the error's message give first and last seen.
+with `parse_traceback` (a region of several tracebacks one distinct traceback at a time, each
+parsed once per task: errexplain.repeats), and folds the errors into groups keyed like the
+parser's own merge (type, message, frames by their last two path parts). With several tasks and
+workers they run in a process pool (`Scan`, started before the caller waits, so that it can
+open the catalog meanwhile); the groups of all tasks are merged in input order. An error-dense
+file is split for the workers between two tracebacks that parse the same apart. Dating: the log
+timestamps of the lines that show the error's message give first and last seen.
 
 Memory is bounded: a region is at most MAX_REGION bytes, a task parses at most PARSE_BUDGET bytes
-of regions (an error-dense log past that is read, not parsed, and said so) and always parses its
-last TAIL_REGIONS regions, so the last traceback of a log is never lost; at most MAX_GROUPS
-groups are kept.
+(repeats of a traceback already parsed do not count; past that, an error-dense log is read, not
+parsed, and said so) and always parses its last TAIL_REGIONS regions, so the last traceback of a
+log is never lost; at most MAX_GROUPS groups are kept.
 """
 
 from __future__ import annotations
@@ -20,10 +22,11 @@ from __future__ import annotations
 import os
 
 from errexplain._startup import TYPE_CHECKING, record
-from errexplain.input.logs import expand, open_log, quiet_split, regions
+from errexplain.input.logs import HEADER, expand, open_log, quiet_split, regions
 from errexplain.models import RaisedError
 from errexplain.parse import parse_traceback
 from errexplain.parse.stamps import stamp
+from errexplain.repeats import Memo, fold_units, seamless
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
@@ -102,14 +105,23 @@ class _Acc:
         self.groups: dict[tuple[object, ...], list[Any]] = {}
         self.dropped = 0
 
-    def add(self, err: RaisedError, dates: list[str], files: Sequence[str], sample: str) -> None:
+    def add(
+        self,
+        err: RaisedError,
+        dates: list[str],
+        files: Sequence[str],
+        sample: str | Callable[[], str],
+    ) -> None:
+        """Add one error (`sample`: the text around it, or a function giving it, called only
+        for a new group)."""
         key = _key(err)
         g = self.groups.get(key)
         if g is None:
             if len(self.groups) >= MAX_GROUPS:
                 self.dropped += 1
                 return
-            self.groups[key] = [err, err.count, dict.fromkeys(err.ranks), None, None, {}, sample]
+            text = sample if isinstance(sample, str) else sample()
+            self.groups[key] = [err, err.count, dict.fromkeys(err.ranks), None, None, {}, text]
             g = self.groups[key]
         else:
             if len(err.message) < len(g[0].message):  # the cleanest wording is shown
@@ -160,15 +172,29 @@ def _dates(lines: list[str], err: RaisedError) -> list[str]:
     return []
 
 
-def _fold(acc: _Acc, data: bytes, name: str) -> None:
+def _fold(acc: _Acc, data: bytes, name: str, memo: Memo | None = None) -> int:
+    """Add the errors of a region to `acc`; returns the bytes parsed. With a memo, a region of
+    several tracebacks is parsed one distinct traceback at a time (errexplain.repeats)."""
+    if memo is not None and data.find(HEADER, data.find(HEADER) + 1) > 0:  # two or more
+        done = fold_units(data, memo, _dates, _sample)
+        if done is not None:
+            for err, dates, sample in done[0]:
+                acc.add(err, dates, (name,), sample)
+            return done[1]
     text = data.decode("utf-8", errors="replace")
     errors = parse_traceback(text)
     if not errors:
-        return
+        return len(data)
     lines = text.split("\n")
     for err in errors:
-        at = sum(len(ln) + 1 for ln in lines[: max(err.line_no - 40, 0)])
-        acc.add(err, _dates(lines, err), (name,), text[at : at + SAMPLE])
+        acc.add(err, _dates(lines, err), (name,), _sample(lines, err.line_no))
+    return len(data)
+
+
+def _sample(lines: list[str], line_no: int) -> str:
+    """SAMPLE characters of a region from 40 lines above the line `line_no` (from 1)."""
+    at = sum(len(ln) + 1 for ln in lines[: max(line_no - 40, 0)])
+    return "\n".join(lines)[at : at + SAMPLE]
 
 
 _COUNTERS: Any = None  # shared progress counters of the pool's tasks (set in each worker)
@@ -197,16 +223,16 @@ def scan_stream(
         if progress is not None:
             progress(n)
 
+    memo = Memo()
     for region in regions(stream, limit, seen):
         if parsed < budget:
-            parsed += len(region.data)
-            _fold(acc, region.data, name)
+            parsed += _fold(acc, region.data, name, memo)
             continue
         tail.append(region)
         if len(tail) > TAIL_REGIONS:
             unparsed += len(tail.pop(0).data)
     for region in tail:
-        _fold(acc, region.data, name)
+        _fold(acc, region.data, name, memo)
     return Partial(acc.result(), read, unparsed)
 
 
@@ -257,7 +283,7 @@ def plan(paths: Sequence[str], workers: int) -> Plan:
         size = os.path.getsize(f)
         plain = os.path.splitext(f)[1].lower() not in _COMPRESSED_EXTS
         if plain and size > SPLIT_AT and len(on_disk) < workers:
-            for a, b in quiet_split(f, workers // len(on_disk)):
+            for a, b in quiet_split(f, workers // len(on_disk), seamless):
                 tasks.append(Task(f, a, b, len(tasks)))
         else:
             tasks.append(Task(f, index=len(tasks)))

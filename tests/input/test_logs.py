@@ -202,3 +202,42 @@ def test_a_window_still_owed_lines_at_a_block_end_keeps_them_all(monkeypatch):
         monkeypatch.setattr(logs, "BLOCK", block)
         text = _text(data)
         assert tb in text, block
+
+
+def test_a_run_of_tracebacks_is_one_window_without_looking_between_the_headers(monkeypatch):
+    """A dense stretch gives the regions it gave when every candidate line was looked at,
+    but the candidates between the headers of a run are not looked for."""
+    text = "".join(
+        info(f"2026-10-02 10:00:{k:02d}", k % 3) + burst(f"2026-10-02 10:00:{k:02d}", range(8))
+        for k in range(60)
+    ).encode()
+    looked: list[int] = []
+    real = logs.candidates
+
+    def counted(buf, start=0, end=None):
+        looked.append((len(buf) if end is None else end) - start)
+        return real(buf, start, end)
+
+    monkeypatch.setattr(logs, "MAX_REGION", 16 * 1024)
+    monkeypatch.setattr(logs, "candidates", counted)
+    for block in (4096, 32 * 1024, 1024 * 1024):
+        monkeypatch.setattr(logs, "BLOCK", block)
+        monkeypatch.setattr(logs, "RUN", 8)
+        looked.clear()
+        fast = _regions(text)
+        assert sum(looked) < len(text) // 4
+        monkeypatch.setattr(logs, "RUN", 10**9)  # no runs: every candidate line
+        assert fast == _regions(text)
+
+
+def test_a_long_region_is_not_cut_between_a_chain_line_and_the_traceback_below(monkeypatch):
+    monkeypatch.setattr(logs, "MAX_REGION", 4096)
+    chained = (
+        traceback("2026-10-02 10:00:00", 0, "KeyError: 'w'")
+        + "During handling of the above exception, another exception occurred:\n\n"
+    )
+    text = (
+        burst("2026-10-02 10:00:00", range(4)) + chained + traceback("2026-10-02 10:00:00", 0)
+    ) * 20
+    for region in logs.regions(io.BytesIO(text.encode())):
+        assert not region.data.rstrip().endswith(b"another exception occurred:")

@@ -14,15 +14,19 @@ in server logs, so this search costs more than the two above together).
 A block where an anchor byte is common (more than one per _DENSE bytes) falls back to one
 `bytes.find` per word, which is slower but bounded. Each candidate opens a window of lines
 around it (BEFORE above, AFTER below); overlapping windows merge into one region, and only
-regions are decoded and parsed. A region never grows past MAX_REGION bytes: a dense log is cut at
-a traceback header (or a line end), so memory stays bounded whatever the input. An error at the
-very end of the input is part of the last region.
+regions are decoded and parsed. In a run of traceback header lines, each at most HEADER_AFTER
+lines below the one before (an error-dense log), the windows join into one whatever lies
+between the headers, so the candidates there are not looked for (one `bytes.split` on the header
+and a line count per gap; the regions are the same). A region never grows past MAX_REGION bytes:
+a dense log is cut at a traceback header that no chain line (`During handling of the above
+exception ...`) ties to the traceback above (else at a line end), so memory stays bounded
+whatever the input. An error at the very end of the input is part of the last region.
 """
 
 from __future__ import annotations
 
 import os
-from itertools import pairwise
+from itertools import accumulate, pairwise, repeat
 
 from errexplain._startup import TYPE_CHECKING, record
 from errexplain.errors import InputError
@@ -141,19 +145,74 @@ def candidates(buf: Buffer, start: int = 0, end: int | None = None) -> list[tupl
     return sorted(wanted.items())
 
 
+RUN = 8
+"""At least this many traceback headers in the first RUN_PROBE bytes of a block: look for runs
+of them in the block first (a guess that costs a small search: the regions are the same)."""
+RUN_PROBE = 64 * 1024
+
+
+def _runs(buf: Buffer, start: int, end: int) -> list[tuple[int, int]]:
+    """(first, last) line starts of each run of traceback header lines in buf[start:end] where
+    each header is at most HEADER_AFTER lines below the one before it: the header windows of a
+    run join into one, whatever other candidates lie between them (an error-dense log)."""
+    if buf.count(HEADER, start, min(start + RUN_PROBE, end)) < RUN:
+        return []
+    pieces = bytes(buf[start:end]).split(HEADER)
+    ends = list(accumulate(map(len, pieces)))  # header k starts at ends[k] + k * len(HEADER)
+    gaps = list(map(bytes.count, pieces[1:-1], repeat(b"\n")))  # lines from one to the next
+    far = [] if max(gaps) <= HEADER_AFTER else [k for k, g in enumerate(gaps) if g > HEADER_AFTER]
+    runs, first = [], 0
+    for k in [*far, len(gaps)]:
+        if k > first:  # headers first..k joined
+            a, b = (start + ends[j] + j * len(HEADER) for j in (first, k))
+            runs.append((_line_start(buf, a), _line_start(buf, b)))
+        first = k + 1
+    return runs
+
+
+def _candidates(buf: Buffer, start: int, end: int) -> list[tuple[int, int, int]]:
+    """`candidates` with a third field: for the first header of a run, the line start of its
+    last header (the window reaches that header's window; the candidates between are inside
+    it and are not looked for), else -1."""
+    out: list[tuple[int, int, int]] = []
+    for first, last in _runs(buf, start, end):
+        out += [(line, after, -1) for line, after in candidates(buf, start, first)]
+        out.append((first, HEADER_AFTER, last))
+        start = last
+    return out + [(line, after, -1) for line, after in candidates(buf, start, end)]
+
+
 def _cuts(buf: Buffer, start: int, end: int, most: int) -> list[int]:
     """Cut points of [start, end) into pieces of at most `most` bytes (unless a line is
-    longer), each cut at a traceback header in the piece's second half, else at a line start."""
+    longer), each cut at a traceback header in the piece's second half that does not follow
+    a chain line (`During handling of the above exception ...`), else at a line start."""
     cuts = [start]
     while end - cuts[-1] > most:
         a = cuts[-1]
-        cut = buf.rfind(HEADER, a + most // 2, a + most)
+        cut = _unchained_header(buf, a + most // 2, a + most)
         cut = _line_start(buf, cut) if cut >= 0 else buf.rfind(b"\n", a, a + most) + 1
         if cut <= a:
             cut = _line_end(buf, a + most, end)
         cuts.append(min(cut, end))
     cuts.append(end)
     return cuts
+
+
+CHAINS = (b"During handling of the above exception", b"The above exception was the direct")
+CHAIN_REACH = 400
+"""Bytes above a header line looked at for a chain line (which ties the traceback to the one
+above it: a cut there would part them)."""
+
+
+def _unchained_header(buf: Buffer, lo: int, hi: int) -> int:
+    """The last traceback header in buf[lo:hi] whose line does not follow a chain line, or -1."""
+    at = buf.rfind(HEADER, lo, hi)
+    while at >= 0:
+        line = _line_start(buf, at)
+        if not any(buf.find(c, max(line - CHAIN_REACH, 0), line + 1) >= 0 for c in CHAINS):
+            return at
+        at = buf.rfind(HEADER, lo, line)
+    return -1
 
 
 def _emit(buf: Buffer, base: int, start: int, end: int, most: int) -> list[Region]:
@@ -179,14 +238,17 @@ class RegionFinder:
         if self.open:
             start = 0
             stop, self.owed = _forward(buf, carried, self.owed, end)
-        for line, after in candidates(buf, carried, end):
+        for line, after, last in _candidates(buf, carried, end):
             if start >= 0 and line <= stop:  # inside the open window: extend it
                 stop, self.owed = _extend(buf, line, after, stop, self.owed, end)
-                continue
-            if start >= 0:
-                out += _emit(buf, base, start, stop, self.max_region)
-            start = _back(buf, line, BEFORE, max(stop, 0))
-            stop, self.owed = _forward(buf, line, after, end)
+            else:
+                if start >= 0:
+                    out += _emit(buf, base, start, stop, self.max_region)
+                start = _back(buf, line, BEFORE, max(stop, 0))
+                stop, self.owed = _forward(buf, line, after, end)
+            if last > line:  # a run of headers: the window reaches the last one's
+                far, owed = _forward(buf, last, after, end)
+                stop, self.owed = max(stop, far), max(self.owed, owed)
         self.open = start >= 0 and (self.owed > 0 or stop >= end)
         if self.open:
             cuts = _cuts(buf, start, end, self.max_region)
@@ -345,16 +407,22 @@ SPLIT_LINES = 2 * (BEFORE + HEADER_AFTER)
 """A range boundary has no candidate line within this many (average) lines on either side."""
 
 
-def quiet_split(path: str, parts: int) -> list[tuple[int, int]]:
+def quiet_split(
+    path: str, parts: int, seamless: Callable[[bytes, bytes], bool] | None = None
+) -> list[tuple[int, int]]:
     """Byte ranges of an uncompressed file for `parts` workers, each boundary moved to a line
     start with no candidate line near it (SPLIT_LINES), so that no window crosses it and every
-    error is read whole by one worker. A boundary with no quiet point after it within
-    SPLIT_SAMPLE bytes is dropped: fewer, longer ranges."""
+    error is read whole by one worker. Where there is none within SPLIT_SAMPLE bytes (an
+    error-dense log), the boundary goes before a traceback header line that `seamless(the
+    traceback above, the traceback below)` accepts (the log parses the same cut there), else
+    it is dropped: fewer, longer ranges."""
     size = os.path.getsize(path)
     cuts = [0]
     with open(path, "rb") as fh:
         for k in range(1, parts):
             cut = _quiet_point(fh, size * k // parts)
+            if cut is None and seamless is not None:
+                cut = _seam(fh, size * k // parts, seamless)
             if cut is not None and cuts[-1] < cut < size:
                 cuts.append(cut)
     cuts.append(size)
@@ -374,4 +442,28 @@ def _quiet_point(fh: BinaryIO, target: int) -> int | None:
             nl = buf.find(b"\n", cand)
             return lo + nl + 1 if nl >= 0 else None
         cand = max(near) + margin + 1
+    return None
+
+
+SEAM_TRIES = 16
+
+
+def _seam(fh: BinaryIO, target: int, seamless: Callable[[bytes, bytes], bool]) -> int | None:
+    """The first of the next SEAM_TRIES traceback header lines at or after `target` that
+    `seamless(the traceback above it, the traceback it starts)` accepts."""
+    lo = max(target - SPLIT_SAMPLE // 4, 0)
+    fh.seek(lo)
+    buf = fh.read(SPLIT_SAMPLE)
+    heads: list[int] = []  # line starts of the header lines
+    tries = 0
+    at = buf.find(HEADER)
+    while at >= 0 and tries <= SEAM_TRIES:
+        line = _line_start(buf, at)
+        if not heads or line > heads[-1]:
+            heads.append(line)
+            tries += len(heads) > 2 and heads[-2] >= target - lo
+        at = buf.find(HEADER, at + len(HEADER))
+    for a, cut, b in zip(heads, heads[1:], heads[2:], strict=False):
+        if cut >= target - lo and seamless(buf[a:cut], buf[cut:b]):
+            return lo + cut
     return None

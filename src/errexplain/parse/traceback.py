@@ -88,6 +88,12 @@ def parse_traceback(text: str) -> tuple[RaisedError, ...]:
         found.extend(reader.run())
         covered |= reader.covered
     found.extend(_secondary(lines, bodies, covered, found))
+    return finish(found)
+
+
+def finish(found: list[RaisedError]) -> tuple[RaisedError, ...]:
+    """The errors of a paste in order, unwrapped, merged; truncated tracebacks only if the
+    paste has no complete error."""
     found.sort(key=lambda e: e.line_no)
     found = [_unwrapped(e) for e in found]
     complete = [e for e in found if not e.truncated]
@@ -174,6 +180,18 @@ def _secondary(
 ) -> list[RaisedError]:
     """Errors with no exception line of their own, outside every exception's lines: HTTP error
     bodies, exception reprs and error log lines; those that echo an exception are dropped."""
+    out = secondary_candidates(lines, bodies, covered, primary)
+    seen = [e.message for e in primary if e.message and not e.truncated][:_ECHO_CHECKED]
+    return [e for e in out[:_MAX_SECONDARY] if not any(_same(e.message, m) for m in seen)]
+
+
+def secondary_candidates(
+    lines: Sequence[Line],
+    bodies: dict[int, list[str]],
+    covered: set[int],
+    primary: Sequence[RaisedError],
+) -> list[RaisedError]:
+    """The errors `_secondary` considers, before those that echo an exception are dropped."""
     out = _body_errors(bodies, covered)
     cut = {e.line_no: e for e in primary if e.truncated}
     for idx, ln in enumerate(lines):
@@ -196,8 +214,7 @@ def _secondary(
         err = _log_error(lines, idx, cut)
         if err is not None:
             out.append(replace(err, ranks=ranks))
-    seen = [e.message for e in primary if e.message and not e.truncated][:_ECHO_CHECKED]
-    return [e for e in out[:_MAX_SECONDARY] if not any(_same(e.message, m) for m in seen)]
+    return out
 
 
 def _body_errors(bodies: dict[int, list[str]], covered: set[int]) -> list[RaisedError]:
