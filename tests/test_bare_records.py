@@ -116,3 +116,26 @@ def test_a_sigquit_record_counts_beside_log_errors_but_not_beside_a_traceback():
     assert [x.error.type for x in explain_text(TRACE + line, view)] == ["RuntimeError"]
     exps = explain_text(line + logged, view)
     assert any(x.matches and x.matches[0].entry.id == "c" * 16 for x in exps)
+
+
+def test_records_beside_an_error_are_few_lookups(bundled_index, monkeypatch):
+    """A multi-rank log prefixes every line of its tracebacks: the frames, code lines and
+    headers are not looked up as records, nor is a record every rank repeats looked up twice
+    (each lookup costs a cold start; the bundled example went from 1 to 16 lookups and from
+    30 to 118 ms piped before this)."""
+    import errexplain.explainer as explainer
+
+    calls: list[str] = []
+    real = explainer.rank
+
+    def counting(view, msg, *a, **k):
+        calls.append(msg)
+        return real(view, msg, *a, **k)
+
+    monkeypatch.setattr(explainer, "rank", counting)
+    text = (Path(__file__).parent.parent / "examples" / "kimi_k3_multirank.log").read_text()
+    (exp,) = explainer.explain_text(text, bundled_index)
+    assert exp.error.type == "ValueError"
+    beside = calls[1:]
+    assert len(beside) == len(set(beside)) <= 3
+    assert not any(c.startswith(("File ", "raise ", "Traceback")) for c in beside)

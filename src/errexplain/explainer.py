@@ -421,6 +421,9 @@ def explain_text_bounded(
 
 BESIDE_LINES = 60
 BESIDE_SCORE = 0.95
+BESIDE_NEAR = 12
+"""Only records this many lines around a parsed error are read: a log's thousands of start-up
+records would each cost a lookup on every cold start (a multi-rank log went from 30 to 118 ms)."""
 
 
 def _logged_beside(
@@ -431,11 +434,12 @@ def _logged_beside(
 ) -> list[Explanation]:
     """Log records beside the parsed errors whose whole text is a catalogued message (a
     `Watchdog timeout (...)` record under a `Pyspy failed ... Error: ...` one): each is an error
-    of its own when an exact match at BESIDE_SCORE pins it with long literal text. Only the last
-    BESIDE_LINES records not already an error are read (a long log costs a bounded number of
-    lookups), and an entry already given first to an error is not repeated; beside a traceback,
-    the parser's noise (a child's sigquit, `Killed`) is left out as it is in the traceback."""
-    from errexplain.parse.lines import NOISE, clean_lines
+    of its own when an exact match at BESIDE_SCORE pins it with long literal text. Only records
+    within BESIDE_NEAR lines of an error, at most the last BESIDE_LINES of them, are read (a
+    long log costs a bounded number of lookups), each distinct text once, never a traceback's
+    own prefixed lines; an entry already given first to an error is not repeated; beside a
+    traceback, the parser's noise (a child's sigquit, `Killed`) is left out as it is there."""
+    from errexplain.parse.lines import NOISE, clean_lines, structural
 
     taken_lines = {x.error.line_no for x in found}
     taken_ids = {x.matches[0].entry.id for x in found if x.matches}
@@ -443,18 +447,27 @@ def _logged_beside(
     # beside a traceback, a child's sigquit or `Killed` is its aftermath (the parser's noise);
     # beside log lines only, it may be the most telling line the paste has
     aftermath = any(x.error.form in ("traceback", "jupyter") for x in found)
+    near = {n + d for n in taken_lines for d in range(-BESIDE_NEAR, BESIDE_NEAR + 1)}
     records = [
         (ln.no, st)
         for ln in clean_lines(text)
         if ln.record
+        and ln.no in near
         and ln.no not in taken_lines
+        and not ln.text[:1].isspace()  # (a traceback's frames and code, prefixed line by line)
         and len(st := ln.text.strip()) >= BARE_MIN_CHARS
+        and "Traceback (most recent call last)" not in st
+        and not structural(st)
         and not (aftermath and NOISE.match(st))
         and not any(st in m or m in st for m in messages)
     ][-BESIDE_LINES:]
     out: list[Explanation] = []
+    looked: set[str] = set()
     for no, st in records:
-        ranking = rank(view, st)
+        if st in looked:  # (ranks print the same record: one lookup)
+            continue
+        looked.add(st)
+        ranking = rank(view, st, fuzzy=False)  # (only an exact match is taken here)
         hit = ranking.hits[0] if ranking.hits else None
         if (
             hit is None

@@ -23,11 +23,7 @@ if TYPE_CHECKING:
     from errexplain.models import Entry
 
 PARALLEL_MIN_ENTRIES = 4000
-"""From this many entries on, records are encoded by forked processes."""
-ENCODERS_MAX = 3
-"""Encoding processes: one per core but the parent's (which builds the lookups meanwhile), at
-most this many. On 2 cores one encoder beside the parent beat two (bench/speed.py): each
-forked encoder pays for the pages of the parent's entries it touches."""
+"""From this many entries on, records are encoded by a process per core."""
 
 
 @record
@@ -141,10 +137,10 @@ class Pending:
 
     def __init__(self, enc: Encoder) -> None:
         n = len(enc.order)
-        workers = min((os.cpu_count() or 1) - 1, ENCODERS_MAX)
+        workers = min(os.cpu_count() or 1, 4)
         self._pool: Any = None
         self._done: list[Encoded] | None = None
-        if n < PARALLEL_MIN_ENTRIES or workers < 1:
+        if n < PARALLEL_MIN_ENTRIES or workers < 2:
             self._done = [enc((0, n))]
             return
         import multiprocessing

@@ -597,14 +597,16 @@ def rank(
     cutoff: float = FUZZY_CUTOFF,
     limit: int = 5,
     window: Window | None = None,
+    fuzzy: bool = True,
 ) -> Ranking:
     """Rank catalog entries for one message. Empty `hits` means no match. `window` is what is
-    known of the paste's release (errexplain.match.release.Window)."""
+    known of the paste's release (errexplain.match.release.Window); `fuzzy=False` looks for
+    exact matches only (a cheap look at many lines)."""
     msg = normalize_ws(message)
     if not msg:
         return Ranking((), (), False)
     hits = _exact(view, msg, exc_type, frames, window)
-    if not any(_type_ok(h.cand, exc_type) and _confident(h, msg) for h in hits):
+    if fuzzy and not any(_type_ok(h.cand, exc_type) and _confident(h, msg) for h in hits):
         hits.extend(_fuzzy(view, msg, exc_type, frames, window))
     best: dict[int, Hit] = {}
     for h in hits:
