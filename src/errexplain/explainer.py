@@ -457,6 +457,7 @@ def _logged_beside(
         and not ln.text[:1].isspace()  # (a traceback's frames and code, prefixed line by line)
         and len(st := ln.text.strip()) >= BARE_MIN_CHARS
         and "Traceback (most recent call last)" not in st
+        and st[-1] != ":"  # (it announces what follows, a traceback the parser has read)
         and not structural(st)
         and not (aftermath and NOISE.match(st))
         and not any(st in m or m in st for m in messages)
