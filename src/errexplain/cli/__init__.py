@@ -95,18 +95,32 @@ def _fast_args(args: list[str]) -> dict[str, Any] | None:
     """The options of a bare `errexplain [FLAGS] [FILE...]` when the fast path can serve them
     (flags: --json, -v, --brief, --no-color, --no-pager, --format F, --cutoff X), else None (the
     Typer app parses them, with its usage errors)."""
-    got: dict[str, Any] = {"files": []}
+    return _read_args(args, FLAGS, VALUED, "files")
+
+
+def _read_args(
+    args: list[str],
+    flags: dict[str, str],
+    valued: tuple[str, ...],
+    positional: str,
+    valid: dict[str, Callable[[str], bool]] | None = None,
+) -> dict[str, Any] | None:
+    """`args` read as `flags` (set to True), `valued` options (`--x V` or `--x=V`, each value
+    accepted by `valid[--x]` when given) and positional arguments (listed under `positional`);
+    None for anything else or an option without its value."""
+    got: dict[str, Any] = {positional: []}
     it = iter(args)
     for arg in it:
         name, eq, value = arg.partition("=")
-        if arg in FLAGS:
-            got[FLAGS[arg]] = True
-        elif name in VALUED:
-            got[name[2:]] = value if eq else next(it, None)
-            if got[name[2:]] is None:
+        if arg in flags:
+            got[flags[arg]] = True
+        elif name in valued:
+            found = value if eq else next(it, None)
+            if found is None or (valid is not None and not valid[name](found)):
                 return None
+            got[name[2:]] = found
         elif arg == "-" or not arg.startswith("-"):
-            got["files"].append(arg)
+            got[positional].append(arg)
         else:
             return None
     return got
@@ -122,27 +136,13 @@ def _fast_scan_args(args: list[str]) -> dict[str, Any] | None:
     with a valid value), else None: Typer parses them, with its help and usage errors."""
     from errexplain.app.context import FORMATS
 
-    got: dict[str, Any] = {"paths": []}
     valid: dict[str, Callable[[str], bool]] = {
         "--format": lambda v: v in FORMATS,
         "--workers": lambda v: v.isascii() and v.isdigit(),
         "--cutoff": lambda v: _cutoff_or_none(v) is not None,
     }
-    it = iter(args)
-    for arg in it:
-        name, eq, value = arg.partition("=")
-        if arg in SCAN_FLAGS:
-            got[SCAN_FLAGS[arg]] = True
-        elif name in SCAN_VALUED:
-            value = value if eq else next(it, "")
-            if not valid[name](value):
-                return None
-            got[name[2:]] = value
-        elif arg == "-" or not arg.startswith("-"):
-            got["paths"].append(arg)
-        else:
-            return None
-    return got if got["paths"] else None
+    got = _read_args(args, SCAN_FLAGS, SCAN_VALUED, "paths", valid)
+    return got if got is not None and got["paths"] else None
 
 
 def _cutoff_or_none(value: str) -> float | None:
