@@ -479,7 +479,7 @@ def _logged_beside(
         ):
             continue
         taken_ids.add(hit.id)
-        out.extend(_as_error(view, st, no, ranking, {hit.id}, text, release))
+        out.append(_as_error(view, st, no, ranking, {hit.id}, text, release))
     return out
 
 
@@ -638,7 +638,7 @@ def bare_messages(
         if pos in found and found[pos][0] >= raw:
             continue
         known = {h.id for h in ranking.hits if _known_well(h, msg, coverage, whole)}
-        found[pos] = (raw, _as_error(view, msg, no, ranking, known, text, release)[0])
+        found[pos] = (raw, _as_error(view, msg, no, ranking, known, text, release))
     return tuple(sorted((e for _, e in found.values()), key=lambda e: e.error.line_no))
 
 
@@ -650,7 +650,7 @@ def _as_error(
     known: set[str],
     text: str,
     release: Mapping[str, str] | None,
-) -> list[Explanation]:
+) -> Explanation:
     """A line of the paste that is a catalogued message (no exception line printed), explained
     as an error of its own with the entries in `known`: the paste's release (version strings,
     a stated release) orders same-text wordings and pins the source, as for any error."""
@@ -662,7 +662,7 @@ def _as_error(
         "no exception line in the text: this line reads as a catalogued message",
     )
     notes += tuple(n for n in full.notes if n not in notes)
-    return [replace(full, matches=matches, nearest=(), generic=None, notes=notes)]
+    return replace(full, matches=matches, nearest=(), generic=None, notes=notes)
 
 
 def pasted_errors(text: str) -> tuple[RaisedError, ...]:

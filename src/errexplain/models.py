@@ -463,16 +463,10 @@ def parse_at(text: str) -> tuple[AtSpan, ...]:
     return tuple(AtSpan(*fields) for fields in _at_fields(text))
 
 
-def at_range(text: str) -> tuple[str, str]:
-    """(first release, last release) of a valid ``at`` text, checked as :func:`parse_at` checks
-    it but without building the spans (the loader runs this for every history entry)."""
-    first, last = at_ends(text)
-    return first, last[1]
-
-
 def at_ends(text: str) -> tuple[str, tuple[str, str, str, int, str]]:
     """The first release of a valid ``at`` text and the fields of its last span (first, last,
-    path, line, function), checked as :func:`parse_at` checks it without building spans."""
+    path, line, function), checked as :func:`parse_at` checks it but without building the spans
+    (the loader runs this for every history entry)."""
     first = ""
     fields = None
     for i, fields in enumerate(_at_fields(text)):

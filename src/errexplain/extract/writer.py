@@ -7,7 +7,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from errexplain._startup import record, write_atomic
-from errexplain.catalog.load import SOURCE_ORDER
+from errexplain.catalog.load import SOURCE_KEYS, SOURCE_ORDER
 from errexplain.catalog.yamlio import dump_yaml, parse_yaml
 from errexplain.errors import ExtractError
 from errexplain.models import format_releases, format_site, parse_releases, parse_site
@@ -88,19 +88,19 @@ def compact_entry(entry: Entry) -> Entry:
     be written so. Key order is kept."""
     out = dict(entry)
     src = entry.get("source")
-    if isinstance(src, dict) and src.keys() <= set(SOURCE_ORDER):
+    if isinstance(src, dict) and src.keys() <= SOURCE_KEYS:
         text = format_site(src.get("path"), src.get("line"), src.get("function"))
         if text is not None and (src.get("function") is None or type(src["function"]) is str):
             out["source"] = text
     rel = entry.get("releases")
     if isinstance(rel, dict) and rel.keys() == {"first", "last"}:
         first, last = rel["first"], rel["last"]
-        if type(first) is str and type(last) is str:
-            try:
-                if parse_releases(format_releases(first, last)) == (first, last):
-                    out["releases"] = format_releases(first, last)
-            except ValueError:
-                pass
+        text = format_releases(first, last) if type(first) is type(last) is str else None
+        try:
+            if text is not None and parse_releases(text) == (first, last):
+                out["releases"] = text
+        except ValueError:
+            pass
     return out
 
 
