@@ -16,16 +16,22 @@ TEMPLATE = "Failed to load the tokenizer for <model>, check the path"
 REWORDED = "Could not load the tokenizer for Qwen/Qwen3-8B, check the path"
 
 
-def _view() -> MemoryCatalog:
-    entry = Entry(
-        id="a" * 16,
+def _entry(letter: str, exception: str, template: str, path: str, line: int, kind: str) -> Entry:
+    return Entry(
+        id=letter * 16,
         project="demo",
-        exception="ValueError",
-        template=TEMPLATE,
-        source=Source("demo", "1.0", "demo/tok.py", 10, "load", None),
-        kind="raise",
+        exception=exception,
+        template=template,
+        source=Source("demo", "1.0", f"demo/{path}", line, "f", None),
+        kind=kind,
     )
-    return MemoryCatalog([entry])
+
+
+TOKENIZER = _entry("a", "ValueError", TEMPLATE, "tok.py", 10, "raise")
+
+
+def _view(*more: Entry) -> MemoryCatalog:
+    return MemoryCatalog([TOKENIZER, *more])
 
 
 def test_a_reworded_message_on_a_log_record_line_is_taken():
@@ -53,15 +59,7 @@ TRACE = (
 
 
 def _two() -> MemoryCatalog:
-    watchdog = Entry(
-        id="b" * 16,
-        project="demo",
-        exception="error",
-        template=WATCHDOG,
-        source=Source("demo", "1.0", "demo/watchdog.py", 20, "check", None),
-        kind="log",
-    )
-    return MemoryCatalog([*_view()._entries, watchdog])
+    return _view(_entry("b", "error", WATCHDOG, "watchdog.py", 20, "log"))
 
 
 def test_a_catalogued_log_record_beside_a_traceback_is_an_error_too():
@@ -99,15 +97,8 @@ def test_a_normal_server_start_beside_a_traceback_adds_nothing(bundled_index):
 def test_a_sigquit_record_counts_beside_log_errors_but_not_beside_a_traceback():
     """`Received sigquit ...` is the aftermath of a traceback (left out, as the parser leaves
     it out), but beside log errors only it may be the most telling line (f058)."""
-    sigquit = Entry(
-        id="c" * 16,
-        project="demo",
-        exception="error",
-        template="Received sigquit from a child process. It usually means the child failed.",
-        source=Source("demo", "1.0", "demo/engine.py", 30, "handler", None),
-        kind="log",
-    )
-    view = MemoryCatalog([*_view()._entries, sigquit])
+    sigquit = "Received sigquit from a child process. It usually means the child failed."
+    view = _view(_entry("c", "error", sigquit, "engine.py", 30, "log"))
     line = (
         "[2026-10-02 11:04:09] Received sigquit from a child process. "
         "It usually means the child failed.\n"
