@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from errexplain.models import RaisedError
 from errexplain.parse import parse_traceback
+from errexplain.parse.lines import ELIDED
 
 DATA = Path(__file__).parent.parent / "data" / "tracebacks"
 PREFIX = "[2026-10-02 11:04:09 TP0] "
@@ -490,13 +491,15 @@ _ALPHABET = st.characters(
     blacklist_characters="`\x7f",
     blacklist_categories=("Cc", "Cs"),
 )
-# A message line shaped like markdown, a log prefix or `SomeName: text` is read as such, and a
-# blank line followed by unindented text ends a message, so the oracle generates neither.
+# A message line shaped like markdown, a log prefix or `SomeName: text` is read as such, a
+# line of dots alone (`...`, `..`, `…`) as lines the paster left out, and a blank line followed
+# by unindented text ends a message, so the oracle generates none of them.
 _EXCEPTION_LIKE = re.compile(r"\s*[A-Z][\w.]*(?:\(.*\))?:")
 _LINE = st.text(_ALPHABET, max_size=60).filter(
     lambda s: (
         not s.lstrip().startswith((">", "|", "+", "~", "[", "("))
         and not _EXCEPTION_LIKE.match(s)
+        and not ELIDED.fullmatch(s.strip())
         and bool(s.strip())
     )
 )
