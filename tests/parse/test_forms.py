@@ -575,9 +575,17 @@ ADVERSARIAL = [
 
 
 def _cpu(text: str) -> float:
-    start = time.process_time()
-    assert isinstance(parse_traceback(text), tuple)
-    return time.process_time() - start
+    """CPU time of a parse, the better of two, each after a collection: one pause of the
+    collector or of a loaded machine made a linear parse read 6.8x its quarter in CI."""
+    import gc
+
+    best = float("inf")
+    for _ in range(2):
+        gc.collect()
+        start = time.process_time()
+        assert isinstance(parse_traceback(text), tuple)
+        best = min(best, time.process_time() - start)
+    return best
 
 
 @pytest.mark.parametrize("text", ADVERSARIAL, ids=range(len(ADVERSARIAL)))
