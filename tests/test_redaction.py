@@ -174,6 +174,7 @@ def _best_of_3(text: str) -> float:
     return min(times)
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("text", HOSTILE, ids=lambda t: repr(t[:12]))
 def test_linear_time_on_hostile_input(text, untraced):
     small = _best_of_3(text)

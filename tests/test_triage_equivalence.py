@@ -56,6 +56,7 @@ def _write(tmp_path, seed, dense):
     return [a, b]
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("dense", [False, True], ids=["sparse", "dense"])
 @pytest.mark.parametrize("seed", range(8))
 def test_fast_path_groups_like_a_whole_file_parse(tmp_path, monkeypatch, seed, dense):
@@ -114,6 +115,7 @@ def test_parsing_distinct_tracebacks_reports_what_parsing_each_region_reports(
     assert _groups(new) == _groups(_one_task(path))
 
 
+@pytest.mark.heavy
 def test_a_repeating_dense_log_past_the_parse_budget_is_counted_whole(tmp_path):
     """Repeats cost no parse: a crash loop far larger than the budget has exact counts."""
     path = tmp_path / "loop.log"

@@ -370,6 +370,7 @@ def test_fast_readers_equal_the_safe_loader_on_dumped_documents(reader):
     check()
 
 
+@pytest.mark.heavy
 @pytestmark_c
 def test_line_reader_reads_the_bundled_catalog_as_the_safe_loader():
     """Every bundled catalog file: the line reader gives the safe loader's values, or declines;

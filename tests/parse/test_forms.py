@@ -588,6 +588,7 @@ def _cpu(text: str) -> float:
     return best
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("text", ADVERSARIAL, ids=range(len(ADVERSARIAL)))
 def test_linear_time_on_adversarial_input(text: str, untraced: None) -> None:
     """Linear, not quadratic: the whole input costs at most 6x its first quarter (quadratic

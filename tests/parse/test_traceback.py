@@ -680,6 +680,7 @@ ADVERSARIAL = [
 ]
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("text", ADVERSARIAL, ids=range(len(ADVERSARIAL)))
 def test_linear_time_on_adversarial_input(text: str, untraced: None) -> None:
     # CPU time, so that a busy machine does not fail the test; quadratic behaviour on a
