@@ -5,7 +5,8 @@ filling its placeholders with plausible values, wraps it in a noisy multi-rank t
 frames point at the entry's file, runs the real parse -> match pipeline, and checks that the
 entry comes first (top-1) or in the first three (top-3). Variants: exact, a word dropped, a word
 inserted, case changed, punctuation changed, tail cut off, older wording; and the message
-alone on a log line, exact and in older wording ("bare"). Then runs the real
+alone on a log line, exact, in older wording and cut short ("bare"), and quoted in a
+sentence of prose, whole and cut with a marked ellipsis ("prose"). Then runs the real
 pastes of ../shared/eval (truth.yaml) and reports per category.
 """
 
@@ -106,9 +107,28 @@ VARIANTS: dict[str, Callable[[str, random.Random], str]] = {
 }
 
 
+_PROSE = (
+    'I keep getting "{m}" when I launch the server.',
+    "The server crashes with: {m}",
+    "After upgrading, requests fail and the log says `{m}`. Any idea?",
+    "got this error {m} on 8xH100",
+)
+
+
+def _prose(msg: str, rnd: random.Random) -> str:
+    return rnd.choice(_PROSE).format(m=msg)
+
+
+def _prose_cut(msg: str, rnd: random.Random) -> str:
+    return _prose(_cut(msg, rnd) + ("..." if len(msg) > 50 else ""), rnd)
+
+
 BARE: dict[str, Callable[[str, random.Random], str]] = {
     "bare line": lambda m, r: m,
     "bare older": _older,
+    "bare cut": _cut,
+    "prose": _prose,
+    "prose cut": _prose_cut,
 }
 """The message alone on a log line (no exception type, no frames), as people paste what a
 server logged: found only when the catalog knows the line well (explainer.bare_messages)."""
@@ -163,7 +183,9 @@ def run_catalog(sample: int, seed: int) -> None:
         base = make_message(e.template, rnd)
         for name, fn in (*VARIANTS.items(), *BARE.items()):
             msg = fn(base, rnd)
-            if name in BARE:  # a log line with no exception type and no frames
+            if name.startswith("prose"):  # quoted in a sentence of an issue
+                text = msg
+            elif name in BARE:  # a log line with no exception type and no frames
                 text = f"[2026-10-02 11:04:09 TP0] {msg}"
             else:
                 text = noisy(

@@ -16,9 +16,9 @@ is raised (docs: bench/real/README.md). Each paste goes through the real pipelin
   class explanation or "no match" are all right); a false-confident answer is a wrong sglang
   entry offered with a score >= 0.9.
 
-Reported: right-first per split, per category, per paste format and per failure class of the
-misses, and the false-confident rate. The split (dev/test) is fixed in truth.yaml; study dev,
-only score test.
+Reported: right-first per split, per category, per paste format (with its misses' failure
+classes) and per failure class of the misses, and the false-confident rate. The split
+(dev/test) is fixed in truth.yaml; study dev, only score test.
 """
 
 from __future__ import annotations
@@ -161,12 +161,62 @@ def judge(exp: Any | None, case: dict[str, Any], by_id: dict[str, Any]) -> tuple
     return False, "external given an sglang entry", top.score >= CONFIDENT
 
 
+def catalogued_sites() -> set[tuple[str, int]]:
+    """(path, line) of every sglang site the bundled catalog records, any release."""
+    from errexplain.catalog.load import (
+        NOT_MODULE_FILES,
+        catalog_files,
+        load_module_file,
+        load_project,
+    )
+
+    root = REPO / "errors" / "sglang"
+    project = load_project(root)
+    out: set[tuple[str, int]] = set()
+    for f in catalog_files(root):
+        if f.name in NOT_MODULE_FILES:
+            continue
+        for e in load_module_file(f, project):
+            out.update((p, ln) for p, ln in _at_sites(e) if p and ln)
+            if e.source.path and e.source.line:
+                out.add((e.source.path, e.source.line))
+    return out
+
+
+def _uncatalogued(case: dict[str, Any], sites: set[tuple[str, int]]) -> bool:
+    """The truth's site (0.5.23 or its release's) is no catalogued site: a catalog gap."""
+    want = [(case.get("expected_path"), case.get("expected_line"))]
+    want += [(a["path"], a.get("line")) for a in case.get("expected_alternatives") or []]
+    rel = case.get("release_site") or {}
+    want.append((rel.get("path"), rel.get("line")))
+    want = [(p, ln) for p, ln in want if p and ln]
+    return bool(want) and not any(
+        (p, ln + d) in sites for p, ln in want for d in range(-LINE_SLACK, LINE_SLACK + 1)
+    )
+
+
+def _print_miss(case: dict[str, Any], exp: Any | None, why: str) -> None:
+    got = "-"
+    if exp is not None:
+        top = exp.matches[0] if exp.matches else None
+        where = (
+            f"{top.entry.source.path}:{top.entry.source.line} {top.score:.2f} {top.kind}"
+            if top
+            else "no match"
+        )
+        got = f"{exp.error.type}: {exp.error.message[:80]!r} -> {where}"
+    print(f"MISS {case['id']} [{case['category']}] {why}: {got}")
+    want = f"{case.get('expected_path')}:{case.get('expected_line')}"
+    print(f"     want {want}  {case['source']}")
+
+
 def run(cases: list[dict[str, Any]], show_misses: bool) -> dict[str, Any]:
     from errexplain.catalog.store import load
     from errexplain.explainer import explain_text
 
     view = load(())
     by_id: dict[str, Any] = {}
+    sites: set[tuple[str, int]] | None = None
     results = []
     for case in cases:
         exps = explain_text(case["text"], view)
@@ -179,20 +229,14 @@ def run(cases: list[dict[str, Any]], show_misses: bool) -> dict[str, Any]:
                     if pos is not None:
                         by_id[lin] = view.entry(pos)
         right, why, false_conf = judge(exp, case, by_id)
+        if not right and case["category"] in ("sglang-current", "sglang-drifted"):
+            if sites is None:
+                sites = catalogued_sites()
+            if _uncatalogued(case, sites):
+                why += " (site not catalogued)"
         results.append((case, exp, right, why, false_conf, len(exps)))
         if show_misses and not right:
-            got = "-"
-            if exp is not None:
-                top = exp.matches[0] if exp.matches else None
-                where = (
-                    f"{top.entry.source.path}:{top.entry.source.line} {top.score:.2f} {top.kind}"
-                    if top
-                    else "no match"
-                )
-                got = f"{exp.error.type}: {exp.error.message[:80]!r} -> {where}"
-            print(f"MISS {case['id']} [{case['category']}] {why}: {got}")
-            want = f"{case.get('expected_path')}:{case.get('expected_line')}"
-            print(f"     want {want}  {case['source']}")
+            _print_miss(case, exp, why)
     return {"results": results}
 
 
@@ -206,11 +250,14 @@ def report(results: list[tuple[Any, ...]], title: str) -> None:
     print(f"\n== {title}: right-first {_pct(right, n)}")
     by_cat: dict[str, list[bool]] = defaultdict(list)
     by_fmt: dict[str, list[bool]] = defaultdict(list)
+    fmt_fails: dict[str, Counter[str]] = defaultdict(Counter)
     fails: Counter[str] = Counter()
     for case, _exp, ok, why, _fc, _n in results:
         by_cat[case["category"]].append(ok)
         for fmt in case.get("formats") or ["unlabelled"]:
             by_fmt[fmt].append(ok)
+            if not ok:
+                fmt_fails[fmt][why] += 1
         if not ok:
             fails[why] += 1
     print("  per category:")
@@ -220,7 +267,8 @@ def report(results: list[tuple[Any, ...]], title: str) -> None:
     print("  per paste format (a paste has several):")
     for fmt in sorted(by_fmt):
         oks = by_fmt[fmt]
-        print(f"    {fmt:<16} {_pct(sum(oks), len(oks))}")
+        why = ", ".join(f"{w} {k}" for w, k in fmt_fails[fmt].most_common())
+        print(f"    {fmt:<16} {_pct(sum(oks), len(oks))}" + (f"  misses: {why}" if why else ""))
     print("  misses per failure class (and per category):")
     for why, k in fails.most_common():
         cats = Counter(r[0]["category"] for r in results if not r[2] and r[3] == why)

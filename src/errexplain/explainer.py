@@ -606,6 +606,33 @@ def _known_well(hit: Hit, msg: str, coverage: float = 0.5, record: bool = False)
     return hit.score >= (BARE_RECORD_SCORE if record else BARE_SCORE)
 
 
+PROSE_HEAD, PROSE_FIND = 12, 20
+PROSE_NEAR = 3
+"""A catalogued message written into a sentence without quotes or a colon (`got this error
+<message> on 8 GPUs`) is read again from where the literal head of a near template (one of the
+PROSE_NEAR best, the head at least PROSE_HEAD characters, found by its first PROSE_FIND) starts
+inside the line."""
+
+
+def _from_heads(line: str, ranking: Ranking) -> list[str]:
+    """The line from each place a near template's literal head starts in it (not at 0), and
+    that up to an ellipsis after it (the paster cut the message, then the sentence goes on)."""
+    out: list[str] = []
+    for h in (*ranking.hits, *ranking.nearest)[:PROSE_NEAR]:
+        head = compile_template(h.cand.template).literals[0].strip()
+        if len(head) < PROSE_HEAD:
+            continue
+        at = line.find(head[:PROSE_FIND], 1)  # its start: the message may be cut inside it
+        if at <= 0:
+            continue
+        ends = [(line.find(m, at + 1), len(m)) for m in ("...", "\u2026")]
+        cut = min(((e + n) for e, n in ends if e > 0), default=0)
+        for part in (line[at:], line[at:cut]):
+            if part and part not in out:
+                out.append(part)
+    return out
+
+
 def bare_messages(
     text: str,
     view: CatalogView,
@@ -621,8 +648,10 @@ def bare_messages(
     found: dict[int, tuple[float, Explanation]] = {}
     for no, cands, record in _bare_candidates(text):
         best: tuple[float, str, Ranking, bool] | None = None
+        first: Ranking | None = None
         for k, msg in enumerate(cands):
             ranking = rank(view, msg)
+            first = first or ranking
             hit = ranking.hits[0] if ranking.hits else None
             whole = record and k == 0  # the whole of a log record's line
             if (
@@ -631,6 +660,13 @@ def bare_messages(
                 and (best is None or hit.raw > best[0])
             ):
                 best = (hit.raw, msg, ranking, whole)
+        if best is None and first is not None:
+            for msg in _from_heads(cands[0], first):
+                ranking = rank(view, msg)
+                hit = ranking.hits[0] if ranking.hits else None
+                if hit is not None and _known_well(hit, msg, coverage):
+                    best = (hit.raw, msg, ranking, False)
+                    break
         if best is None:
             continue
         raw, msg, ranking, whole = best

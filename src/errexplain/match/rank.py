@@ -314,18 +314,37 @@ def _loose_score(template: str, loose_msg: str) -> tuple[float, str] | None:
     return LOOSE_BASE + LOOSE_SPAN * coverage, "the template matches ignoring case and punctuation"
 
 
+def marked_cut(msg: str) -> str | None:
+    """The message without the ellipsis its paster ended it with (`... page sizes m...`), or
+    None when it does not end with one."""
+    stripped = msg.rstrip()
+    for mark in ("...", "\u2026"):
+        if stripped.endswith(mark) and not stripped.endswith("...."):
+            return stripped[: -len(mark)].rstrip()
+    return None
+
+
 def _prefix_score(template: str, msg: str) -> tuple[float, str] | None:
-    """The message is the start of this template, cut off (as truncated log lines are)."""
+    """The message is the start of this template, cut off (as truncated log lines are). A cut
+    the paster marked with an ellipsis is a boundary: the rest was left out on purpose."""
     compiled = compile_template(template)
-    matched, boundary = match_prefix(compiled, msg)
+    cut = marked_cut(msg)
+    matched, boundary = match_prefix(compiled, msg if cut is None else cut)
+    marked = cut is not None and matched >= MIN_PREFIX
     if matched < (VALUE_MIN if boundary else MIN_PREFIX):
         return None
     share = matched / max(compiled.literal_len, 1)
-    if boundary:
+    if boundary or marked:
         share = max(share, BOUNDARY_SHARE)
     elif share < PREFIX_SHARE:
         return None
-    how = "up to a placeholder or a sentence end" if boundary else "cut off"
+    how = (
+        "up to a placeholder or a sentence end"
+        if boundary
+        else "cut where the paster marked it (...)"
+        if marked
+        else "cut off"
+    )
     return PREFIX_BASE + PREFIX_SPAN * share, (
         f"the message is the start of this template, {how} ({matched} of "
         f"{compiled.literal_len} literal characters)"

@@ -1,0 +1,77 @@
+"""A catalogued message quoted in prose the way issue posters write it: inside a sentence with
+no quotes or colon around it, and cut short with an ellipsis the paster typed."""
+
+from __future__ import annotations
+
+import pytest
+
+from errexplain.catalog.memory import MemoryCatalog
+from errexplain.explainer import explain_text
+from errexplain.match.rank import BOUNDARY_SHARE, PREFIX_BASE, PREFIX_SPAN, marked_cut, rank
+from errexplain.models import Entry, Source
+
+POOL = "Paged KV pool page sizes must agree across ranks, got <a> and <b>."
+LOADER = "Could not resolve the draft model checkpoint under <path>"
+
+
+def _entry(letter: str, template: str) -> Entry:
+    return Entry(
+        id=letter * 16,
+        project="demo",
+        exception="RuntimeError",
+        template=template,
+        source=Source("demo", "1.0", f"demo/{letter}.py", 10, "f", None),
+        kind="raise",
+    )
+
+
+VIEW = MemoryCatalog([_entry("a", POOL), _entry("b", LOADER)])
+
+
+@pytest.mark.parametrize(
+    ("msg", "cut"),
+    [
+        ("Paged KV pool page sizes m...", "Paged KV pool page sizes m"),
+        ("Paged KV pool page sizes must \u2026", "Paged KV pool page sizes must"),
+        ("Paged KV pool page sizes must agree", None),
+        ("loading.... done", None),
+    ],
+)
+def test_a_trailing_ellipsis_is_the_pasters_cut(msg, cut):
+    assert marked_cut(msg) == cut
+
+
+def test_a_cut_the_paster_marked_scores_as_a_boundary():
+    hit = rank(VIEW, "Paged KV pool page sizes must ag...").hits[0]
+    assert hit.cand.template == POOL
+    assert hit.score == pytest.approx(PREFIX_BASE + PREFIX_SPAN * BOUNDARY_SHARE)
+    assert any("marked" in r for r in hit.reasons)
+    # a short cut unmarked is a plain cut off: scored by the share it covers, under the bar
+    # a paste with no exception line must reach
+    short = "Paged KV pool page sizes"
+    assert rank(VIEW, short + "...").hits[0].score == pytest.approx(hit.score)
+    plain = rank(VIEW, short, cutoff=0.0)
+    assert (plain.hits or plain.nearest)[0].score < hit.score
+    assert explain_text(f"I see {short} on start", VIEW) == ()
+    assert explain_text(f"I see {short}... on start", VIEW)[0].matches[0].entry.template == POOL
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "got this error Paged KV pool page sizes must agree across ranks, got 16 and 32. on 8 GPUs",
+        "and then Could not resolve the draft model checkpoint under /ckpt/eagle3 when I start it",
+        "I see Paged KV pool page sizes must agree acro... on every start",
+        "the launch dies with Paged KV pool page sizes must agree across \u2026 again",
+    ],
+)
+def test_a_message_written_into_a_sentence_is_found(text):
+    (exp,) = explain_text(text, VIEW)
+    assert exp.error.type == ""
+    assert exp.matches[0].entry.template in (POOL, LOADER)
+    assert text.find(exp.error.message) > 0  # read from where the message starts
+
+
+def test_prose_that_only_shares_a_few_words_is_not_an_error():
+    assert explain_text("the page sizes of my pool must agree with what the docs say", VIEW) == ()
+    assert explain_text("Could not resolve the host name for the proxy", VIEW) == ()
