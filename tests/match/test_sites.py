@@ -9,6 +9,7 @@ from errexplain.catalog.memory import MemoryCatalog
 from errexplain.explainer import explain_error, explain_text
 from errexplain.match.sites import (
     FUNCTION_SCORE,
+    MOVED,
     STATEMENT_SCORE,
     ambiguous,
     assert_test,
@@ -305,3 +306,24 @@ def test_a_frame_in_the_function_of_an_older_release_finds_the_site():
         f = Frame("/x/pkg/models/qwen.py", 40, "load_weights", "param = d[name]")
         (top,) = locate(view, error("KeyError", "'lm_head.weight'", f))
         assert (top.cand.line, top.kind) == (90, "exact")
+
+
+def test_a_bare_assert_in_a_renamed_file_is_found_by_the_statement_its_frame_shows(view):
+    """The release renamed the file (`other_v2.py`): no site has that file name, but the
+    innermost frame shows the recorded statement in the recorded function."""
+    moved = "/srv/pkg/models/other_v2.py"
+    hits = locate(
+        view, error("AssertionError", "", frame("check", 25, "assert self.chunked is None", moved))
+    )
+    assert (hits[0].cand.line, hits[0].kind) == (20, "exact")
+    assert hits[0].score == pytest.approx(STATEMENT_SCORE - MOVED)
+    assert "moved from pkg/models/other.py" in hits[0].reasons[-1]
+    # the statement shown in another function: the same test, weaker than a located site
+    (elsewhere,) = locate(
+        view, error("AssertionError", "", frame("run", 9, "assert self.chunked is None", moved))
+    )
+    assert elsewhere.cand.line == 20 and elsewhere.score < hits[0].score
+    # an assert with a message of its own would have printed it: not a bare assert's site
+    assert all(h.cand.line != 30 for h in hits)
+    # a message, or a line that is no assert, is not looked up by statement
+    assert locate(view, error("AssertionError", "", frame("check", 25, "x = f()", moved))) == []

@@ -249,27 +249,50 @@ def locate(view: CatalogView, error: RaisedError, *, limit: int = 5) -> list[Hit
             hit = _score(cand, frame, depth, error, test)
             if cand.pos not in best or hit.raw > best[cand.pos].raw:
                 best[cand.pos] = hit
-    if test is not None and not any(h.raw >= STATEMENT_SCORE - MOVED for h in best.values()):
-        for hit in _by_condition(view, error, test):
+    by_test = (test, None) if test is not None else _shown_assert(error)
+    if by_test is not None and not any(h.raw >= STATEMENT_SCORE - MOVED for h in best.values()):
+        for hit in _by_condition(view, error, *by_test):
             if hit.pos not in best:
                 best[hit.pos] = hit
     ordered = sorted(best.values(), key=lambda h: (-round(h.raw, 6), h.cand.line or 0, h.id))
     return ordered[:limit]
 
 
-def _by_condition(view: CatalogView, error: RaisedError, test: str) -> list[Hit]:
-    """Assert sites anywhere whose test is the message's assert statement: the error's frames
-    (if any) did not find it, so each site scores lower the more sites share the test."""
+def _shown_assert(error: RaisedError) -> tuple[str, Frame] | None:
+    """(test, frame) of a message-less AssertionError whose innermost frame shows a one-line
+    assert statement: the site by its statement when no site of that file and function is
+    catalogued (a file renamed between releases: `deepseekv4_pool.py` -> `deepseek_v4_pool.py`)."""
+    if error.message.strip() or not error.frames or error.short_type != "AssertionError":
+        return None
+    frame = error.frames[-1]
+    test = assert_test(frame.code or "")
+    if test is None or len(test) < MIN_CODE or test.count("(") != test.count(")"):
+        return None
+    return test, frame
+
+
+def _by_condition(
+    view: CatalogView, error: RaisedError, test: str, shown: Frame | None = None
+) -> list[Hit]:
+    """Assert sites anywhere whose test is the message's assert statement (or, `shown`, the
+    statement the innermost frame shows): the error's frames did not find the site by its file,
+    so each site scores lower the more sites share the test; one in the frame's function is the
+    statement found in a file that moved."""
     found = view.sites_at(condition_key(test))
     # an assert with a message prints that message; only some tools print the statement instead
-    found = [c for c in found if not c.template] or found
+    found = [c for c in found if not c.template] or ([] if shown else found)
     hits = []
     for cand in found:
         score = CONDITION_SCORE - SHARED * (len(found) - 1)
-        reasons = [f"the message is this assert statement: assert {cand.condition}"]
+        what = "the innermost frame shows" if shown else "the message is"
+        reasons = [f"{what} this assert statement: assert {cand.condition}"]
         if len(found) > 1:
             reasons.append(f"{len(found)} sites assert the same test")
-        if error.frames:
+        func = str(cand.function).rsplit(".", 1)[-1]
+        if shown is not None and shown.function == func:
+            score = STATEMENT_SCORE - MOVED - SHARED * (len(found) - 1)
+            reasons.append(f"in {func}, in a file named otherwise (moved from {cand.path}?)")
+        elif error.frames:
             score -= MOVED
             reasons.append("but no traceback frame is in its file and function")
         score = _type_cost(cand, error, score, reasons)
