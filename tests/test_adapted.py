@@ -93,3 +93,32 @@ def test_adapted_from_in_project_yaml(tmp_path: Path):
         (tmp_path / "project.yaml").write_text("name: pkg\n" + bad)
         with pytest.raises(CatalogError, match="adapted_from"):
             load_project(tmp_path)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "$ vllm serve Qwen/Qwen3-8B --tensor-parallel-size 4\n"
+        "ValueError: The server cannot start with 4 workers today\n",
+        "Running with LMDeploy 0.6, I get:\n"
+        "`ValueError: The server cannot start with 4 workers today`\n",
+    ],
+)
+def test_a_paste_that_names_only_a_sibling_engine_gets_a_look_alike(view, text):
+    """Not an adapted file, no frames: the paste names vLLM (or another engine) and never the
+    project, so the project's site with the same text is a look-alike, listed as nearest."""
+    (exp,) = explain_text(text, view)
+    assert not exp.matches and exp.nearest[0].entry.source.path == "pkg/own/server.py"
+    assert any("the paste names" in n and "never pkg" in n for n in exp.notes)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "vllm serve works; pkg fails:\nValueError: The server cannot start with 4 workers today\n",
+        "ValueError: The server cannot start with 4 workers today (vllm)\n",
+    ],
+)
+def test_the_engine_named_beside_the_project_or_inside_the_message_is_no_evidence(view, text):
+    (exp,) = explain_text(text, view)
+    assert exp.matches and exp.matches[0].entry.source.path == "pkg/own/server.py"

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import builtins
 
-from errexplain._startup import TYPE_CHECKING, replace
+from errexplain._startup import TYPE_CHECKING, compile_regex, replace
 from errexplain.bounds import ERRORS, MESSAGE_CHARS
 from errexplain.match.rank import FUZZY_CUTOFF, Hit, Ranking, rank
 from errexplain.match.release import Facts, guess, pin, site_lines, window
@@ -76,6 +76,29 @@ def _look_alike(error: RaisedError, matches: tuple[Match, ...]) -> str | None:
     return pkg if pkg and pkg != root else None
 
 
+_ENGINE_NAMES = compile_regex(
+    r"(?i)(?<![\w-])(vllm|lmdeploy|xinference|aphrodite|mlc[_-]llm"
+    r"|text[_-]generation[_-](?:server|inference))(?![\w-])"
+)
+"""Sibling engines a paste may name (not TensorRT-LLM: sglang's own backends and messages are
+named after it)."""
+
+
+def _named_engine(error: RaisedError, text: str, matches: tuple[Match, ...]) -> str | None:
+    """The sibling engine a paste names outside the error's own message when it never names
+    the best match's project (`vllm serve ...`, a vLLM issue): that engine raised the error,
+    the project's same text is a look-alike. None when the paste names the project too, or the
+    match is no project site."""
+    if not matches or not text:
+        return None
+    entry = matches[0].entry
+    if entry.kind == "builtin" or not entry.source.path or entry.project.lower() in text.lower():
+        return None
+    rest = text.replace(error.message, " ") if error.message else text
+    found = _ENGINE_NAMES.search(rest)
+    return found.group(1).lower().replace("-", "_") if found else None
+
+
 SHARED_CAP = 0.85
 """Highest score of a match whose file was adapted from another project when nothing in the
 paste names the catalogued project: that project raises the same text (below CONFIDENT)."""
@@ -111,22 +134,29 @@ def _other_project(
     in another package make the best match a look-alike (nearest); a file adapted from another
     project makes it unsure (SHARED_CAP), or a look-alike when the paste names only that one."""
     other = _look_alike(error, matches)
-    shared = _shared_wording(view, error, text, matches) if other is None else None
-    if other is None and shared is None:
+    named = _named_engine(error, text, matches) if other is None else None
+    shared = (
+        _shared_wording(view, error, text, matches) if other is None and named is None else None
+    )
+    if other is None and named is None and shared is None:
         return matches, nearest, None
     project = matches[0].entry.project
-    if other is not None or (shared is not None and shared[1]):
+    if other is not None or named is not None or (shared is not None and shared[1]):
         alike = tuple(m for m in matches if m.entry.project == project)
         matches = tuple(m for m in matches if m.entry.project != project)
         nearest = (alike + nearest)[:3]
-    if other is not None:
+    if other is not None or named is not None:
+        where = (
+            f"the traceback's frames lie in {other}, not in {project}"
+            if other is not None
+            else f"the paste names {named} and never {project}"
+        )
         return (
             matches,
             nearest,
             (
-                f"the traceback's frames lie in {other}, not in {project}: {project} raises the "
-                "same text (listed as nearest), but that is a look-alike, not where this error "
-                "was raised"
+                f"{where}: {project} raises the same text (listed as nearest), but that is a "
+                "look-alike, not where this error was raised"
             ),
         )
     upstream, named = shared  # type: ignore[misc]
