@@ -134,22 +134,22 @@ def _other_project(
     in another package make the best match a look-alike (nearest); a file adapted from another
     project makes it unsure (SHARED_CAP), or a look-alike when the paste names only that one."""
     other = _look_alike(error, matches)
-    named = _named_engine(error, text, matches) if other is None else None
+    engine = _named_engine(error, text, matches) if other is None else None
     shared = (
-        _shared_wording(view, error, text, matches) if other is None and named is None else None
+        _shared_wording(view, error, text, matches) if other is None and engine is None else None
     )
-    if other is None and named is None and shared is None:
+    if other is None and engine is None and shared is None:
         return matches, nearest, None
     project = matches[0].entry.project
-    if other is not None or named is not None or (shared is not None and shared[1]):
+    if other is not None or engine is not None or (shared is not None and shared[1]):
         alike = tuple(m for m in matches if m.entry.project == project)
         matches = tuple(m for m in matches if m.entry.project != project)
         nearest = (alike + nearest)[:3]
-    if other is not None or named is not None:
+    if other is not None or engine is not None:
         where = (
             f"the traceback's frames lie in {other}, not in {project}"
             if other is not None
-            else f"the paste names {named} and never {project}"
+            else f"the paste names {engine} and never {project}"
         )
         return (
             matches,
