@@ -161,38 +161,54 @@ def judge(exp: Any | None, case: dict[str, Any], by_id: dict[str, Any]) -> tuple
     return False, "external given an sglang entry", top.score >= CONFIDENT
 
 
-def catalogued_sites() -> set[tuple[str, int]]:
-    """(path, line) of every sglang site the bundled catalog records, any release."""
+Sites = tuple[set[tuple[str, int]], set[tuple[str, str, int]]]
+
+
+def catalogued_sites() -> Sites:
+    """Every sglang site the bundled catalog records: (path, line) in 0.5.23 (the sources of
+    wordings not removed), and (release, path, line) in every release (the `at` spans)."""
     from errexplain.catalog.load import (
         NOT_MODULE_FILES,
         catalog_files,
         load_module_file,
         load_project,
+        load_release_facts,
     )
+    from errexplain.models import parse_at
 
     root = REPO / "errors" / "sglang"
     project = load_project(root)
-    out: set[tuple[str, int]] = set()
+    facts = load_release_facts(root, "sglang")
+    order = list(facts.order) if facts else []
+    index = {r: i for i, r in enumerate(order)}
+    now: set[tuple[str, int]] = set()
+    ever: set[tuple[str, str, int]] = set()
     for f in catalog_files(root):
         if f.name in NOT_MODULE_FILES:
             continue
         for e in load_module_file(f, project):
-            out.update((p, ln) for p, ln in _at_sites(e) if p and ln)
-            if e.source.path and e.source.line:
-                out.add((e.source.path, e.source.line))
-    return out
+            if e.source.path and e.source.line and not e.removed_in:
+                now.add((e.source.path, e.source.line))
+            for span in parse_at(e.at) if getattr(e, "at", None) else ():
+                lo, hi = index.get(span.first), index.get(span.last)
+                if lo is not None and hi is not None:
+                    ever.update((order[i], span.path, span.line) for i in range(lo, hi + 1))
+    return now, ever
 
 
-def _uncatalogued(case: dict[str, Any], sites: set[tuple[str, int]]) -> bool:
-    """The truth's site (0.5.23 or its release's) is no catalogued site: a catalog gap."""
+def _uncatalogued(case: dict[str, Any], sites: Sites) -> bool:
+    """Neither the truth's 0.5.23 site (or an accepted alternative) is a catalogued 0.5.23
+    site, nor its release's site one of that release: a catalog gap."""
+    now, ever = sites
     want = [(case.get("expected_path"), case.get("expected_line"))]
     want += [(a["path"], a.get("line")) for a in case.get("expected_alternatives") or []]
     rel = case.get("release_site") or {}
-    want.append((rel.get("path"), rel.get("line")))
-    want = [(p, ln) for p, ln in want if p and ln]
-    return bool(want) and not any(
-        (p, ln + d) in sites for p, ln in want for d in range(-LINE_SLACK, LINE_SLACK + 1)
-    )
+    near = range(-LINE_SLACK, LINE_SLACK + 1)
+    if any((p, ln + d) in now for p, ln in want if p and ln for d in near):
+        return False
+    if not (rel.get("path") and rel.get("line") and rel.get("version")):
+        return True
+    return not any((str(rel["version"]), rel["path"], rel["line"] + d) in ever for d in near)
 
 
 def _print_miss(case: dict[str, Any], exp: Any | None, why: str) -> None:
@@ -216,7 +232,7 @@ def run(cases: list[dict[str, Any]], show_misses: bool) -> dict[str, Any]:
 
     view = load(())
     by_id: dict[str, Any] = {}
-    sites: set[tuple[str, int]] | None = None
+    sites: Sites | None = None
     results = []
     for case in cases:
         exps = explain_text(case["text"], view)
