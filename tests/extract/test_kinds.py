@@ -130,6 +130,8 @@ class Worker:
         logger.info("failed but only at info level")
         printer.error("not a logger: failed")
         logger.error("%s", x)
+        logger.info("Decode out of memory happened. " f"#retracted_reqs: {x}")
+        logger.info("Load weight end. mem usage=%.2f GB", x)
 """
 
 
@@ -143,12 +145,14 @@ def test_logged_errors():
         (12, "error", "loaded <x> of <dev>"),
         (13, "warning", "request timed out after <x> s"),
         (14, "warning", "Cannot use <x> here"),
+        (18, "info", "failed but only at info level"),
+        (21, "info", "Decode out of memory happened. #retracted_reqs: <x>"),
     ]
 
 
-def test_warnings_without_a_failure_word_and_messages_without_words_are_not_recorded():
+def test_warnings_and_info_without_a_failure_word_and_messages_without_words_are_not_recorded():
     lines = {s.line for s in sites(LOGS)}
-    assert not lines & {15, 16, 17, 18, 19, 20}
+    assert not lines & {15, 16, 17, 19, 20, 22}
 
 
 def test_log_sites_skip_helper_resolution():
@@ -274,7 +278,7 @@ def test_extracted_catalog_loads_with_statement_via_and_log(tmp_path: Path):
     (src / "logs.py").write_text(textwrap.dedent(LOGS))
     out = tmp_path / "errors" / "pkg"
     report = extract(src, "pkg", "1.0", out=out)
-    assert report.sites_by_kind["log"] == 7
+    assert report.sites_by_kind["log"] == 9
     doc = _expanded(yaml.safe_load((out / "mod.yaml").read_text()))
     forward = next(e for e in doc["entries"] if e["source"]["function"] == "Base.forward")
     assert list(forward)[:8] == [

@@ -33,6 +33,8 @@ def _texts(text: str) -> list[str]:
         ("(TP0 pid=55) ValueError: bad", "ValueError: bad", "TP0"),
         ("[2025-11-06T02:10:00.702Z] KeyError: 'x'", "KeyError: 'x'", None),
         ("worker-longctx-1  | Exception: boom", "Exception: boom", None),
+        ("ERROR 2026-04-04T06:24:51.493646621Z KeyError: 'x'", "KeyError: 'x'", None),
+        ("WARNING 2026-04-04 06:24:51+00:00 Exception: boom", "Exception: boom", None),
         ('sglang_server_1  |   File "/x.py", line 3', '  File "/x.py", line 3', None),
         ("| a | b |", "| a | b |", None),
         ("plain line", "plain line", None),

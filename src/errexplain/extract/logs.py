@@ -2,7 +2,9 @@
 
 Users paste these lines as they paste tracebacks. A call is a logged error when it calls
 ``error``, ``critical`` or ``exception`` on ``logging`` or on an object named like a logger
-(``logger``, ``self._logger``, ``log``), or ``warning`` when its literal text reports a failure.
+(``logger``, ``self._logger``, ``log``), or ``warning`` and ``info`` when its literal text reports
+a failure (users paste the ``Decode out of memory happened. #retracted_reqs: ...`` an older
+scheduler logged at info level as they paste errors).
 """
 
 from __future__ import annotations
@@ -13,13 +15,16 @@ import re
 from errexplain.match.normalize import template_words
 from errexplain.match.template import compile_template
 
-LEVELS = frozenset({"error", "critical", "exception", "warning"})
+LEVELS = frozenset({"error", "critical", "exception", "warning", "info"})
+GATED = frozenset({"warning", "info"})
+"""Levels recorded only when the literal text reports a failure (FAILURE)."""
 FAILURE = re.compile(
     r"\b(?:fail\w*|error\w*|cannot|can't|unable|invalid|not supported|unsupported|"
-    r"exceed\w*|timeout|timed out|abort\w*)\b",
+    r"exceed\w*|timeout|timed out|abort\w*|out of memory|oom|leak\w*|deadlock\w*|crash\w*|"
+    r"killed|dead)\b",
     re.IGNORECASE,
 )
-"""Words by which a warning reports a failure (the others are not recorded)."""
+"""Words by which a warning or an info line reports a failure (the others are not recorded)."""
 
 
 def _is_logger(obj: ast.expr) -> bool:
@@ -42,7 +47,8 @@ def log_level(call: ast.Call) -> str | None:
 
 
 def worth_recording(level: str, template: str) -> bool:
-    """Only messages with literal words; a warning only when its text reports a failure."""
+    """Only messages with literal words; a warning or info line only when its text reports a
+    failure."""
     if not template_words(template):
         return False
-    return level != "warning" or bool(FAILURE.search(compile_template(template).literal_text))
+    return level not in GATED or bool(FAILURE.search(compile_template(template).literal_text))

@@ -56,6 +56,8 @@ _PREFIXES: tuple[tuple[re.Pattern[str], bool], ...] = (
         ),
         False,
     ),
+    # the level first, then an ISO stamp (Google Cloud Logging, some container log viewers)
+    (compile_regex(rf"{_LEVEL} {_STAMP}(?:Z|[+-]\d\d:?\d\d)? ?"), False),
     (compile_regex(r"\d{4}/\d\d/\d\d \d\d:\d\d:\d\d(?:[.,]\d{1,9})? ?"), False),
     (compile_regex(r"\[\d\d:\d\d:\d\d(?:[.,]\d{1,9})?\] ?"), False),
     (compile_regex(rf"\[{_LEVEL}\] ?"), False),
