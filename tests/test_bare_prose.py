@@ -75,3 +75,38 @@ def test_a_message_written_into_a_sentence_is_found(text):
 def test_prose_that_only_shares_a_few_words_is_not_an_error():
     assert explain_text("the page sizes of my pool must agree with what the docs say", VIEW) == ()
     assert explain_text("Could not resolve the host name for the proxy", VIEW) == ()
+
+
+DEAD = "Rank <i> scheduler is dead. Please check if there are relevant logs."
+CAPACITY = "The memory capacity is unbalanced. Some GPUs may be occupied by other processes."
+SENTENCE_ENTRIES = [
+    _entry("c", DEAD),
+    _entry("d", CAPACITY),
+    _entry("e", "Health check failed: <e>"),
+]
+SENTENCES = MemoryCatalog(SENTENCE_ENTRIES)
+
+
+@pytest.mark.parametrize(
+    ("text", "template"),
+    [
+        # a log record whose first sentence is the template's, then other words (a release
+        # that words the rest differently)
+        ("[2026-02-27 22:52:09] Rank 0 scheduler is dead. Exit code: -9", DEAD),
+        # the sentence, its stop pasted, then the poster's own prose
+        ("Rank 3 scheduler is dead. Why does this happen on every restart?", DEAD),
+        # quoted mid-sentence with its capital lowered
+        ("we often see 'the memory capacity is unbalanced' on shared nodes", CAPACITY),
+    ],
+)
+def test_a_message_sentence_followed_by_other_text_is_found(text, template):
+    (exp,) = explain_text(text, SENTENCES)
+    assert exp.matches[0].entry.template == template
+
+
+def test_a_sentence_head_is_read_only_when_no_fuller_reading_fits():
+    """`Health check failed.` of a longer quoted message would match a shorter template
+    loosely: the whole quoted message is read first, and nothing short of it is offered."""
+    view = MemoryCatalog([*SENTENCE_ENTRIES, _entry("f", "Health check failed. Server <x>")])
+    (exp,) = explain_text("* `Health check failed. Server couldn't get a response`", view)
+    assert exp.matches[0].entry.id == "f" * 16

@@ -593,17 +593,41 @@ def _suffixes(st: str, limit: int = 4) -> list[str]:
     return out
 
 
-def _bare_candidates(text: str) -> list[tuple[int, list[str], bool]]:
+SENTENCE_HEADS = 2
+
+
+def _sentence_heads(st: str) -> list[str]:
+    """The text up to each of its first sentence ends: a message whose sentence the paster's
+    own prose follows (`Model architectures [...] are not supported for now. When can we
+    expect ...`), or that a later release goes on differently (`... is dead. Exit code: -9`)."""
+    out: list[str] = []
+    at = 0
+    while len(out) < SENTENCE_HEADS:
+        ends = [e for e in (st.find(m, at) for m in (". ", "! ", "? ")) if e >= 0]
+        if not ends:
+            break
+        end = min(ends)
+        if end >= BARE_MIN_CHARS and not st[end - 1 : end].isdigit():
+            out.append(st[: end + 1])
+        at = end + 2
+    return out
+
+
+def _bare_candidates(text: str) -> list[tuple[int, list[str], list[str], set[str]]]:
     """Per line: the line, the line joined with the next one or two (a message wrapped by the
-    paster), its quoted parts and what follows each `: `: the places a message hides in prose
-    and logs; and whether the line is a log record (it had a log prefix, which was removed)."""
+    paster), its quoted parts, what follows each `: ` and the text up to each sentence end: the
+    places a message hides in prose and logs; and, when the line is a log record (it had a log
+    prefix, which was removed), which of them are its message as printed (the whole line and
+    its first sentences). The sentence heads come apart: they are read only when none of the
+    fuller readings is known well (`Health check failed.` of a longer quoted message would match
+    a shorter template loosely)."""
     from errexplain.parse.lines import clean_lines
 
     cleaned = list(clean_lines(text))
     records = {ln.no for ln in cleaned if ln.record}
     lines = [(ln.no, ln.text.strip()) for ln in cleaned]
     seen: set[str] = set()
-    out: list[tuple[int, list[str], bool]] = []
+    out: list[tuple[int, list[str], list[str], set[str]]] = []
     total = 0
     for i, (no, st) in enumerate(lines):
         if not st:
@@ -615,11 +639,16 @@ def _bare_candidates(text: str) -> list[tuple[int, list[str], bool]]:
             joined.append(f"{joined[-1]} {nxt}")
         parts = [*joined, *_quoted(st)]
         parts += [s for p in parts[:1] + parts[len(joined) :] for s in _suffixes(p)]
+        heads = [h for p in parts for h in _sentence_heads(p)]
         fresh = [c for c in parts if len(c) >= BARE_MIN_CHARS and c not in seen]
         seen.update(fresh)
-        if fresh:
-            out.append((no, fresh, no in records))
-            total += len(fresh)
+        later = [h for h in heads if h not in seen]  # read only when no fuller reading fits
+        seen.update(later)
+        if fresh or later:
+            # a log record's first sentences are its message as printed, as its whole text is
+            whole = {st, *(h for h in heads if st.startswith(h))} if no in records else set()
+            out.append((no, fresh, later, whole))
+            total += len(fresh) + len(later)
         if total >= BARE_MAX_CANDIDATES:
             break
     return out
@@ -676,21 +705,24 @@ def bare_messages(
     whatever follows the message). An exact match must pin down `coverage` of the line with
     its literal text (less when an exception was seen inside the line: long values)."""
     found: dict[int, tuple[float, Explanation]] = {}
-    for no, cands, record in _bare_candidates(text):
+    for no, cands, heads, records in _bare_candidates(text):
         best: tuple[float, str, Ranking, bool] | None = None
         first: Ranking | None = None
-        for k, msg in enumerate(cands):
-            ranking = rank(view, msg)
-            first = first or ranking
-            hit = ranking.hits[0] if ranking.hits else None
-            whole = record and k == 0  # the whole of a log record's line
-            if (
-                hit is not None
-                and _known_well(hit, msg, coverage, whole)
-                and (best is None or hit.raw > best[0])
-            ):
-                best = (hit.raw, msg, ranking, whole)
-        if best is None and first is not None:
+        for group in (cands, heads):
+            for msg in group:
+                ranking = rank(view, msg)
+                first = first or ranking
+                hit = ranking.hits[0] if ranking.hits else None
+                whole = msg in records  # a log record's message as printed
+                if (
+                    hit is not None
+                    and _known_well(hit, msg, coverage, whole)
+                    and (best is None or hit.raw > best[0])
+                ):
+                    best = (hit.raw, msg, ranking, whole)
+            if best is not None:
+                break
+        if best is None and first is not None and cands:
             for msg in _from_heads(cands[0], first):
                 ranking = rank(view, msg)
                 hit = ranking.hits[0] if ranking.hits else None

@@ -329,7 +329,10 @@ def _prefix_score(template: str, msg: str) -> tuple[float, str] | None:
     the paster marked with an ellipsis is a boundary: the rest was left out on purpose."""
     compiled = compile_template(template)
     cut = marked_cut(msg)
-    matched, boundary = match_prefix(compiled, msg if cut is None else cut)
+    head = msg if cut is None else cut
+    if head[:1].islower() and compiled.literals[0][:1].isupper():
+        head = head[0].upper() + head[1:]  # a message quoted mid-sentence, its capital lowered
+    matched, boundary = match_prefix(compiled, head)
     marked = cut is not None and matched >= MIN_PREFIX
     if matched < (VALUE_MIN if boundary else MIN_PREFIX):
         return None

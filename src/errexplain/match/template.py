@@ -146,8 +146,11 @@ def _bind(compiled: Compiled, msg: str) -> list[str] | None:
 
 def _sentence_end(text: str, at: int) -> bool:
     """Whether a sentence of `text` ends at `at` (a stop, then a space, a line break or the
-    end): `Rank <i> scheduler is dead` of `... is dead. Please check ...`."""
-    return text[at : at + 1] in (".", "!", "?") and text[at + 1 : at + 2] in ("", " ", "\n")
+    end), its stop pasted or not: `Rank <i> scheduler is dead` (or `... is dead.`) of
+    `... is dead. Please check ...`."""
+    if text[at : at + 1] in (".", "!", "?") and text[at + 1 : at + 2] in ("", " ", "\n"):
+        return True
+    return at > 1 and text[at - 1] in ".!?" and text[at : at + 1] in (" ", "\n")
 
 
 def _overlap(text: str, chunk: str, limit: int = 200) -> int:
