@@ -692,6 +692,41 @@ def _from_heads(line: str, ranking: Ranking) -> list[str]:
     return out
 
 
+_Reading = tuple[float, str, Ranking, bool]
+
+
+def _best_reading(
+    view: CatalogView, cands: list[str], heads: list[str], records: set[str], coverage: float
+) -> _Reading | None:
+    """(raw score, text, ranking, whether it is a record's message) of the best-known reading
+    of a line: its fuller readings, else its sentence heads, else the line read again from a
+    near template's head (:func:`_from_heads`)."""
+    best: _Reading | None = None
+    first: Ranking | None = None
+    for group in (cands, heads):
+        for msg in group:
+            ranking = rank(view, msg)
+            first = first or ranking
+            hit = ranking.hits[0] if ranking.hits else None
+            whole = msg in records  # a log record's message as printed
+            if (
+                hit is not None
+                and _known_well(hit, msg, coverage, whole)
+                and (best is None or hit.raw > best[0])
+            ):
+                best = (hit.raw, msg, ranking, whole)
+        if best is not None:
+            return best
+    if first is None or not cands:
+        return None
+    for msg in _from_heads(cands[0], first):
+        ranking = rank(view, msg)
+        hit = ranking.hits[0] if ranking.hits else None
+        if hit is not None and _known_well(hit, msg, coverage):
+            return (hit.raw, msg, ranking, False)
+    return None
+
+
 def bare_messages(
     text: str,
     view: CatalogView,
@@ -706,29 +741,7 @@ def bare_messages(
     its literal text (less when an exception was seen inside the line: long values)."""
     found: dict[int, tuple[float, Explanation]] = {}
     for no, cands, heads, records in _bare_candidates(text):
-        best: tuple[float, str, Ranking, bool] | None = None
-        first: Ranking | None = None
-        for group in (cands, heads):
-            for msg in group:
-                ranking = rank(view, msg)
-                first = first or ranking
-                hit = ranking.hits[0] if ranking.hits else None
-                whole = msg in records  # a log record's message as printed
-                if (
-                    hit is not None
-                    and _known_well(hit, msg, coverage, whole)
-                    and (best is None or hit.raw > best[0])
-                ):
-                    best = (hit.raw, msg, ranking, whole)
-            if best is not None:
-                break
-        if best is None and first is not None and cands:
-            for msg in _from_heads(cands[0], first):
-                ranking = rank(view, msg)
-                hit = ranking.hits[0] if ranking.hits else None
-                if hit is not None and _known_well(hit, msg, coverage):
-                    best = (hit.raw, msg, ranking, False)
-                    break
+        best = _best_reading(view, cands, heads, records, coverage)
         if best is None:
             continue
         raw, msg, ranking, whole = best
