@@ -268,10 +268,23 @@ def test_a_frame_in_the_project_keeps_the_match(view):
     assert not exp.notes
 
 
-def test_frames_that_name_no_package_keep_the_match(view):
+def test_a_raise_shown_in_someones_own_code_makes_the_same_text_a_look_alike(view):
+    """No frame names a package, but the innermost one shows the raise statement in a file of
+    its own (a training framework that copied the check): raised there, not at demo's site."""
     text = LOOK_ALIKE.replace(
         "/usr/local/lib/python3.12/dist-packages/otherengine", "/home/me/proj"
     )
+    [exp] = explain_text(text, view)
+    assert not exp.matches and exp.nearest[0].entry.id == CURATED
+    assert any("raises it in proj/layers/images.py, outside demo" in n for n in exp.notes)
+
+
+def test_frames_that_name_no_package_and_show_no_raise_keep_the_match(view):
+    """The innermost frame shown is a call (the traceback was cut above the raise): the error
+    may well be raised inside the project."""
+    text = LOOK_ALIKE.replace(
+        "/usr/local/lib/python3.12/dist-packages/otherengine", "/home/me/proj"
+    ).replace("    raise ValueError(msg)\n", "    self.inner()\n")
     [exp] = explain_text(text, view)
     assert exp.matches[0].entry.id == CURATED
 

@@ -73,7 +73,17 @@ def _look_alike(error: RaisedError, matches: tuple[Match, ...]) -> str | None:
     if any(root in f.path.replace("\\", "/").split("/") for f in error.frames):
         return None
     pkg = frames_package(error.frames)
-    return pkg if pkg and pkg != root else None
+    if pkg:
+        return pkg if pkg != root else None
+    inner = error.frames[-1]
+    if (inner.code or "").lstrip().startswith(("raise ", "assert ")):
+        # the innermost frame shows the statement raising it, in someone's own code
+        return "/".join(inner.path.replace("\\", "/").split("/")[-RAISER_PARTS:])
+    return None
+
+
+RAISER_PARTS = 3
+"""Path components that name a file raising the error itself, outside any installed package."""
 
 
 _ENGINE_NAMES = compile_regex(
@@ -147,9 +157,11 @@ def _other_project(
         nearest = (alike + nearest)[:3]
     if other is not None or engine is not None:
         where = (
-            f"the traceback's frames lie in {other}, not in {project}"
-            if other is not None
-            else f"the paste names {engine} and never {project}"
+            f"the paste names {engine} and never {project}"
+            if other is None
+            else f"the traceback raises it in {other}, outside {project}"
+            if "/" in other
+            else f"the traceback's frames lie in {other}, not in {project}"
         )
         return (
             matches,
