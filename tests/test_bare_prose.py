@@ -110,3 +110,24 @@ def test_a_sentence_head_is_read_only_when_no_fuller_reading_fits():
     view = MemoryCatalog([*SENTENCE_ENTRIES, _entry("f", "Health check failed. Server <x>")])
     (exp,) = explain_text("* `Health check failed. Server couldn't get a response`", view)
     assert exp.matches[0].entry.id == "f" * 16
+
+
+CUT_TRACEBACK = """[Bug] New model: "Paged KV pool page sizes must agree across ranks, got 16 and 32."
+
+```
+Scheduler hit an exception: Traceback (most recent call last):
+  File "/usr/local/lib/python3.12/site-packages/demo/scheduler.py", line 1748, in run
+    scheduler = Scheduler(server_args)
+  File "/usr/local/lib/python3.12/site-pack
+"""
+
+
+def test_a_traceback_cut_before_its_exception_line_gives_way_to_the_quoted_message():
+    exps = explain_text(CUT_TRACEBACK, VIEW)
+    assert [x.matches[0].entry.template for x in exps if x.matches] == [POOL]
+
+
+def test_only_quoted_text_is_read_beside_a_cut_traceback():
+    """Prose around a cut traceback is not read line by line: only what the paster quoted."""
+    text = CUT_TRACEBACK.replace('"Paged KV', "Paged KV").replace('32."', "32.")
+    assert not any(x.matches for x in explain_text(text, VIEW))

@@ -456,6 +456,10 @@ def explain_text_bounded(
         out.append(exp)
     if len(errors) < ERRORS:
         beside = _logged_beside(text, view, out, release)
+        if not beside and all(not x.error.type and not x.error.message.strip() for x in out):
+            # only tracebacks cut before their exception line: the error is the message the
+            # paster quoted elsewhere (in quotes or backticks: an issue's title, a sentence)
+            beside = list(bare_messages(text, view, release=release, quoted=True))
         if beside:
             out = sorted([*out, *beside[: ERRORS - len(errors)]], key=lambda x: x.error.line_no)
     return tuple(out), len(errors) - len(kept)
@@ -625,14 +629,16 @@ def _sentence_heads(st: str) -> list[str]:
     return out
 
 
-def _bare_candidates(text: str) -> list[tuple[int, list[str], list[str], set[str]]]:
+def _bare_candidates(
+    text: str, quoted: bool = False
+) -> list[tuple[int, list[str], list[str], set[str]]]:
     """Per line: the line, the line joined with the next one or two (a message wrapped by the
     paster), its quoted parts, what follows each `: ` and the text up to each sentence end: the
     places a message hides in prose and logs; and, when the line is a log record (it had a log
     prefix, which was removed), which of them are its message as printed (the whole line and
     its first sentences). The sentence heads come apart: they are read only when none of the
     fuller readings is known well (`Health check failed.` of a longer quoted message would match
-    a shorter template loosely)."""
+    a shorter template loosely). `quoted`: only the parts in quotes or backticks."""
     from errexplain.parse.lines import clean_lines
 
     cleaned = list(clean_lines(text))
@@ -649,8 +655,11 @@ def _bare_candidates(text: str) -> list[tuple[int, list[str], list[str], set[str
             if not nxt:
                 break
             joined.append(f"{joined[-1]} {nxt}")
-        parts = [*joined, *_quoted(st)]
-        parts += [s for p in parts[:1] + parts[len(joined) :] for s in _suffixes(p)]
+        if quoted:
+            parts = _quoted(st)
+        else:
+            parts = [*joined, *_quoted(st)]
+            parts += [s for p in parts[:1] + parts[len(joined) :] for s in _suffixes(p)]
         heads = [h for p in parts for h in _sentence_heads(p)]
         fresh = [c for c in parts if len(c) >= BARE_MIN_CHARS and c not in seen]
         seen.update(fresh)
@@ -745,14 +754,16 @@ def bare_messages(
     *,
     coverage: float = 0.5,
     release: Mapping[str, str] | None = None,
+    quoted: bool = False,
 ) -> tuple[Explanation, ...]:
-    """Explanations for lines (or parts of lines) that are catalogued messages, in the order
+    """Explanations for lines (or parts of lines; `quoted`: only those in quotes or backticks)
+    that are catalogued messages, in the order
     they appear, one per entry; each error has an empty type (none was printed). Of the
     readings of one line, the best-scored wins (a trailing placeholder would otherwise take
     whatever follows the message). An exact match must pin down `coverage` of the line with
     its literal text (less when an exception was seen inside the line: long values)."""
     found: dict[int, tuple[float, Explanation]] = {}
-    for no, cands, heads, records in _bare_candidates(text):
+    for no, cands, heads, records in _bare_candidates(text, quoted):
         best = _best_reading(view, cands, heads, records, coverage)
         if best is None:
             continue
