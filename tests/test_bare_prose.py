@@ -112,7 +112,8 @@ def test_a_sentence_head_is_read_only_when_no_fuller_reading_fits():
     assert exp.matches[0].entry.id == "f" * 16
 
 
-CUT_TRACEBACK = """[Bug] New model: "Paged KV pool page sizes must agree across ranks, got 16 and 32."
+CUT_TRACEBACK = """[Bug] New model: "Paged KV pool page sizes must agree across ranks, \
+got 16 and 32."
 
 ```
 Scheduler hit an exception: Traceback (most recent call last):

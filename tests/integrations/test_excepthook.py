@@ -11,6 +11,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from tests.integrations.sglang_stub import write_stub
 
 from errexplain.integrations.report import HEADER
 
@@ -38,10 +39,11 @@ load()
 
 THREAD = """
 import threading
+from sglang.srt.layers.utils import divide
 
 
 def work():
-    raise ValueError("16 is not divisible by 6")
+    divide(16, 6)
 
 
 t = threading.Thread(target=work, name="worker")
@@ -82,6 +84,7 @@ def _run(script: Path, env: dict[str, str] | None = None, python: str = sys.exec
 
 def _pair(tmp_path: Path, body: str):
     """Run the script without the hook, then with it (same path, same line numbers)."""
+    write_stub(tmp_path)
     script = tmp_path / "script.py"
     script.write_text(SAME_LENGTH + textwrap.dedent(body))
     plain = _run(script)

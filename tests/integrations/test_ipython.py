@@ -8,20 +8,18 @@ import subprocess
 import sys
 
 import pytest
+from tests.integrations.sglang_stub import IMPORT, write_stub
 
 from errexplain.integrations.report import HEADER
 
 pytest.importorskip("IPython")
 pytestmark = pytest.mark.slow
 
-CELL = """\
-def divide(heads, tp):
-    raise ValueError(f"{heads} is not divisible by {tp}")
-divide(16, 6)
-"""
+CELL = IMPORT + "divide(16, 6)\n"
 
 
 def _ipython(tmp_path, code: str, *args: str) -> subprocess.CompletedProcess[str]:
+    write_stub(tmp_path)
     return subprocess.run(
         [sys.executable, "-m", "IPython", "--no-banner", "--colors=NoColor", *args, "-c", code],
         capture_output=True,

@@ -10,6 +10,7 @@ import sys
 import textwrap
 
 import pytest
+from tests.integrations.sglang_stub import IMPORT, write_stub
 from tests.integrations.test_excepthook import _original_then_explanation, _run
 
 from errexplain.integrations import excepthook, logged
@@ -20,16 +21,14 @@ pytestmark = pytest.mark.slow
 HOOK = "import errexplain; errexplain.install(logs=True)\n"
 SAME = "#" * (len(HOOK) - 1) + "\n"
 
-CONFIG = """
+CONFIG = (
+    """
 import logging
 logging.basicConfig(level=logging.INFO, format="[%(name)s] %(levelname)s %(message)s", force=True)
 log = logging.getLogger("sglang.srt.managers.scheduler")
-
-
-def divide(heads, tp):
-    if heads % tp:
-        raise ValueError(f"{heads} is not divisible by {tp}")
 """
+    + IMPORT
+)
 
 EXCEPTION = """
 try:
@@ -75,6 +74,7 @@ except ValueError:
 
 
 def _pair(tmp_path, body: str, env=None):
+    write_stub(tmp_path)
     script = tmp_path / "script.py"
     code = textwrap.dedent(CONFIG) + textwrap.dedent(body)
     script.write_text(SAME + code)
@@ -129,6 +129,7 @@ def test_errexplain_failure_is_one_line(tmp_path):
 
 
 def test_off_unless_asked(tmp_path):
+    write_stub(tmp_path)
     script = tmp_path / "script.py"
     script.write_text("import errexplain; errexplain.install()\n" + textwrap.dedent(CONFIG) + TEXT)
     assert HEADER.encode() not in _run(script).stderr

@@ -6,14 +6,13 @@ from __future__ import annotations
 import json
 
 import pytest
+from tests.integrations.sglang_stub import IMPORT, write_stub
 
 pytestmark = pytest.mark.slow
 
-TESTS = """
-def divide(heads, tp):
-    if heads % tp:
-        raise ValueError(f"{heads} is not divisible by {tp}")
-
+TESTS = (
+    IMPORT
+    + """
 
 def test_fails():
     divide(16, 6)
@@ -26,6 +25,7 @@ def test_fails_too():
 def test_passes():
     divide(12, 6)
 """
+)
 
 CONFTEST = """
 import json, sys
@@ -40,6 +40,7 @@ def pytest_sessionfinish(session):
 
 @pytest.fixture
 def suite(pytester):
+    write_stub(pytester.path)
     pytester.makepyfile(test_suite=TESTS)
     pytester.makeconftest(CONFTEST)
     return pytester

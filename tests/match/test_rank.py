@@ -72,6 +72,12 @@ def test_truncated_message_matches_fuzzy(small_index):
         "ValueError",
     )
     assert hits[0][:2] == ("demo/pkg/reg.py", "fuzzy")
+    assert "up to a placeholder or a sentence end" in " ".join(r.hits[0].reasons)
+    # cut inside the sentence: a cut off
+    hits, r = _top(
+        small_index, "Model architectures ['Glm4ForCausalLM'] are not supp", "ValueError"
+    )
+    assert hits[0][:2] == ("demo/pkg/reg.py", "fuzzy")
     assert "cut off" in " ".join(r.hits[0].reasons)
 
 
