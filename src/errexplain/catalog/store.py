@@ -87,7 +87,12 @@ def build(dirs: Iterable[str | Path], key: str) -> bytes:
 
     catalog = load_catalog(dirs)
     return build_bytes(
-        catalog.entries, catalog.projects, key, catalog.release_facts, catalog.template_facts
+        catalog.entries,
+        catalog.projects,
+        key,
+        catalog.release_facts,
+        catalog.template_facts,
+        catalog.precoded,
     )
 
 
