@@ -70,8 +70,6 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
     from typing import Any, TypeVar
 
-    from errexplain.catalog.records import Precoded
-
     _T = TypeVar("_T")
 
 MAGIC = b"ERRXID15"
@@ -117,16 +115,13 @@ def build_bytes(
     key: str,
     release_facts: Iterable[Facts] = (),
     template_facts: Mapping[str, TemplateFacts] | None = None,
-    precoded: Mapping[str, Precoded] | None = None,
 ) -> bytes:
     """Compile entries into the bytes of an index file (`template_facts`: those already
-    computed, by template; `precoded`: what the loader encoded of the entries' records, by id;
-    see :class:`~errexplain.catalog.load.Catalog`). The bytes are the same with or without
-    them."""
+    computed, by template; see :class:`~errexplain.catalog.load.Catalog`)."""
     from errexplain.catalog.parts import no_gc
 
     with no_gc():
-        return _build_bytes(entries, projects, key, tuple(release_facts), template_facts, precoded)
+        return _build_bytes(entries, projects, key, tuple(release_facts), template_facts)
 
 
 def _build_bytes(
@@ -135,16 +130,13 @@ def _build_bytes(
     key: str,
     release_facts: tuple[Facts, ...],
     template_facts: Mapping[str, TemplateFacts] | None,
-    precoded: Mapping[str, Precoded] | None,
 ) -> bytes:
     known = _complete_facts(entries, template_facts)
     order, rare = _bucket_order(entries, known)
     from errexplain.catalog.records import Encoder, Pending
 
     bases = {e.exception: e.base for e in entries if e.base and e.base != e.exception}
-    pending = Pending(
-        Encoder(entries, order, known, precoded)
-    )  # the rows and prose, while we go on
+    pending = Pending(Encoder(entries, order, known))  # the rows and prose, while we go on
     try:
         nslots, slots, slot_offs = _slots(rare)
         ids, fuzzy, sites = _lookups(entries, order, known)

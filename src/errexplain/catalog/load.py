@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from errexplain._startup import record
 from errexplain.catalog.yamlio import entry_line, parse_yaml, read_bytes, read_yaml
@@ -27,9 +27,6 @@ from errexplain.models import (
     parse_releases,
     parse_site,
 )
-
-if TYPE_CHECKING:
-    from errexplain.catalog.records import Precoded
 
 KEY_ORDER = (
     "id",
@@ -88,9 +85,6 @@ class Catalog:
     template_facts: Mapping[str, TemplateFacts] | None = None
     """What the index needs of each template, computed where it was parsed (an index build
     passes it on instead of computing it again)."""
-    precoded: Mapping[str, Precoded] | None = None
-    """By id, what the loader processes encoded of each entry's index records (an index build
-    uses it for the entries it was made from: :mod:`errexplain.catalog.records`)."""
 
     def by_id(self) -> dict[str, Entry]:
         return {e.id: e for e in self.entries}
@@ -440,36 +434,23 @@ def load_release_facts(proot: Path, project: str) -> Facts | None:
     return Facts(project, tuple(order), paths)
 
 
-@record
-class _Dir:
-    """What one catalog directory holds (see :class:`Catalog`)."""
-
-    projects: list[Project]
-    entries: list[Entry]
-    release_facts: list[Facts]
-    template_facts: dict[str, TemplateFacts]
-    precoded: dict[str, Precoded]
-
-
-def load_dir(root: Path) -> _Dir:
-    """The projects, entries, release facts, template facts and precoded records of one
-    catalog directory."""
+def load_dir(root: Path) -> tuple[list[Project], list[Entry], list[Facts], dict[str, Any]]:
+    """(projects, entries, release facts, template facts) of one catalog directory."""
     from errexplain.catalog.locate import cache_dir
     from errexplain.catalog.parts import load_parts
 
-    out = _Dir([], [], [], {}, {})
+    projects, entries, facts, templates = [], [], [], {}
     for proot in project_roots(root):
         project = load_project(proot)
-        out.projects.append(project)
+        projects.append(project)
         paths = [p for p in catalog_files(proot) if p.name not in NOT_MODULE_FILES]
-        entries, templates, precoded = load_parts(paths, project, cache_dir(), load_module_data)
-        out.entries.extend(entries)
-        out.template_facts.update(templates)
-        out.precoded.update(precoded)
+        found_entries, found_templates = load_parts(paths, project, cache_dir(), load_module_data)
+        entries.extend(found_entries)
+        templates.update(found_templates)
         found = load_release_facts(proot, project.name)
         if found is not None:
-            out.release_facts.append(found)
-    return out
+            facts.append(found)
+    return projects, entries, facts, templates
 
 
 def load_catalog(dirs: Iterable[Path | str]) -> Catalog:
@@ -479,15 +460,13 @@ def load_catalog(dirs: Iterable[Path | str]) -> Catalog:
     overridden: list[str] = []
     facts: dict[str, Facts] = {}
     templates: dict[str, TemplateFacts] = {}
-    precoded: dict[str, Precoded] = {}
     for root in dirs:
         seen_here: set[str] = set()
-        found = load_dir(Path(root))
-        facts.update((f.project, f) for f in found.release_facts)
-        projects.update((p.name, p) for p in found.projects)
-        templates.update(found.template_facts)
-        precoded.update(found.precoded)
-        for entry in found.entries:
+        dir_projects, entries, dir_facts, dir_templates = load_dir(Path(root))
+        facts.update((f.project, f) for f in dir_facts)
+        projects.update((p.name, p) for p in dir_projects)
+        templates.update(dir_templates)
+        for entry in entries:
             if entry.id in seen_here:
                 raise CatalogError(f"{entry.catalog_file}: entry {entry.id}: id: duplicate id")
             seen_here.add(entry.id)
@@ -500,5 +479,4 @@ def load_catalog(dirs: Iterable[Path | str]) -> Catalog:
         tuple(overridden),
         tuple(facts.values()),
         templates,
-        precoded,
     )

@@ -2,10 +2,9 @@
 with the catalog, spread over a process per core and cached per file by content.
 
 A *part* is one module file's entries as marshal data: each entry's fields (nested records as
-tuples, the catalog file left out), for each of its templates what the index needs of it
-(:func:`~errexplain.match.normalize.template_facts`), and each entry's index records as far as
-they depend on the file alone (:func:`~errexplain.catalog.records.encode_part`). Worker
-processes return parts as bytes, which the parent decodes far faster than it unpickles records.
+tuples, the catalog file left out) and, for each of its templates, what the index needs of it
+(:func:`~errexplain.match.normalize.template_facts`). Worker processes return parts as bytes,
+which the parent decodes far faster than it unpickles records.
 
 Parts are kept in the cache dir, one file per project and salt (``parts-<salt>.bin``), keyed by
 the digest of each module file's bytes: a build after one edit parses one file, and a fresh
@@ -24,7 +23,6 @@ import zlib
 from operator import attrgetter
 
 from errexplain._startup import TYPE_CHECKING, astuple, write_atomic
-from errexplain.catalog.records import FILE_MARK, encode_part
 from errexplain.catalog.yamlio import read_bytes
 from errexplain.match.normalize import TemplateFacts, template_facts
 from errexplain.models import Entry, ExampleFix, Project, Source, Verified
@@ -34,11 +32,9 @@ if TYPE_CHECKING:
     from pathlib import Path
     from typing import Any
 
-    from errexplain.catalog.records import Precoded
-
     Parse = Callable[[bytes, str, Project], list[Entry]]
 
-MAGIC = b"ERRXPT02"
+MAGIC = b"ERRXPT01"
 PARALLEL_MIN_FILES = 400
 """From this many files to parse, a process per core parses them (YAML parsing is CPU-bound;
 the bundled catalog has ~3,600 module files)."""
@@ -88,11 +84,7 @@ def make_part(path: str, project: Project, parse: Parse) -> tuple[bytes, bytes]:
     data = read_bytes(path)
     entries = parse(data, path, project)
     facts = {t: template_facts(t) for t in dict.fromkeys(e.template for e in entries)}
-    recs = tuple(encode(e) for e in entries)
-    # the records are encoded from the entries as a build decodes them (records module doc)
-    again, again_facts = marshal.loads(marshal.dumps((recs, facts)))
-    coded = encode_part([decode(rec, FILE_MARK) for rec in again], again_facts)
-    return _digest(data), marshal.dumps((recs, facts, coded))
+    return _digest(data), marshal.dumps((tuple(encode(e) for e in entries), facts))
 
 
 def _make_parts(job: tuple[list[int], list[str], Project, Parse]) -> list[tuple[int, bytes, bytes]]:
@@ -177,11 +169,10 @@ def _parse_all(
 
 def load_parts(
     paths: Sequence[Path], project: Project, cache: str | None, parse: Parse
-) -> tuple[list[Entry], dict[str, TemplateFacts], dict[str, Precoded]]:
+) -> tuple[list[Entry], dict[str, TemplateFacts]]:
     """The entries of a project's module files (in the given order), each parsed by `parse`,
-    the facts of their templates and, by id, what the parts encoded of each entry; parts come
-    from the parts file in `cache` (a directory) when the project has CACHE_MIN_FILES files or
-    more, and are written back there."""
+    and the facts of their templates; parts come from the parts file in `cache` (a directory)
+    when the project has CACHE_MIN_FILES files or more, and are written back there."""
     names = [str(p) for p in paths]
     use_cache = len(names) >= CACHE_MIN_FILES
     store = _PartsFile(cache, project, parse) if cache is not None and use_cache else None
@@ -190,13 +181,11 @@ def load_parts(
     blobs: list[bytes | None] = [None] * len(names)
     decoded: list[list[Entry]] = [[] for _ in names]
     facts: dict[str, TemplateFacts] = {}
-    precoded: dict[str, Precoded] = {}
 
     def take(i: int, part: bytes) -> None:
-        recs, file_facts, coded = marshal.loads(part)
-        decoded[i] = found = [decode(rec, names[i]) for rec in recs]
+        recs, file_facts = marshal.loads(part)
+        decoded[i] = [decode(rec, names[i]) for rec in recs]
         facts.update(file_facts)
-        precoded.update((e.id, (e, *c)) for e, c in zip(found, coded, strict=True))
 
     with no_gc():
         if known:
@@ -211,7 +200,7 @@ def load_parts(
             take(i, blob)
     if store and (missing or len(known) != len(set(digests))):
         store.write(dict(zip(digests, blobs, strict=True)))  # type: ignore[arg-type]
-    return [e for part in decoded for e in part], facts, precoded
+    return [e for part in decoded for e in part], facts
 
 
 class _PartsFile:
@@ -263,8 +252,6 @@ def _salt(project: Project, parse: Parse) -> str:
 
 _CODE = (
     "errexplain.catalog.yamlio",
-    "errexplain.catalog.records",
-    "errexplain.catalog.relation",
     "errexplain.models",
     "errexplain.match.normalize",
     "errexplain.match.template",

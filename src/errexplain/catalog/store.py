@@ -87,12 +87,7 @@ def build(dirs: Iterable[str | Path], key: str) -> bytes:
 
     catalog = load_catalog(dirs)
     return build_bytes(
-        catalog.entries,
-        catalog.projects,
-        key,
-        catalog.release_facts,
-        catalog.template_facts,
-        catalog.precoded,
+        catalog.entries, catalog.projects, key, catalog.release_facts, catalog.template_facts
     )
 
 
