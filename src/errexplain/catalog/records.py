@@ -1,7 +1,9 @@
 """The per-entry records of an index build: each entry's row (what matching reads) and prose
 record (what is shown), marshalled and checksummed. This is most of a build's own work after
 the YAML, so a large catalog is encoded by a forked process per core, each taking a span of the
-index order (their memory is the parent's: nothing is pickled on the way in).
+entries (their memory is the parent's: nothing is pickled on the way in). Entries are encoded
+in the order they were loaded, which is the order they lie in memory (a fifth faster than in
+index order), and put in index order by the caller (:meth:`Encoder.in_order`).
 """
 
 from __future__ import annotations
@@ -15,10 +17,10 @@ from errexplain._startup import TYPE_CHECKING, astuple, record
 from errexplain.models import candidate_fields
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Iterable, Sequence
     from typing import Any
 
-    from errexplain.catalog.relation import Site
+    from errexplain.catalog.relation import Traits
     from errexplain.match.normalize import TemplateFacts
     from errexplain.models import Entry
 
@@ -28,19 +30,31 @@ PARALLEL_MIN_ENTRIES = 4000
 
 @record
 class Encoded:
-    """The records of a span of positions: the rows and prose blobs, each record's length and
-    CRC-32, in position order."""
+    """The records of a span of entries, in entry order: each one's row and prose record and
+    their CRC-32s."""
+
+    rows: list[bytes]
+    row_sums: list[int]
+    store: list[bytes]
+    store_sums: list[int]
+
+
+@record
+class Blobs:
+    """The records of all entries in index order: the rows and prose blobs, each record's
+    length and CRC-32."""
 
     rows: bytes
-    row_lens: tuple[int, ...]
-    row_sums: tuple[int, ...]
+    row_lens: list[int]
+    row_sums: list[int]
     store: bytes
-    store_lens: tuple[int, ...]
-    store_sums: tuple[int, ...]
+    store_lens: list[int]
+    store_sums: list[int]
 
 
 class Encoder:
-    """Encodes the entries at positions [lo, hi) of `order` (see :func:`encode_all`)."""
+    """Encodes the entries [lo, hi) (see :class:`Pending`), each at its position in `order`
+    (the entries in index order)."""
 
     def __init__(
         self,
@@ -49,53 +63,61 @@ class Encoder:
         facts: dict[str, TemplateFacts] | Any,
     ) -> None:
         self.entries, self.order, self.facts = entries, order, facts
+        self.where = [0] * len(order)  # entry -> position
+        for pos, i in enumerate(order):
+            self.where[i] = pos
         self.brief = {e.id: e for e in entries}
-        self._sites: dict[str, Site] = {}
+        self._traits: dict[str, Traits] = {}
 
-    def site(self, e: Entry) -> Site:
-        """The relation.Site of an entry, made once per build (and only for entries that
+    def traits(self, e: Entry) -> Traits:
+        """The relation traits of an entry, made once per build (and only for entries that
         relate or are related)."""
-        found = self._sites.get(e.id)
+        found = self._traits.get(e.id)
         if found is None:
-            from errexplain.catalog.relation import of_entry
+            from errexplain.catalog.relation import of_entry, traits
 
-            found = self._sites[e.id] = of_entry(e)
+            found = self._traits[e.id] = traits(of_entry(e))
         return found
 
     def __call__(self, span: tuple[int, int]) -> Encoded:
-        rows, store = bytearray(), bytearray()
-        row_lens, row_sums, store_lens, store_sums = [], [], [], []
-        entries, order, facts = self.entries, self.order, self.facts
-        for pos in range(*span):
-            e = entries[order[pos]]
-            rec = marshal.dumps(prose(e, self))
-            store += rec
-            store_lens.append(len(rec))
-            store_sums.append(zlib.crc32(rec))
-            rec = marshal.dumps(candidate_fields(pos, e, facts[e.template][0]))
-            rows += rec
-            row_lens.append(len(rec))
-            row_sums.append(zlib.crc32(rec))
-        return Encoded(
-            bytes(rows),
-            tuple(row_lens),
-            tuple(row_sums),
-            bytes(store),
-            tuple(store_lens),
-            tuple(store_sums),
+        rows: list[bytes] = []
+        store: list[bytes] = []
+        entries, where, facts = self.entries, self.where, self.facts
+        for i in range(*span):
+            e = entries[i]
+            # (each record a temporary, as marshal writes an object referenced twice otherwise)
+            store.append(marshal.dumps(prose(e, self)))
+            rows.append(marshal.dumps(candidate_fields(where[i], e, facts[e.template][0])))
+        crc = zlib.crc32
+        return Encoded(rows, list(map(crc, rows)), store, list(map(crc, store)))
+
+    def in_order(self, done: Iterable[Encoded]) -> Blobs:
+        """The records of spans that cover the entries in turn, in index order."""
+        rows: list[bytes] = []
+        row_sums: list[int] = []
+        store: list[bytes] = []
+        store_sums: list[int] = []
+        for d in done:
+            rows += d.rows
+            row_sums += d.row_sums
+            store += d.store
+            store_sums += d.store_sums
+        order = self.order
+        rows, store = [rows[i] for i in order], [store[i] for i in order]
+        return Blobs(
+            b"".join(rows),
+            list(map(len, rows)),
+            [row_sums[i] for i in order],
+            b"".join(store),
+            list(map(len, store)),
+            [store_sums[i] for i in order],
         )
 
 
 def prose(entry: Entry, enc: Encoder) -> tuple[Any, ...]:
     """The prose of an entry, with its related entries resolved to (id, template, type, why)."""
-    from errexplain.catalog.relation import related_why
-
     fix = entry.example_fix
-    related = tuple(
-        (r.id, r.template, r.exception, related_why(enc.site(entry), enc.site(r)))
-        for r in (enc.brief.get(rid) for rid in entry.related)
-        if r is not None
-    )
+    related = _related(entry, enc) if entry.related else ()
     return (
         entry.condition,
         entry.doc,
@@ -117,6 +139,17 @@ def prose(entry: Entry, enc: Encoder) -> tuple[Any, ...]:
         entry.replaced_by,
         astuple(entry.verified) if entry.verified else None,
         related,
+    )
+
+
+def _related(entry: Entry, enc: Encoder) -> tuple[tuple[str, str, str, str], ...]:
+    from errexplain.catalog.relation import why
+
+    mine, brief = enc.traits(entry), enc.brief
+    return tuple(
+        (r.id, r.template, r.exception, why(mine, enc.traits(r)))
+        for r in (brief.get(rid) for rid in entry.related)
+        if r is not None
     )
 
 

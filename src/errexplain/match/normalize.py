@@ -140,8 +140,8 @@ def filing_words(
         for w in ws:
             df[w] = df.get(w, 0) + 1
 
-    def rarity(w: str) -> tuple[int, int, str]:
-        return (df[w], -len(w), w)
+    rank = {w: i for i, w in enumerate(sorted(df, key=lambda w: (df[w], -len(w), w)))}
+    rarity = rank.__getitem__  # rarest first: fewest templates, then longest, then by text
 
     out: list[tuple[str, str] | None] = []
     for _, ws, ok in facts:
