@@ -132,16 +132,16 @@ def _build_bytes(
     template_facts: Mapping[str, TemplateFacts] | None,
 ) -> bytes:
     known = _complete_facts(entries, template_facts)
-    order, rare = _bucket_order(entries, known)
     from errexplain.catalog.records import Encoder, Pending
 
-    bases = {e.exception: e.base for e in entries if e.base and e.base != e.exception}
-    encoder = Encoder(entries, order, known)
+    encoder = Encoder(entries, known)
     pending = Pending(encoder)  # the rows and prose, while we go on
     try:
+        order, rare = _bucket_order(entries, known)
+        bases = {e.exception: e.base for e in entries if e.base and e.base != e.exception}
         nslots, slots, slot_offs = _slots(rare)
         ids, fuzzy, sites = _lookups(entries, order, known)
-        done = encoder.in_order(pending.result())
+        done = encoder.in_order(pending.result(), order)
     finally:
         pending.close()
     from itertools import accumulate, chain, pairwise

@@ -1,9 +1,17 @@
 """The per-entry records of an index build: each entry's row (what matching reads) and prose
 record (what is shown), marshalled and checksummed. This is most of a build's own work after
 the YAML, so a large catalog is encoded by a forked process per core, each taking a span of the
-entries (their memory is the parent's: nothing is pickled on the way in). Entries are encoded
-in the order they were loaded, which is the order they lie in memory (a fifth faster than in
-index order), and put in index order by the caller (:meth:`Encoder.in_order`).
+entries (their memory is the parent's: nothing is pickled on the way in), while the parent
+orders the index and builds its lookups. Entries are encoded in the order they were loaded,
+which is the order they lie in memory (a fifth faster than in index order), each row with
+POS_MARK for its position; :meth:`Encoder.in_order` writes the positions in and puts the
+records in index order.
+
+The bytes are those of encoding each record at its position: marshal writes an object it
+meets twice as a reference, and one referenced more than once elsewhere with a flag, so the
+mark is an int object of its own as a position >= SMALL_INTS is (a smaller one is a shared
+object that the row's line or literal length may be: those rows are encoded again), and each
+record is marshalled as a temporary (a variable would be a second reference).
 """
 
 from __future__ import annotations
@@ -26,15 +34,19 @@ if TYPE_CHECKING:
 
 PARALLEL_MIN_ENTRIES = 4000
 """From this many entries on, records are encoded by a process per core."""
+POS_MARK = 2_000_000_011
+"""The position a row is encoded with before its position is known (see the module doc)."""
+SMALL_INTS = 257
+"""Positions below this are CPython's shared small int objects."""
+_POS_MARK_BYTES = marshal.dumps((POS_MARK,))[2:7]
 
 
 @record
 class Encoded:
-    """The records of a span of entries, in entry order: each one's row and prose record and
-    their CRC-32s."""
+    """The records of a span of entries, in entry order: each one's row (with POS_MARK) and
+    prose record, and the prose records' CRC-32s."""
 
     rows: list[bytes]
-    row_sums: list[int]
     store: list[bytes]
     store_sums: list[int]
 
@@ -53,19 +65,10 @@ class Blobs:
 
 
 class Encoder:
-    """Encodes the entries [lo, hi) (see :class:`Pending`), each at its position in `order`
-    (the entries in index order)."""
+    """Encodes the entries [lo, hi) (see :class:`Pending`)."""
 
-    def __init__(
-        self,
-        entries: Sequence[Entry],
-        order: Sequence[int],
-        facts: dict[str, TemplateFacts] | Any,
-    ) -> None:
-        self.entries, self.order, self.facts = entries, order, facts
-        self.where = [0] * len(order)  # entry -> position
-        for pos, i in enumerate(order):
-            self.where[i] = pos
+    def __init__(self, entries: Sequence[Entry], facts: dict[str, TemplateFacts] | Any) -> None:
+        self.entries, self.facts = entries, facts
         self.brief = {e.id: e for e in entries}
         self._traits: dict[str, Traits] = {}
 
@@ -82,32 +85,35 @@ class Encoder:
     def __call__(self, span: tuple[int, int]) -> Encoded:
         rows: list[bytes] = []
         store: list[bytes] = []
-        entries, where, facts = self.entries, self.where, self.facts
+        entries, facts = self.entries, self.facts
         for i in range(*span):
             e = entries[i]
-            # (each record a temporary, as marshal writes an object referenced twice otherwise)
             store.append(marshal.dumps(prose(e, self)))
-            rows.append(marshal.dumps(candidate_fields(where[i], e, facts[e.template][0])))
-        crc = zlib.crc32
-        return Encoded(rows, list(map(crc, rows)), store, list(map(crc, store)))
+            rows.append(marshal.dumps(candidate_fields(POS_MARK, e, facts[e.template][0])))
+        return Encoded(rows, store, list(map(zlib.crc32, store)))
 
-    def in_order(self, done: Iterable[Encoded]) -> Blobs:
-        """The records of spans that cover the entries in turn, in index order."""
-        rows: list[bytes] = []
-        row_sums: list[int] = []
+    def row(self, pos: int, i: int, marked: bytes) -> bytes:
+        """The row of entry i at `pos`, from its row encoded with POS_MARK."""
+        if pos >= SMALL_INTS and marked[2:7] == _POS_MARK_BYTES:
+            return marked[:3] + pos.to_bytes(4, "little") + marked[7:]
+        e = self.entries[i]
+        return marshal.dumps(candidate_fields(pos, e, self.facts[e.template][0]))
+
+    def in_order(self, done: Iterable[Encoded], order: Sequence[int]) -> Blobs:
+        """The records of spans that cover the entries in turn, in index order (`order`)."""
+        marked: list[bytes] = []
         store: list[bytes] = []
         store_sums: list[int] = []
         for d in done:
-            rows += d.rows
-            row_sums += d.row_sums
+            marked += d.rows
             store += d.store
             store_sums += d.store_sums
-        order = self.order
-        rows, store = [rows[i] for i in order], [store[i] for i in order]
+        rows = [self.row(pos, i, marked[i]) for pos, i in enumerate(order)]
+        store = [store[i] for i in order]
         return Blobs(
             b"".join(rows),
             list(map(len, rows)),
-            [row_sums[i] for i in order],
+            list(map(zlib.crc32, rows)),
             b"".join(store),
             list(map(len, store)),
             [store_sums[i] for i in order],
@@ -169,7 +175,7 @@ class Pending:
     spans in order. The caller works on while they run, and calls `close()` in the end."""
 
     def __init__(self, enc: Encoder) -> None:
-        n = len(enc.order)
+        n = len(enc.entries)
         workers = min(os.cpu_count() or 1, 4)
         self._pool: Any = None
         self._done: list[Encoded] | None = None
