@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from errexplain.models import Candidate, Entry, Explanation, Project, RaisedError, Source, make_id
 
@@ -178,3 +180,30 @@ def test_make_id_is_stable_and_depends_on_all_four_parts():
 
 def test_make_id_separates_its_parts():
     assert make_id("ab", "c", "d", "e") != make_id("a", "bc", "d", "e")
+
+
+_AT_PIECES = ("0.1", "0.2..0.3", " ", "\t", "\n", "\xa0", ";", ":", "::", "7", "a/b.py", "x.py:3")
+
+
+@settings(max_examples=2000)
+@given(
+    st.lists(st.sampled_from(_AT_PIECES), max_size=14).map("".join),
+    st.sampled_from(["a/b.py", "x.py", ":", ""]),
+)
+def test_older_paths_are_the_other_paths_of_at_sites(at, own):
+    """The row's older paths, found by one regex search, are those of the spans as at_sites
+    reads them (any text: words split as str.split splits them, a path before a last colon)."""
+    from errexplain._startup import replace
+    from errexplain.models import _older_paths, at_sites
+
+    entry = replace(_ENTRY, at=at, source=replace(_ENTRY.source, path=own))
+    assert _older_paths(entry) == tuple(dict.fromkeys(p for p, _ in at_sites(at) if p != own))
+
+
+_ENTRY = Entry(
+    id="0" * 16,
+    project="p",
+    exception="ValueError",
+    template="t",
+    source=Source("p", "1", "a/b.py", 1, "f", None),
+)

@@ -4,6 +4,8 @@ build (parsing and record encoding) giving the same index as the serial ones."""
 
 from __future__ import annotations
 
+import hashlib
+import sys
 from pathlib import Path
 
 import pytest
@@ -170,3 +172,68 @@ def test_the_parallel_paths_build_the_same_index(monkeypatch, tmp_path):
     data = build_bytes(parallel.entries, parallel.projects, "k", (), parallel.template_facts)
     assert _answers(data) == _answers(serial_index)
     assert _answers(build_bytes(serial.entries, serial.projects, "k")) == _answers(data)
+
+
+HISTORY_ENTRY = """\
+- id: '{id:016x}'
+  exception: {exc}
+  template: '{template}'
+  source:
+    path: pkg/m{i}.py
+    line: {line}
+    function: C{i}.check_{f}
+  condition: self.limit_{g} > {k}
+  releases: 0.1..0.3
+  at: 0.1 pkg/old{o}.py:{line} C{i}.check_{f}; 0.2 :{line}; 0.3 pkg/m{i}.py:{line} C{i}.check_{f}
+  related: [{related}]
+"""
+
+
+def _history_catalog(root: Path, files: int = 6, per_file: int = 50) -> Path:
+    """Entries related within and across files by message, guard, function and class, with
+    older paths, more than SMALL_INTS of them (positions that are shared int objects and not)."""
+    (root / "demo").mkdir(parents=True)
+    (root / "demo" / "project.yaml").write_text("name: demo\nversion: '0.3'\n")
+    for i in range(files):
+        body = "".join(
+            HISTORY_ENTRY.format(
+                id=i * 1000 + k,
+                exc=("ValueError", "KeyError")[k % 2],
+                template=f"limit {k % 7} exceeded by <n>" if k % 5 else f"part {i} row {k}",
+                i=i,
+                line=k + 1,
+                f=k % 4,
+                g=k % 9,
+                k=k,
+                o=(i, i + 1)[k % 3 == 0],
+                related=", ".join(
+                    f"'{((i + d) % files) * 1000 + (k + d) % per_file:016x}'" for d in (0, 1, 3)
+                ),
+            )
+            for k in range(per_file)
+        )
+        (root / "demo" / f"m{i}.yaml").write_text(f"module: pkg/m{i}.py\nentries:\n{body}")
+    return root
+
+
+HISTORY_INDEX_SHA256 = "453f1931ec7e9b7fc3de15548b9ec4e76f6b7afeb2b9b8f5e5a9187cb3e9de32"
+"""The index of _history_catalog as main built it before the records were encoded in load
+order (speed8), on CPython 3.11. Marshal's bytes depend on which objects are shared and which
+referenced twice, so a change of how records are encoded can change bytes without changing an
+answer: this pins the bytes. Update it (with a reason) when the index format changes."""
+
+
+@pytest.mark.skipif(sys.version_info[:2] != (3, 11), reason="the pinned bytes are of CPython 3.11")
+@pytest.mark.parametrize("forked", [False, True])
+def test_the_index_bytes_are_those_main_built(monkeypatch, tmp_path, forked):
+    from errexplain.catalog import yamlio
+
+    _history_catalog(tmp_path / "cat")
+    monkeypatch.chdir(tmp_path)  # catalog files named by relative paths: the same every run
+    monkeypatch.setenv("ERREXPLAIN_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setattr(yamlio, "_scalars", [])  # which strings are shared: as in a fresh process
+    monkeypatch.setattr(records, "PARALLEL_MIN_ENTRIES", 1 if forked else 10**9)
+    monkeypatch.setattr("os.cpu_count", lambda: 2)
+    catalog = load_catalog([Path("cat")])
+    data = build_bytes(catalog.entries, catalog.projects, "k", (), catalog.template_facts)
+    assert hashlib.sha256(data).hexdigest() == HISTORY_INDEX_SHA256

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from errexplain.catalog import yamlio
 from errexplain.catalog.yamlio import dump_yaml, entry_line, parse_yaml, read_yaml
 from errexplain.errors import CatalogError, ExitCode
 
@@ -389,3 +390,20 @@ def test_line_reader_reads_the_bundled_catalog_as_the_safe_loader():
             continue
         assert _strict(got, _safe(text)), path
     assert total > 1_000_000 and declined < total * 0.05
+
+
+@pytest.mark.parametrize("cache_size", [0, 1, yamlio.CACHE_SIZE])
+def test_a_documents_equal_texts_are_one_object_whether_the_cache_is_full(monkeypatch, cache_size):
+    """Which strings a file is read into share an object decides marshal's bytes of them (a
+    part, then the index): equal plain scalars of a document are one object whether or not the
+    cache of plain scalars has filled up, so the bytes do not depend on how many files a
+    process read before (a parallel build's index was not the same twice)."""
+    monkeypatch.setattr(yamlio, "CACHE_SIZE", cache_size)
+    monkeypatch.setattr(yamlio, "_scalars", [])
+    text = "a: some text\nc:\n- some text\n- 12345\nd: 12345\n"
+    for reader in (yamlio._block_load, yamlio._fast_load):
+        for _ in range(2):
+            doc = reader(text)
+            assert doc["a"] is doc["c"][0]
+            assert doc["c"][1] is doc["d"]
+            yamlio._scalars[0].begin()

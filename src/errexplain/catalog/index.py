@@ -132,27 +132,27 @@ def _build_bytes(
     template_facts: Mapping[str, TemplateFacts] | None,
 ) -> bytes:
     known = _complete_facts(entries, template_facts)
-    order, rare = _bucket_order(entries, known)
     from errexplain.catalog.records import Encoder, Pending
 
-    bases = {e.exception: e.base for e in entries if e.base and e.base != e.exception}
-    pending = Pending(Encoder(entries, order, known))  # the rows and prose, while we go on
+    encoder = Encoder(entries, known)
+    pending = Pending(encoder)  # the rows and prose, while we go on
     try:
+        order, rare = _bucket_order(entries, known)
+        bases = {e.exception: e.base for e in entries if e.base and e.base != e.exception}
         nslots, slots, slot_offs = _slots(rare)
         ids, fuzzy, sites = _lookups(entries, order, known)
-        done = pending.result()
+        done = encoder.in_order(pending.result(), order)
     finally:
         pending.close()
     from itertools import accumulate, chain, pairwise
 
     slot_sums = [zlib.crc32(slots[a:b]) for a, b in pairwise(slot_offs)]
-    rows = b"".join(d.rows for d in done)
-    store = b"".join(d.store for d in done)
-    row_offs = accumulate(chain.from_iterable(d.row_lens for d in done), initial=0)
-    store_offs = accumulate(chain.from_iterable(d.store_lens for d in done), initial=0)
-    row_sums = chain.from_iterable(d.row_sums for d in done)
-    store_sums = chain.from_iterable(d.store_sums for d in done)
-    offs = _uint32s(chain(row_offs, slot_offs, store_offs, row_sums, slot_sums, store_sums))
+    rows, store = done.rows, done.store
+    row_offs = accumulate(done.row_lens, initial=0)
+    store_offs = accumulate(done.store_lens, initial=0)
+    offs = _uint32s(
+        chain(row_offs, slot_offs, store_offs, done.row_sums, slot_sums, done.store_sums)
+    )
     releases, release_meta = _release_buckets(release_facts)
     meta = marshal.dumps(
         {

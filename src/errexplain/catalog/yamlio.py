@@ -50,32 +50,50 @@ class _Scalars:
         self.table = yaml.resolver.Resolver.yaml_implicit_resolvers
         self.constructor = yaml.constructor.SafeConstructor()
         self.cache: dict[str, Any] = {}
+        self.document: dict[str, Any] = {}
+        """The plain scalars of the document being read that the full cache left out: equal
+        plain scalars of a document are one object whether the cache is full or not, so the
+        objects a file is read into (and marshal's bytes of them: its part, then the index) do
+        not depend on which files the process read before."""
+
+    def begin(self) -> None:
+        """A new document is read (or one was)."""
+        if self.document:
+            self.document = {}
 
     def plain(self, value: str) -> Any:
         hit = self.cache.get(value, self)
         if hit is not self:
             return hit
+        hit = self.document.get(value, self)
+        if hit is not self:
+            return hit
+        out = self._resolve(value)
+        if not isinstance(out, (list, dict)):
+            if len(self.cache) < CACHE_SIZE:
+                self.cache[value] = out
+            else:
+                self.document[value] = out
+        return out
+
+    def _resolve(self, value: str) -> Any:
         tag = _STR
         for candidate, regexp in self.table.get(value[:1] if value else "", ()):
             if regexp.match(value):
                 tag = candidate
                 break
         if tag == _STR:
-            out: Any = value
-        elif tag.endswith(":null"):
-            out = None
-        elif tag.endswith(":bool"):
-            out = value.lower() in ("yes", "true", "on")
-        elif tag.endswith(":int") and value.isdigit() and (value[0] != "0" or len(value) == 1):
-            out = int(value)
-        elif tag.endswith((":int", ":float", ":timestamp")):
+            return value
+        if tag.endswith(":null"):
+            return None
+        if tag.endswith(":bool"):
+            return value.lower() in ("yes", "true", "on")
+        if tag.endswith(":int") and value.isdigit() and (value[0] != "0" or len(value) == 1):
+            return int(value)
+        if tag.endswith((":int", ":float", ":timestamp")):
             node = yaml.ScalarNode(tag, value)
-            out = self.constructor.yaml_constructors[tag](self.constructor, node)
-        else:  # merge keys, "=" values: the full loader decides (and reports)
-            raise _Unusual(tag)
-        if len(self.cache) < CACHE_SIZE and not isinstance(out, (list, dict)):
-            self.cache[value] = out
-        return out
+            return self.constructor.yaml_constructors[tag](self.constructor, node)
+        raise _Unusual(tag)  # merge keys, "=" values: the full loader decides (and reports)
 
 
 _scalars: list[_Scalars] = []
@@ -135,6 +153,7 @@ def _fast_load(data: bytes | str) -> Any:
     if not _scalars:
         _scalars.append(_Scalars())
     scalars, kinds, out = _scalars[0], _event_kinds(), _Builder()
+    scalars.begin()
     get = CParser(data).get_event
     docs = 0
     while True:
@@ -241,6 +260,7 @@ class _LineReader:
     def __init__(self, text: str) -> None:
         if not _scalars:
             _scalars.append(_Scalars())
+        _scalars[0].begin()
         self.plain, self.cache = _scalars[0].plain, _scalars[0].cache
         if any(c in text for c in _BREAKS):
             raise _Unusual("line break, BOM or tab")
@@ -442,6 +462,9 @@ def parse_yaml(data: bytes | str, where: Path | str) -> Any:
             f"{at}: invalid YAML ({getattr(exc, 'problem', exc)})",
             hint="fix the file (see docs/catalog.md)",
         ) from None
+    finally:
+        if _scalars:  # the document's scalars are its own from now on (see _Scalars.document)
+            _scalars[0].begin()
     budget = EXPANSION * len(data) + 1000
     if _expanded_size(doc, budget) > budget:
         raise CatalogError(

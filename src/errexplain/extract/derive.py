@@ -8,7 +8,7 @@ from collections.abc import Iterable, Sequence
 
 from rapidfuzz import fuzz, utils
 
-from errexplain.catalog.relation import SAME_FAILURE, SAME_FUNCTION, guard_names, relation
+from errexplain.catalog.relation import SAME_FAILURE, SAME_FUNCTION, related_by, traits
 from errexplain.catalog.relation import Site as RelSite
 from errexplain.extract.records import Site
 from errexplain.match.template import compile_template
@@ -68,7 +68,6 @@ class RelatedIndex:
     def __init__(self, entries: Sequence[tuple[str, Site]]) -> None:
         self.ids = [i for i, _ in entries]
         self.entries = [s for _, s in entries]
-        self.rel = [_relation_site(s) for s in self.entries]
         self.texts = [
             utils.default_process(compile_template(e.template).literal_text) for e in self.entries
         ]
@@ -76,7 +75,8 @@ class RelatedIndex:
         self.by_template: dict[str, list[int]] = defaultdict(list)
         self.by_path: dict[str, list[int]] = defaultdict(list)
         self.by_name: dict[str, list[int]] = defaultdict(list)
-        self.names = [guard_names(r) for r in self.rel]
+        self.traits = [traits(_relation_site(s)) for s in self.entries]
+        self.names = [t[1] for t in self.traits]  # (guard names)
         for i, e in enumerate(self.entries):
             self.by_func[(e.path, e.function)].append(i)
             self.by_template[e.template].append(i)
@@ -109,7 +109,7 @@ class RelatedIndex:
         for j in self._candidates(i):
             if not self._offered(j, me):
                 continue
-            found = relation(self.rel[i], self.rel[j], names=self.rare)
+            found = related_by(self.traits[i], self.traits[j], self.rare)
             if found is None:
                 continue
             similar = fuzz.token_set_ratio(self.texts[i], self.texts[j]) if self.texts[i] else 0

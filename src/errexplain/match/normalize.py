@@ -140,8 +140,8 @@ def filing_words(
         for w in ws:
             df[w] = df.get(w, 0) + 1
 
-    def rarity(w: str) -> tuple[int, int, str]:
-        return (df[w], -len(w), w)
+    rank = {w: i for i, w in enumerate(sorted(df, key=lambda w: (df[w], -len(w), w)))}
+    rarity = rank.__getitem__  # rarest first: fewest templates, then longest, then by text
 
     out: list[tuple[str, str] | None] = []
     for _, ws, ok in facts:
@@ -159,6 +159,7 @@ def word_stats(
 ) -> WordStats:
     """The inverted word index of the identifiable templates, positions in the given order."""
     import math
+    from itertools import repeat
 
     facts = _facts(templates, known)
     post: dict[str, list[int]] = {}
@@ -168,5 +169,7 @@ def word_stats(
                 post.setdefault(w, []).append(pos)
     n = max(len(templates), 1)
     idf = {w: math.log(1 + n / len(ps)) for w, ps in post.items()}
-    wsum = tuple(sum(idf.get(w, 0.0) for w in ws) for _, ws, _ in facts)
+    weight = idf.get
+    zeros = repeat(0.0)
+    wsum = tuple([sum(map(weight, ws, zeros)) for _, ws, _ in facts])  # (idf.get(w, 0.0))
     return WordStats({w: tuple(v) for w, v in post.items()}, idf, wsum)

@@ -75,22 +75,32 @@ def condition_key(test: str) -> str:
 def site_table(entries: Sequence[Entry]) -> dict[str, tuple[int, ...]]:
     """:func:`site_key`, :func:`file_key` and :func:`condition_key` -> positions (in the
     given order) of the locatable entries."""
-    table: dict[str, list[int]] = {}
+    from collections import defaultdict
+
+    table: defaultdict[str, list[int]] = defaultdict(list)
+    made: dict[tuple[str, str], str] = {}  # the keys of a build's (path, function) pairs
+
+    def key_of(path: str, function: str) -> str:
+        found = made.get((path, function))
+        if found is None:
+            found = made[path, function] = site_key(path, function)
+        return found
+
     for pos, e in enumerate(entries):
         src = e.source
         if not (src.path and locatable(e.kind, e.template)):
             continue
-        keys = {file_key(src.path): None}
+        keys = {key_of(src.path, ""): None}  # (file_key)
         if src.function:
-            keys[site_key(src.path, src.function)] = None
+            keys[key_of(src.path, src.function)] = None
         for path, function in at_sites(e.at):  # where earlier releases raised it
-            keys[file_key(path)] = None
+            keys[key_of(path, "")] = None
             if function:
-                keys[site_key(path, function)] = None
+                keys[key_of(path, function)] = None
         for key in keys:
-            table.setdefault(key, []).append(pos)
+            table[key].append(pos)
         if e.kind == "assert" and e.condition:
-            table.setdefault(condition_key(e.condition), []).append(pos)
+            table[condition_key(e.condition)].append(pos)
     return {k: tuple(v) for k, v in table.items()}
 
 
