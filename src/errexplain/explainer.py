@@ -11,10 +11,10 @@ import builtins
 
 from errexplain._startup import TYPE_CHECKING, compile_regex, replace
 from errexplain.bounds import ERRORS, MESSAGE_CHARS
-from errexplain.match.rank import FUZZY_CUTOFF, Hit, Ranking, rank
+from errexplain.match.rank import ELLIPSES, FUZZY_CUTOFF, Hit, Ranking, rank
 from errexplain.match.release import Facts, guess, pin, site_lines, window
 from errexplain.match.sites import ambiguous, assert_test, locate, wants_sites
-from errexplain.match.template import compile_template
+from errexplain.match.template import compile_template, sentence_stops
 from errexplain.models import Current, Entry, Explanation, Frame, Match, RaisedError, ReleaseGuess
 from errexplain.parse import parse_traceback
 
@@ -616,17 +616,8 @@ def _sentence_heads(st: str) -> list[str]:
     """The text up to each of its first sentence ends: a message whose sentence the paster's
     own prose follows (`Model architectures [...] are not supported for now. When can we
     expect ...`), or that a later release goes on differently (`... is dead. Exit code: -9`)."""
-    out: list[str] = []
-    at = 0
-    while len(out) < SENTENCE_HEADS:
-        ends = [e for e in (st.find(m, at) for m in (". ", "! ", "? ")) if e >= 0]
-        if not ends:
-            break
-        end = min(ends)
-        if end >= BARE_MIN_CHARS and not st[end - 1 : end].isdigit():
-            out.append(st[: end + 1])
-        at = end + 2
-    return out
+    heads = [st[: stop + 1] for stop in sentence_stops(st) if stop >= BARE_MIN_CHARS]
+    return heads[:SENTENCE_HEADS]
 
 
 def _bare_candidates(
@@ -705,7 +696,7 @@ def _from_heads(line: str, ranking: Ranking) -> list[str]:
         at = line.find(head[:PROSE_FIND], 1)  # its start: the message may be cut inside it
         if at <= 0:
             continue
-        ends = [(line.find(m, at + 1), len(m)) for m in ("...", "\u2026")]
+        ends = [(line.find(m, at + 1), len(m)) for m in ELLIPSES]
         cut = min(((e + n) for e, n in ends if e > 0), default=0)
         for part in (line[at:], line[at:cut]):
             if part and part not in out:

@@ -15,6 +15,7 @@ from errexplain.match.template import (
     match,
     placeholder,
     render_plain,
+    sentence_stops,
 )
 
 
@@ -130,3 +131,9 @@ def test_a_message_cut_at_a_sentence_end_is_at_a_boundary(template, msg, expecte
     assert boundary is expected
     if expected:  # the literal characters matched (around the value "0": "Rank", "scheduler ...")
         assert matched == {"R": 21, "D": 29, "T": 27}[msg[0]]
+
+
+def test_sentence_stops_are_stops_that_more_text_follows():
+    text = "Rank 0 is dead. Took 3.5 s! Why? 2. done."
+    assert [text[i] for i in sentence_stops(text)] == [".", "!", "?"]
+    assert sentence_stops("v1.2 is out") == [] and sentence_stops("it ends.") == []

@@ -26,6 +26,7 @@ from errexplain.match.template import (
     match_compiled,
     match_prefix,
     normalize_ws,
+    sentence_stops,
 )
 from errexplain.models import Candidate, Frame
 
@@ -314,11 +315,15 @@ def _loose_score(template: str, loose_msg: str) -> tuple[float, str] | None:
     return LOOSE_BASE + LOOSE_SPAN * coverage, "the template matches ignoring case and punctuation"
 
 
+ELLIPSES = ("...", "\u2026")
+"""How a paster marks text left out."""
+
+
 def marked_cut(msg: str) -> str | None:
     """The message without the ellipsis its paster ended it with (`... page sizes m...`), or
     None when it does not end with one."""
     stripped = msg.rstrip()
-    for mark in ("...", "\u2026"):
+    for mark in ELLIPSES:
         if stripped.endswith(mark) and not stripped.endswith("...."):
             return stripped[: -len(mark)].rstrip()
     return None
@@ -439,10 +444,9 @@ def _sentence_parts(msg: str) -> list[str]:
         return []
     parts: list[str] = []
     start = 0
-    for i in range(1, len(msg)):
-        if msg[i].isspace() and msg[i - 1] in ".!?" and not msg[i - 2 : i - 1].isdigit():
-            parts.append(msg[start:i].strip())
-            start = i
+    for stop in sentence_stops(msg):
+        parts.append(msg[start : stop + 1].strip())
+        start = stop + 1
     parts.append(msg[start:].strip())
     parts = [p for p in parts if p]
     if len(parts) < 2 or len(parts[0]) < MIN_PREFIX or min(map(len, parts)) < ELIDED_MIN:

@@ -153,6 +153,15 @@ def _sentence_end(text: str, at: int) -> bool:
     return at > 1 and text[at - 1] in ".!?" and text[at : at + 1] in (" ", "\n")
 
 
+_SENTENCE_STOP = compile_regex(r"(?<!\d)[.!?](?=\s)")
+
+
+def sentence_stops(text: str) -> list[int]:
+    """Where each sentence of `text` ends that more text follows: the index of its stop (`.`,
+    `!`, `?`), which whitespace follows and no digit precedes (`3.5 GB` is no end)."""
+    return [m.start() for m in _SENTENCE_STOP.finditer(text)]
+
+
 def _overlap(text: str, chunk: str, limit: int = 200) -> int:
     """Length of the longest suffix of `text` that is a prefix of `chunk` (bounded)."""
     for k in range(min(len(text), len(chunk), limit), 0, -1):
