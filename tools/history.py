@@ -176,7 +176,9 @@ def cmd_check_ids(args: argparse.Namespace) -> int:
             problems.append(f"{ident}: missing")
             continue
         if old.get("derived") is False:
-            changed = [k for k in CURATED_KEYS if old.get(k) != new.get(k)]
+            # an empty related list is the code's to fill (extract.build._derive)
+            keys = [k for k in CURATED_KEYS if k != "related" or old.get(k)]
+            changed = [k for k in keys if old.get(k) != new.get(k)]
             if changed:
                 problems.append(f"{ident}: curated fields changed: {', '.join(changed)}")
     for p in problems:

@@ -11,11 +11,20 @@ import builtins
 
 from errexplain._startup import TYPE_CHECKING, compile_regex, replace
 from errexplain.bounds import ERRORS, MESSAGE_CHARS
-from errexplain.match.rank import ELLIPSES, FUZZY_CUTOFF, Hit, Ranking, rank
+from errexplain.match.rank import ELLIPSES, FUZZY_CUTOFF, Hit, Ranking, in_file, rank
 from errexplain.match.release import Facts, guess, pin, site_lines, window
 from errexplain.match.sites import ambiguous, assert_test, locate, wants_sites
 from errexplain.match.template import compile_template, sentence_stops
-from errexplain.models import Current, Entry, Explanation, Frame, Match, RaisedError, ReleaseGuess
+from errexplain.models import (
+    Current,
+    Entry,
+    Explanation,
+    Frame,
+    Match,
+    RaisedError,
+    ReleaseGuess,
+    at_sites,
+)
 from errexplain.parse import parse_traceback
 
 if TYPE_CHECKING:
@@ -75,6 +84,9 @@ def _look_alike(error: RaisedError, matches: tuple[Match, ...]) -> str | None:
     pkg = frames_package(error.frames)
     if pkg:
         return pkg if pkg != root else None
+    paths = {entry.source.path, *(p for p, _ in at_sites(entry.at))}
+    if any(in_file(f, p) for f in error.frames for p in paths if p):
+        return None  # a frame in its file (of any release), maybe with directories elided
     inner = error.frames[-1]
     if (inner.code or "").lstrip().startswith(("raise ", "assert ")):
         # the innermost frame shows the statement raising it, in someone's own code

@@ -327,7 +327,7 @@ def test_merge_keeps_curated_text(tmp_path):
     assert local["solutions"] == ["Pass a smaller x."]
     assert local["examples"] == ["local message for 3"]
     assert "unknown_key" not in local
-    # `related` is picked from the code for curated entries too (the curated [] is replaced)
+    # an empty curated `related` is filled from the code (a list a person wrote is kept)
     by_id = {e["id"]: e for e in _entries(out)}
     assert local.get("related") and all(r in by_id for r in local["related"])
     assert local["source"]["line"] == old_local["source"]["line"] + 1  # +3 lines, -2 lines

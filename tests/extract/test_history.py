@@ -165,6 +165,7 @@ def test_build_is_idempotent_and_keeps_ids_and_curated_text(tmp_path, trees):
     curated = text[:start] + text[start:].replace(
         "  derived: true\n  meaning: Raised by `f` when `x < 0`.\n",
         "  derived: false\n  meaning: Hand-written.\n"
+        "  related:\n  - 0123456789abcdef\n"
         "  examples:\n  - x must not be negative, got -1\n",
         1,
     )
@@ -175,6 +176,7 @@ def test_build_is_idempotent_and_keeps_ids_and_curated_text(tmp_path, trees):
     assert _snapshot(out) == before
     head = load_catalog([out]).by_id()[head_id]
     assert head.meaning == "Hand-written." and head.curated
+    assert head.related == ("0123456789abcdef",)  # a curated related list is kept as written
 
 
 def test_add_continues_a_stored_history_as_build_would(tmp_path, trees):
@@ -245,3 +247,124 @@ def test_an_entry_read_differently_by_a_newer_extractor_keeps_its_id(tmp_path, t
     assert by_id[old_id].template == "x must not be negative, got <x>"
     assert head_id not in by_id
     assert by_id[old_id].releases == ("1.1", "2.0")
+
+
+# ------------------------------------------------- sites without a message, worded by statement
+
+S1 = {
+    "pkg/__init__.py": "",
+    "pkg/s.py": """
+        class Sched:
+            def step(self):
+                assert self.being_chunked is None
+                raise NotImplementedError
+    """,
+}
+S2 = {
+    "pkg/__init__.py": "",
+    "pkg/s.py": """
+        class Sched:
+
+            def step(self):
+                assert self.chunked is None
+                raise NotImplementedError
+    """,
+}
+
+
+@pytest.fixture
+def stmt_trees(tmp_path):
+    return [(v, _tree(tmp_path / f"pkg-{v}", t)) for v, t in (("1.0", S1), ("1.1", S2))]
+
+
+def test_an_older_statement_is_a_wording_of_its_own(tmp_path, stmt_trees):
+    # a renamed attribute changes what an old traceback shows under the frame: the older
+    # statement keeps its own wording (releases, line), in the lineage of the current one
+    out = _project(tmp_path / "cat")
+    rendered = _build(out, stmt_trees)
+    assert (rendered.lineages, rendered.wordings) == (2, 3)
+    by_statement = {e.statement: e for e in load_catalog([out]).entries}
+    old = by_statement["assert self.being_chunked is None"]
+    head = by_statement["assert self.chunked is None"]
+    bare = by_statement["raise NotImplementedError"]
+    assert old.id != head.id and old.lineage == head.id and head.lineage is None
+    assert old.releases == ("1.0", "1.0") and old.removed_in == "1.1"
+    assert old.at == "1.0 pkg/s.py:4 Sched.step" and old.condition == "self.being_chunked is None"
+    assert head.releases == ("1.1", "1.1") and head.at == "1.1 pkg/s.py:5 Sched.step"
+    assert bare.releases == ("1.0", "1.1") and bare.lineage is None
+    # a second build changes nothing; `add` of the last release gives the same catalog
+    before = _snapshot(out)
+    _build(out, stmt_trees)
+    assert _snapshot(out) == before
+    part = _project(tmp_path / "part")
+    _build(part, stmt_trees[:1])
+    doc = read_releases_file(part)
+    assert doc is not None
+    entries = [e for cf in read_module_files(part) for e in cf.entries]
+    history, paths = build_history(
+        stmt_trees[1:],
+        "pkg",
+        FileCache(None),
+        history=history_from_entries(doc["releases"], entries),
+        paths=paths_from_doc(doc),
+    )
+    old_files = read_module_files(part)
+    write_catalog(part, render(history, "pkg", old_files, None, paths), old_files)
+    shape = {(e.statement, e.releases, e.at) for e in load_catalog([part]).entries}
+    assert shape == {(e.statement, e.releases, e.at) for e in load_catalog([out]).entries}
+
+
+def test_a_traceback_showing_the_older_statement_finds_its_wording(tmp_path, stmt_trees):
+    from errexplain.catalog.index import Index, build_bytes
+    from errexplain.explainer import explain_text
+
+    out = _project(tmp_path / "cat")
+    _build(out, stmt_trees)
+    catalog = load_catalog([out])
+    view = Index.from_bytes(
+        build_bytes(catalog.entries, catalog.projects, "t", catalog.release_facts)
+    )
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "/env/lib/python3.11/site-packages/pkg/s.py", line 4, in step\n'
+        "    assert self.being_chunked is None\n"
+        "AssertionError\n"
+    )
+    (exp,) = explain_text(text, view)
+    top = exp.matches[0]
+    assert top.entry.statement == "assert self.being_chunked is None"
+    assert top.kind == "exact" and top.score >= 0.95
+    (stated,) = explain_text("AssertionError: assert self.being_chunked is None\n", view)
+    assert stated.matches[0].entry.statement == "assert self.being_chunked is None"
+
+
+def test_the_walk_cache_is_keyed_by_every_module_the_walker_runs():
+    # a changed log gate or template compiler must start a fresh cache, not reuse old walks
+    import ast
+    import importlib
+
+    from errexplain.extract import filecache
+
+    def imported(name):
+        tree = ast.parse(Path(str(importlib.import_module(name).__file__)).read_text())
+        for node in ast.walk(tree):
+            # data records and start-up helpers: none of their code decides a walk
+            if (
+                isinstance(node, ast.ImportFrom)
+                and node.module
+                and node.module.startswith("errexplain")
+                and node.module not in ("errexplain._startup", "errexplain.models")
+            ):
+                mod = importlib.import_module(node.module)
+                if hasattr(mod, "__path__"):  # `from errexplain.extract import logs`
+                    yield from (f"{node.module}.{a.name}" for a in node.names)
+                else:
+                    yield node.module
+
+    seen, todo = set(), ["errexplain.extract.visitor"]
+    while todo:
+        name = todo.pop()
+        if name not in seen:
+            seen.add(name)
+            todo.extend(imported(name))
+    assert seen == {m.__name__ for m in filecache.WALKER_MODULES}

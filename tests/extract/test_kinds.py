@@ -132,6 +132,11 @@ class Worker:
         logger.error("%s", x)
         logger.info("Decode out of memory happened. " f"#retracted_reqs: {x}")
         logger.info("Load weight end. mem usage=%.2f GB", x)
+        logger.info("Setting distributed timeout to %d seconds", x)
+        logger.info(f"Auto-set dump dir (from --crash-dump-folder) {x}")
+        logger.warning(f"Extracted failed_requests: {x}, timeout={x}")
+        logger.info("Timeout: not all nodes are ready after %d seconds", x)
+        logger.warning("Watchdog timeout after %d seconds", x)
 """
 
 
@@ -147,12 +152,15 @@ def test_logged_errors():
         (14, "warning", "Cannot use <x> here"),
         (18, "info", "failed but only at info level"),
         (21, "info", "Decode out of memory happened. #retracted_reqs: <x>"),
+        (26, "info", "Timeout: not all nodes are ready after <x> seconds"),
+        (27, "warning", "Watchdog timeout after <x> seconds"),
     ]
 
 
 def test_warnings_and_info_without_a_failure_word_and_messages_without_words_are_not_recorded():
     lines = {s.line for s in sites(LOGS)}
-    assert not lines & {15, 16, 17, 19, 20, 22}
+    # a failure word that names a setting or a field (timeout at info level, a flag, a key)
+    assert not lines & {15, 16, 17, 19, 20, 22, 23, 24, 25}
 
 
 def test_log_sites_skip_helper_resolution():
@@ -278,7 +286,7 @@ def test_extracted_catalog_loads_with_statement_via_and_log(tmp_path: Path):
     (src / "logs.py").write_text(textwrap.dedent(LOGS))
     out = tmp_path / "errors" / "pkg"
     report = extract(src, "pkg", "1.0", out=out)
-    assert report.sites_by_kind["log"] == 9
+    assert report.sites_by_kind["log"] == 11
     doc = _expanded(yaml.safe_load((out / "mod.yaml").read_text()))
     forward = next(e for e in doc["entries"] if e["source"]["function"] == "Base.forward")
     assert list(forward)[:8] == [

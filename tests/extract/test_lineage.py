@@ -264,3 +264,40 @@ def test_same_words_in_a_file_twice_are_not_guessed():
     path = "pkg/mod.py"
     history = history_of({path: before}, {path: after})
     assert len(history.lineages) == 3
+
+
+# 0.5.20 -> 0.5.21: a new message-less assert appeared between two of a function's asserts;
+# 0.4.3 -> 0.4.4: an attribute checked by a bare assert was renamed.
+def test_asserts_without_a_message_pair_by_what_they_check():
+    before = """
+    class Pool:
+        def create_buffer(self):
+            assert self.size > 0, "need pages"
+            assert self.store_dtype == torch.uint8
+            return 1
+    """
+    after = """
+    class Pool:
+        def create_buffer(self):
+            assert self.size > 0, "need pages"
+            assert (
+                self.layout is not None
+            )
+            assert self.store_dtype == torch.uint8
+            return 1
+    """
+    history = history_of({"pkg/p.py": before}, {"pkg/p.py": after})
+    by_statement = {
+        lin.last[1].statement: [s.line for _, s in lin.occurrences] for lin in history.lineages
+    }
+    assert by_statement["assert self.store_dtype == torch.uint8"] == [5, 8]
+    assert by_statement["assert ( self.layout is not None )"] == [5]  # new in the release
+    renamed = history_of(
+        {"pkg/s.py": "class S:\n    def step(self):\n        assert self.being_chunked is None\n"},
+        {"pkg/s.py": "class S:\n    def step(self):\n        assert self.chunked is None\n"},
+    )
+    (lineage,) = renamed.lineages
+    assert [s.statement for _, s in lineage.occurrences] == [
+        "assert self.being_chunked is None",
+        "assert self.chunked is None",
+    ]

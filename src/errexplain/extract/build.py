@@ -154,9 +154,12 @@ def _derive(placed: Sequence[_Placed]) -> None:
     for p in live:
         if p.site is None:
             continue
-        # `related` comes from the code for every live entry, curated ones too
-        p.entry["related"] = related[str(p.entry["id"])] or None
-        if not is_curated(p.entry):
+        # `related` comes from the code for every live entry but one a person gave a related
+        # list (part of what they checked); `meaning` for every entry not curated
+        curated = is_curated(p.entry)
+        if not (curated and p.entry.get("related")):
+            p.entry["related"] = related[str(p.entry["id"])] or None
+        if not curated:
             p.entry["meaning"] = derive.meaning(p.site)
 
 

@@ -20,19 +20,27 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from errexplain._startup import astuple, replace, user_cache_dir
-from errexplain.extract import helpers, messages, records, scope, visitor
+from errexplain.extract import helpers, logs, messages, records, scope, visitor
 from errexplain.extract.records import CallInfo, ClassInfo, FileResult, HelperInfo, Site
 from errexplain.extract.scan import scan
 from errexplain.extract.sources import SourceFile
 from errexplain.extract.visitor import module_name
+from errexplain.match import normalize, template
 
 Progress = Callable[[int, int], None]
 
 
+WALKER_MODULES = (visitor, messages, scope, records, helpers, logs, template, normalize)
+"""The modules whose code decides what the walk of a file records (every errexplain module the
+visitor imports, directly or not, but the start-up helpers)."""
+
+
 def walker_tag() -> str:
-    """A short hash of the walker's source and the Python version."""
+    """A short hash of the walker's source (every module whose code decides what a walk
+    records: the visitor, the message reader, the log gate, the template compiler) and the
+    Python version."""
     digest = hashlib.sha256(f"{sys.version_info[0]}.{sys.version_info[1]}".encode())
-    for module in (visitor, messages, scope, records, helpers):
+    for module in WALKER_MODULES:
         digest.update(Path(str(module.__file__)).read_bytes())
     return digest.hexdigest()[:16]
 

@@ -28,7 +28,7 @@ from errexplain.catalog.load import KEY_ORDER
 from errexplain.extract import derive
 from errexplain.extract.filecache import FileCache
 from errexplain.extract.lineage import History, Lineage
-from errexplain.extract.merge import is_curated, new_ids, ordered, site_fields
+from errexplain.extract.merge import is_curated, new_ids, ordered, site_fields, site_text
 from errexplain.extract.records import Site
 from errexplain.extract.resolve import resolve
 from errexplain.extract.sources import read_sources
@@ -83,7 +83,8 @@ def release_sites(source: str | Path, version: str, project: str, cache: FileCac
 
 @mutable_record
 class Wording:
-    """One (exception, template) of a lineage: its occurrences (release index, site)."""
+    """One (exception, template) of a lineage, or for a site without a message one (exception,
+    statement): its occurrences (release index, site)."""
 
     lineage: int
     occurrences: list[tuple[int, Site]]
@@ -105,17 +106,21 @@ class Wording:
 
 
 def wordings_of(history: History) -> list[Wording]:
-    """Every wording of every lineage; the head is the wording of the last occurrence."""
+    """Every wording of every lineage; the head is the wording of the last occurrence. A site
+    without a message is worded by its statement: `assert self.being_chunked_req is None`
+    (0.3.5 to 0.4.3) and `assert self.chunked_req is None` (since) are two wordings of one
+    lineage, so a traceback showing the older statement (or an AssertionError printing it)
+    finds its own wording, with its releases."""
     out: list[Wording] = []
     for n, lin in enumerate(history.lineages):
         groups: dict[tuple[str, str], Wording] = {}
         for r, site in lin.occurrences:
-            key = (site.exception, site.template)
+            key = (site.exception, site_text(site))
             if key not in groups:
                 groups[key] = Wording(n, [])
             groups[key].occurrences.append((r, site))
         last = lin.last[1]
-        groups[(last.exception, last.template)].head = True
+        groups[(last.exception, site_text(last))].head = True
         out.extend(groups.values())
     return out
 
@@ -168,7 +173,7 @@ def _natural_ids(words: Sequence[Wording], history: History, project: str) -> li
     for i, w in enumerate(words):
         if not ids[i]:
             s = w.site
-            ids[i] = make_id(project, s.path, s.function, s.template)
+            ids[i] = make_id(project, s.path, s.function, site_text(s))
     return ids
 
 
@@ -277,7 +282,7 @@ def assign_ids(
         ident, n = natural[i], 1
         while ident in taken:
             n += 1
-            ident = make_id(project, w.site.path, f"{w.site.function}#{n}", w.site.template)
+            ident = make_id(project, w.site.path, f"{w.site.function}#{n}", site_text(w.site))
         w.id = ident
         taken.add(ident)
     return adopted
@@ -372,8 +377,8 @@ def render(
         placed.append((catalog_file_for(head.site.path), head.site.path, entry))
     wanted = {ident for ident, _ in live_heads}
     related = derive.related_ids(live_heads, wanted)
-    for _, _, e in placed:  # from the code for every live head, curated ones too
-        if e["id"] in related:
+    for _, _, e in placed:  # from the code for every live head; a curated list stays
+        if e["id"] in related and not (is_curated(e) and e.get("related")):
             if related[e["id"]]:
                 e["related"] = related[e["id"]]
             else:
@@ -430,6 +435,7 @@ def _site_of(entry: Entry, span: AtSpan, last: bool) -> Site:
         template=str(entry.get("template")),
         function=span.function,
         condition=entry.get("condition") if last else None,
+        statement=entry.get("statement"),  # one per wording (wordings_of)
         doc=entry.get("doc") if last else None,
         base=entry.get("base"),
     )

@@ -4,8 +4,8 @@ site of release R-1, through rewordings, moves and renames. Pure: sites in, deci
 A *lineage* is one site followed release by release. Release R continues the lineages alive
 at R-1 in three passes:
 
-1. **Exact**: same path, function, exception and template (several such sites in one function
-   pair up by nearest line).
+1. **Exact**: same path, function, exception and template, or statement for a site without a
+   message (several such sites in one function pair up by nearest line).
 2. **Similar**: every site left over is scored against every lineage left over that shares a
    block with it (the same path, file name, last part of the function name, or masked
    template), see :func:`score`; pairs at or above :data:`THRESHOLD` are taken greedily,
@@ -86,7 +86,12 @@ def _owner(function: str) -> str:
 
 
 def message_similarity(a: Site, b: Site) -> float:
-    """Similarity of the masked templates (0..1); two empty messages say nothing (0.5)."""
+    """Similarity of the masked templates (0..1); for two sites without a message, of their
+    statements (`assert self.being_chunked_req is None` -> `assert self.chunked_req is None`
+    is one check renamed, `assert (...)` beside it is another); two messages that are only
+    placeholders say nothing (0.5)."""
+    if not a.template and not b.template and a.statement and b.statement:
+        return fuzz.ratio(a.statement, b.statement) / 100
     ma, mb = mask_template(a.template), mask_template(b.template)
     if not ma.strip("\x00 ") and not mb.strip("\x00 "):
         return 0.5 if a.template != b.template else 1.0
@@ -152,7 +157,9 @@ class Pairing:
 
 
 def _key(site: Site) -> tuple[str, str, str, str]:
-    return (site.path, site.function, site.exception, site.template)
+    """Exact continuation: the same place and text (for a site without a message, the same
+    statement: the asserts of one function pair by what they check, not by their order)."""
+    return (site.path, site.function, site.exception, site.template or site.statement or "")
 
 
 def _exact(old: Sequence[Site], new: Sequence[Site]) -> list[Pairing]:

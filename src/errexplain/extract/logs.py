@@ -19,12 +19,17 @@ LEVELS = frozenset({"error", "critical", "exception", "warning", "info"})
 GATED = frozenset({"warning", "info"})
 """Levels recorded only when the literal text reports a failure (FAILURE)."""
 FAILURE = re.compile(
-    r"\b(?:fail\w*|error\w*|cannot|can't|unable|invalid|not supported|unsupported|"
-    r"exceed\w*|timeout|timed out|abort\w*|out of memory|oom|leak\w*|deadlock\w*|crash\w*|"
-    r"killed|dead)\b",
+    r"(?<![-_=])\b(?:fail[a-z]*|error[a-z]*|cannot|can't|unable|invalid|not supported|"
+    r"unsupported|exceed[a-z]*|timeout|timed out|abort[a-z]*|out of memory|oom|leak[a-z]*|"
+    r"deadlock[a-z]*|crash[a-z]*|killed|dead)\b(?![-_=])",
     re.IGNORECASE,
 )
-"""Words by which a warning or an info line reports a failure (the others are not recorded)."""
+"""Words by which a warning or an info line reports a failure (the others are not recorded).
+A word joined to a flag or a field name (``--crash-dump-folder``, ``failed_requests``,
+``timeout=<t>``) names a setting, not a failure."""
+INFO_SETTING = frozenset({"timeout"})
+"""Words that an info line uses for a setting (`Setting distributed timeout to <n> seconds`):
+they report a failure there only as a heading (`Timeout: not all nodes are ready`)."""
 
 
 def _is_logger(obj: ast.expr) -> bool:
@@ -51,4 +56,12 @@ def worth_recording(level: str, template: str) -> bool:
     failure."""
     if not template_words(template):
         return False
-    return level not in GATED or bool(FAILURE.search(compile_template(template).literal_text))
+    if level not in GATED:
+        return True
+    text = compile_template(template).literal_text
+    for m in FAILURE.finditer(text):
+        if level != "info" or m.group().lower() not in INFO_SETTING:
+            return True
+        if text[m.end() : m.end() + 1] in (":", "!"):
+            return True
+    return False

@@ -127,9 +127,9 @@ class Ranking:
 
 def _file_of(cand: Candidate, frame: Frame) -> str | None:
     """The candidate's path (now, or in an earlier release) that a frame is in."""
-    if cand.path and _in_file(frame, cand.path):
+    if cand.path and in_file(frame, cand.path):
         return cand.path
-    return next((p for p in cand.paths if _in_file(frame, p)), None)
+    return next((p for p in cand.paths if in_file(frame, p)), None)
 
 
 def _frame_reason(cand: Candidate, frames: Sequence[Frame]) -> tuple[float, str | None]:
@@ -162,10 +162,22 @@ def _located(cand: Candidate, frames: Sequence[Frame]) -> bool:
     return _file_of(cand, frames[-1]) is not None and frames[-1].function == func
 
 
-def _in_file(frame: Frame, path: str) -> bool:
-    """Whether a frame's (absolute, relative or Windows) path ends with a package path."""
+def in_file(frame: Frame, path: str) -> bool:
+    """Whether a frame's (absolute, relative or Windows) path ends with a package path; a path
+    whose directories the paster elided (`.../mem_cache/radix_cache.py`) is in a package path
+    that ends with what is left of it."""
     fpath = frame.path.replace("\\", "/")
-    return fpath == path or fpath.endswith("/" + path)
+    if fpath == path or fpath.endswith("/" + path):
+        return True
+    for mark in ELIDED_PATH:
+        if fpath.startswith(mark):
+            rest = fpath[len(mark) :]
+            return rest.startswith("/") and len(rest) > 1 and ("/" + path).endswith(rest)
+    return False
+
+
+ELIDED_PATH = ("...", "…")
+"""How a paster marks the directories left out of a frame's path."""
 
 
 def _same_site(cand: Candidate, frame: Frame) -> bool:

@@ -15,7 +15,7 @@ Pure: the catalog view is passed in. Only entries :func:`locatable` are looked u
 from __future__ import annotations
 
 from errexplain._startup import TYPE_CHECKING
-from errexplain.match.rank import TYPE_MISMATCH, Hit
+from errexplain.match.rank import TYPE_MISMATCH, Hit, in_file
 from errexplain.match.template import normalize_ws
 from errexplain.models import at_sites
 
@@ -182,11 +182,6 @@ def _recorded(cand: Candidate) -> str | None:
     return None
 
 
-def _in_file(frame: Frame, path: str) -> bool:
-    fpath = frame.path.replace("\\", "/")
-    return fpath == path or fpath.endswith("/" + path)
-
-
 def _evidence(cand: Candidate, frame: Frame, test: str | None) -> tuple[float, bool, list[str]]:
     """(score, the statement itself is identified, reasons) of a site in the frame's file and
     function."""
@@ -222,7 +217,7 @@ def _evidence(cand: Candidate, frame: Frame, test: str | None) -> tuple[float, b
 
 def _score(cand: Candidate, frame: Frame, depth: int, error: RaisedError, test: str | None) -> Hit:
     score, exact, reasons = _evidence(cand, frame, test)
-    if not _in_file(frame, str(cand.path)):
+    if not in_file(frame, str(cand.path)):
         score -= MOVED
         reasons.append(f"the file is found by name only (moved from {cand.path}?)")
     if frame.line is not None and frame.line == cand.line:

@@ -97,7 +97,52 @@ def finish(found: list[RaisedError]) -> tuple[RaisedError, ...]:
     found.sort(key=lambda e: e.line_no)
     found = [_unwrapped(e) for e in found]
     complete = [e for e in found if not e.truncated]
+    if complete and len(complete) < len(found):
+        complete = _frames_of_cut(complete, [e for e in found if e.truncated])
     return _merge(complete or found)
+
+
+_FRAMELESS = frozenset({"prose", "line", "log", "repr"})
+"""Forms of an error written without its traceback (quoted in a title or a sentence, a bare
+`Type: message` line, a log line, a repr)."""
+
+
+def _frames_of_cut(complete: list[RaisedError], cut: Sequence[RaisedError]) -> list[RaisedError]:
+    """The errors of a paste that quotes an error (an issue's title or a sentence:
+    `AssertionError: parent does not have child key`) and holds a traceback cut before its
+    exception line: when the cut traceback's innermost frame shows the statement that raises
+    the quoted error (an `assert` for an AssertionError, `raise <its type>`, maybe cut:
+    `raise Runt`) and it is the only frameless error that statement fits, the frames are its
+    own (they tell which of the sites that raise the same text raised it)."""
+    out = list(complete)
+    for tb in cut:
+        if not tb.frames:
+            continue
+        code = (tb.frames[-1].code or "").strip()
+        fits = [
+            i
+            for i, e in enumerate(out)
+            if e.form in _FRAMELESS and not e.frames and _shows_raise(code, e.short_type)
+        ]
+        if len(fits) == 1:
+            out[fits[0]] = replace(out[fits[0]], frames=tb.frames)
+    return out
+
+
+def _shows_raise(code: str, short_type: str) -> bool:
+    """Whether a frame's source line raises an exception of type `short_type`."""
+    if not short_type:
+        return False
+    if code.startswith("assert ") or code == "assert":
+        return short_type == "AssertionError"
+    if not code.startswith("raise "):
+        return False
+    rest = code[len("raise ") :]
+    name = rest.split("(", 1)[0].strip().rsplit(".", 1)[-1]
+    if not name:
+        return False
+    # `raise ValueError(` names the type whole; `raise Runt` may be a line cut by the paster
+    return name == short_type if "(" in rest else short_type.startswith(name)
 
 
 def _unwrapped(err: RaisedError) -> RaisedError:
