@@ -172,7 +172,10 @@ def run_catalog(sample: int, seed: int) -> None:
     entries = [
         e
         for e in catalog.entries
-        if identifiable(e.template) and e.source.path and e.kind != "log" and not e.removed_in
+        if identifiable(e.template)
+        and e.source.path
+        and e.kind not in ("log", "abort")
+        and not e.removed_in
     ]
     rnd = random.Random(seed)
     if sample and sample < len(entries):

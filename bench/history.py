@@ -57,7 +57,7 @@ def _pool(entries: list[Any], latest: str) -> dict[str, list[Any]]:
     for e in entries:
         if e.project != "sglang" or not e.at or not e.releases or not identifiable(e.template):
             continue
-        if e.kind == "log":
+        if e.kind in ("log", "abort"):  # never raised: no traceback ends in it
             continue
         spans = parse_at(e.at)
         if e.releases[1] != latest:

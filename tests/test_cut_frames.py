@@ -10,8 +10,8 @@ import pytest
 from errexplain.catalog.index import Index, build_bytes
 from errexplain.catalog.memory import MemoryCatalog
 from errexplain.explainer import explain_text
-from errexplain.models import Entry, Frame, Project, Source, make_id
 from errexplain.match.rank import in_file
+from errexplain.models import Entry, Frame, Project, Source, make_id
 from errexplain.parse.traceback import parse_traceback
 
 PROJECT = Project("pkg", "1.0")

@@ -367,6 +367,33 @@ def test_an_exception_inside_a_catalogued_log_line_is_explained_by_the_line():
     assert not exp.matches or exp.matches[0].entry.id != "f" * 16
 
 
+def test_an_exception_whose_text_only_an_unraised_site_sends_is_explained_by_its_line():
+    # `Request 7 was aborted.` is also a message a request's client is sent (kind abort, at
+    # another site): printed with an exception type, it was raised, so the log line around it
+    # explains it, not the abort site
+    logged = _entry(
+        "f" * 16,
+        "Transfer failed for request <rid> after bootstrapping with exception <e>",
+        "error",
+        "demo/transfer.py",
+        kind="log",
+        derived=True,
+    )
+    sent = _entry(
+        "e" * 16, "Request <n> was aborted.", "abort", "demo/grammar.py", kind="abort", derived=True
+    )
+    view = MemoryCatalog((*ENTRIES, logged, sent))
+    text = (
+        "[2026-01-02 10:00:00 TP3] Transfer failed for request rid='9f2' after bootstrapping "
+        "with exception TransferError(room=7): Request 7 was aborted.\n"
+    )
+    [exp] = explain_text(text, view)
+    assert exp.matches[0].entry.id == "f" * 16
+    # the same message as a JSON error body is the abort site's
+    [exp] = explain_text('{"object": "error", "message": "Request 7 was aborted."}\n', view)
+    assert exp.matches[0].entry.id == "e" * 16
+
+
 def test_a_log_record_starting_with_a_long_template_head_is_a_catalogued_message():
     short = _entry(
         "9" * 16, "Invalid request object: <obj>", "error", "demo/loop.py", kind="log", derived=True

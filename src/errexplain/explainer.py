@@ -16,6 +16,7 @@ from errexplain.match.release import Facts, guess, pin, site_lines, window
 from errexplain.match.sites import ambiguous, assert_test, locate, wants_sites
 from errexplain.match.template import compile_template, sentence_stops
 from errexplain.models import (
+    UNRAISED_KINDS,
     Current,
     Entry,
     Explanation,
@@ -302,7 +303,9 @@ def _follow_release(view: CatalogView, m: Match, g: ReleaseGuess | None, facts: 
     head = _head(view, e)
     if head is not None and head.id != e.id:
         if not head.removed_in:
-            current = Current(head.id, head.template, head.source.path, head.source.line)
+            current = Current(
+                head.id, head.template, head.source.path, head.source.line, head.statement
+            )
         if head.curated and not e.curated:
             e = replace(
                 e,
@@ -343,7 +346,8 @@ def _same_text_now(matches: tuple[Match, ...]) -> tuple[Match, ...]:
         if now is None and m.current is None and e.removed_in:
             now = next((g for g in general if _generalizes(g, e)), None)
         if m.current is None and e.removed_in and now is not None and now.id != e.id:
-            m = replace(m, current=Current(now.id, now.template, now.source.path, now.source.line))
+            now_at = Current(now.id, now.template, now.source.path, now.source.line, now.statement)
+            m = replace(m, current=now_at)
         out.append(m)
     return tuple(out)
 
@@ -457,7 +461,7 @@ def explain_text_bounded(
     out = []
     for e in kept:
         exp = explain_error(e, view, cutoff=cutoff, text=text, release=release)
-        if not exp.matches and e.form in ("log", "repr") and e.line_no:
+        if _unraised_only(exp) and e.form in ("log", "repr") and e.line_no:
             if by_no is None:  # once per text, not once per error (linear in the paste)
                 from errexplain.parse.lines import clean_lines
 
@@ -539,6 +543,14 @@ def _logged_beside(
         taken_ids.add(hit.id)
         out.append(_as_error(view, st, no, ranking, {hit.id}, text, release))
     return out
+
+
+def _unraised_only(exp: Explanation) -> bool:
+    """No match, or only sites that never raise (logged, or sent to a client) for an error
+    printed with an exception type: its text was built where the exception was created."""
+    return not exp.matches or bool(
+        exp.error.type and all(m.entry.kind in UNRAISED_KINDS for m in exp.matches)
+    )
 
 
 def _enclosing_line(

@@ -323,6 +323,8 @@ class Current:
     template: str
     path: str | None
     line: int | None
+    statement: str | None = None
+    """For a check without a message: its statement (the template is empty)."""
 
 
 @record
@@ -554,6 +556,11 @@ def parse_releases(text: str) -> tuple[str, str]:
     if not first or (dots and not last) or any(c.isspace() or c == ";" for c in text):
         raise ValueError(f"{text!r}: expected 'FIRST..LAST' or one release")
     return first, last or first
+
+
+UNRAISED_KINDS = frozenset({"log", "abort"})
+"""Kinds of sites whose message is never raised: logged (``log``: its level is the entry's
+``exception``), or handed to a request's client as its error (``abort``)."""
 
 
 def make_id(project: str, module: str, function: str, template: str) -> str:

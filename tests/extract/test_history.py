@@ -334,6 +334,11 @@ def test_a_traceback_showing_the_older_statement_finds_its_wording(tmp_path, stm
     top = exp.matches[0]
     assert top.entry.statement == "assert self.being_chunked is None"
     assert top.kind == "exact" and top.score >= 0.95
+    from errexplain.render.view import release_history
+
+    history = release_history(top)
+    assert history is not None
+    assert "later releases word this check 'assert self.chunked is None'" in history
     (stated,) = explain_text("AssertionError: assert self.being_chunked is None\n", view)
     assert stated.matches[0].entry.statement == "assert self.being_chunked is None"
 

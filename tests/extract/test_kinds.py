@@ -492,3 +492,72 @@ def _expanded(doc):
     from errexplain.extract.writer import expand_entry
 
     return {**doc, "entries": [expand_entry(e) for e in doc["entries"]]}
+
+
+# --- messages handed to a request's client (abort sinks) -------------------------------------
+ABORTS = """
+class Scheduler:
+    def admit(self, req, n, limit):
+        if n > limit:
+            error_msg = f"Input of {n} tokens is over the limit of {limit} tokens."
+            req.set_finish_with_abort(error_msg)
+            return
+        if req.waited > 30:
+            req.to_finish = FINISH_ABORT("Request waited too long in the queue.", 503)
+        req.set_finish_with_abort(error_msg_from_elsewhere)
+
+    def finish(self, req):
+        prepare_abort(req, "Aborted by the user.", status_code=400)
+        return FINISH_ABORT(message="Beam group aborted.")
+
+
+class Serving:
+    def check(self, i, e):
+        if e is not None:
+            return self.create_error_response(f"Tool {i} has a bad schema: {e}")
+        return Response(f"Tool {i} is fine")
+
+    def wrap(self, x):
+        try:
+            return x()
+        except ValueError as e:  # someone else's message behind a generic lead
+            return self.create_error_response(f"Internal server error: {str(e)}")
+"""
+
+
+def test_messages_sent_to_the_client_are_abort_sites():
+    got = [(s.line, s.kind, s.exception, s.template, s.function) for s in sites(ABORTS)]
+    assert got == [
+        (
+            6,
+            "abort",
+            "abort",
+            "Input of <n> tokens is over the limit of <limit> tokens.",
+            "Scheduler.admit",
+        ),
+        (9, "abort", "abort", "Request waited too long in the queue.", "Scheduler.admit"),
+        (13, "abort", "abort", "Aborted by the user.", "Scheduler.finish"),
+        (14, "abort", "abort", "Beam group aborted.", "Scheduler.finish"),
+        (20, "abort", "abort", "Tool <i> has a bad schema: <e>", "Serving.check"),
+    ]
+    (first,) = [s for s in sites(ABORTS) if s.line == 6]
+    assert first.condition == "n > limit"
+
+
+def test_a_full_pool_and_retracted_requests_are_failures_worth_a_warning():
+    code = """
+    import logging
+    logger = logging.getLogger(__name__)
+    def f(flag, n):
+        prefix = "KV cache pool is full. Retract requests. " if flag else "Testing retraction. "
+        logger.warning(prefix + f"#retracted_reqs: {n}")
+        logger.warning("Retracted %d requests", n)
+        logger.warning("The pool holds %d pages", n)
+        logger.warning("Could not read the metrics of rank %d", n)
+    """
+    got = [(s.line, s.template) for s in sites(code)]
+    assert got == [
+        (6, "KV cache pool is full. Retract requests. #retracted_reqs: <n>"),
+        (7, "Retracted <n> requests"),
+        (9, "Could not read the metrics of rank <n>"),
+    ]

@@ -12,7 +12,7 @@ from errexplain.catalog.relation import SAME_FAILURE, SAME_FUNCTION, related_by,
 from errexplain.catalog.relation import Site as RelSite
 from errexplain.extract.records import Site
 from errexplain.match.template import compile_template
-from errexplain.models import is_test_path
+from errexplain.models import UNRAISED_KINDS, is_test_path
 
 MAX_RELATED = 6
 FAILURE_SIMILARITY = 50
@@ -41,6 +41,8 @@ def meaning(facts: Site) -> str:
         )
     elif facts.kind == "log":
         text = f"Logged at {facts.exception} level {where}{when}."
+    elif facts.kind == "abort":
+        text = f"Sent to the client as its request's error {where}{when} (aborted, not raised)."
     elif facts.via:
         name, _, at = facts.via.partition(" at ")
         text = (
@@ -91,7 +93,9 @@ class RelatedIndex:
         other = self.entries[j]
         if is_test_path(other.path) and not is_test_path(me.path):
             return False  # a library check is not related to the project's own tests
-        return bool(other.template) and (other.kind != "log" or me.kind == "log")
+        return bool(other.template) and (
+            other.kind not in UNRAISED_KINDS or me.kind in UNRAISED_KINDS
+        )
 
     def _candidates(self, i: int) -> set[int]:
         me = self.entries[i]

@@ -21,7 +21,8 @@ GATED = frozenset({"warning", "info"})
 FAILURE = re.compile(
     r"(?<![-_=])\b(?:fail[a-z]*|error[a-z]*|cannot|can't|unable|invalid|not supported|"
     r"unsupported|exceed[a-z]*|timeout|timed out|abort[a-z]*|out of memory|oom|leak[a-z]*|"
-    r"deadlock[a-z]*|crash[a-z]*|killed|dead)\b(?![-_=])",
+    r"deadlock[a-z]*|crash[a-z]*|killed|dead|is full|retract[a-z]*|could not|couldn't|"
+    r"malformed)\b(?![-_=])",
     re.IGNORECASE,
 )
 """Words by which a warning or an info line reports a failure (the others are not recorded).
@@ -30,6 +31,34 @@ A word joined to a flag or a field name (``--crash-dump-folder``, ``failed_reque
 INFO_SETTING = frozenset({"timeout"})
 """Words that an info line uses for a setting (`Setting distributed timeout to <n> seconds`):
 they report a failure there only as a heading (`Timeout: not all nodes are ready`)."""
+
+
+ABORT_SINKS = {
+    "set_finish_with_abort": (0, "error_msg"),
+    "FINISH_ABORT": (0, "message"),
+    "prepare_abort": (1, "error_message"),
+    "create_error_response": (0, "message"),
+    "create_streaming_error_response": (0, "message"),
+}
+"""Calls that hand a request's error message to its client instead of raising it (sglang's
+scheduler finishes the request with an abort reason; its OpenAI-compatible server builds the
+error response): the user reads the text in an HTTP error body, so it is catalogued as a site
+of kind ``abort``. Name -> the message's position and keyword."""
+
+
+def abort_message_arg(call: ast.Call) -> ast.expr | None:
+    """The message argument of a call to an abort sink, or None when it is none."""
+    func = call.func
+    name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
+    if name not in ABORT_SINKS:
+        return None
+    pos, keyword = ABORT_SINKS[name]
+    args = call.args
+    if any(isinstance(a, ast.Starred) for a in args[: pos + 1]):
+        return None
+    if len(args) > pos:
+        return args[pos]
+    return next((k.value for k in call.keywords if k.arg in (keyword, "message")), None)
 
 
 def _is_logger(obj: ast.expr) -> bool:

@@ -17,7 +17,7 @@ from rapidfuzz import fuzz
 from errexplain._startup import mutable_record
 from errexplain.catalog.load import KEY_ORDER, SOURCE_ORDER
 from errexplain.extract.records import Site
-from errexplain.models import make_id
+from errexplain.models import UNRAISED_KINDS, make_id
 
 Entry = dict[str, Any]
 SITE_KEYS = (
@@ -111,7 +111,12 @@ def new_ids(sites: Sequence[Site], project: str) -> list[str]:
     ids = [""] * len(sites)
     order = sorted(
         range(len(sites)),
-        key=lambda i: (sites[i].path, sites[i].kind == "log", sites[i].line, sites[i].kind),
+        key=lambda i: (
+            sites[i].path,
+            sites[i].kind in UNRAISED_KINDS,
+            sites[i].line,
+            sites[i].kind,
+        ),
     )
     for i in order:
         site = sites[i]

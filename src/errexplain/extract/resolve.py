@@ -10,6 +10,7 @@ from errexplain._startup import record, replace
 from errexplain.extract.helpers import fill_pattern
 from errexplain.extract.records import CallInfo, ClassInfo, FileResult, HelperInfo, Site
 from errexplain.match.template import compile_template
+from errexplain.models import UNRAISED_KINDS
 
 BUILTIN_EXCEPTIONS = frozenset(
     name
@@ -184,7 +185,7 @@ def resolve(results: Iterable[FileResult]) -> Resolved:
     out: list[Site] = []
     notes: list[str] = []
     for site in sites:
-        if site.kind == "log":
+        if site.kind in UNRAISED_KINDS:
             out.append(site)
         elif site.helper:
             if site.constant and table.is_exception(site.exception):

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import ast
 import gc
+import re
 import warnings
 from collections.abc import Callable, Iterator
 from typing import Any, ClassVar
 
 from errexplain.extract.helpers import Helpers
-from errexplain.extract.logs import log_level, worth_recording
+from errexplain.extract.logs import abort_message_arg, log_level, worth_recording
 from errexplain.extract.messages import Message, from_call, from_expr, from_log_call, source_of
 from errexplain.extract.records import CallInfo, ClassInfo, FileResult, Site
 from errexplain.extract.scope import Scope
@@ -282,6 +283,8 @@ class SiteVisitor:
             if message is not None and worth_recording(level, message.template):
                 self._add(node, "log", level, message, self._condition())
             return
+        if self._abort(node, call):
+            return
         cls = self._classes[-1] if self._classes else None
         found = self.helpers.site_for(call, cls, node.lineno, lookup)
         if found is not None:
@@ -296,6 +299,25 @@ class SiteVisitor:
             )
         elif isinstance(call.func, ast.Name) and call.func.id in self._imports:
             self._imported_call(node, call, *self._imports[call.func.id])
+
+    def _abort(self, node: ast.stmt, value: ast.expr | None) -> bool:
+        """A request finished with an error message its client reads (``logs.ABORT_SINKS``:
+        ``req.set_finish_with_abort(msg)``, ``req.to_finish = FINISH_ABORT(msg)``, ``return
+        self.create_error_response(msg)``): a site of kind ``abort``. False when `value` is
+        no such call."""
+        if not isinstance(value, ast.Call):
+            return False
+        arg = abort_message_arg(value)
+        if arg is None:
+            return False
+        message = from_expr(arg, node.lineno, self._scopes[-1].lookup)
+        if (
+            message is not None
+            and worth_recording("error", message.template)
+            and not (self._handling[-1] and _passes_on_caught(message.template))
+        ):
+            self._add(node, "abort", "abort", message, self._condition())
+        return True
 
     def _imported_call(self, node: ast.Expr, call: ast.Call, module: str, name: str) -> None:
         """Keep a call of a function imported from the project that passes literal text: it
@@ -347,6 +369,8 @@ class SiteVisitor:
         (``dict(self.named_parameters())``): a KeyError names a weight the model lacks, the
         commonest error of loading a checkpoint, raised by no raise statement."""
         value = node.value
+        if self._abort(node, value):
+            return
         if self._funcs[-1] is None or not isinstance(value, ast.Subscript):
             return
         if not isinstance(value.value, ast.Name) or isinstance(value.slice, ast.Slice):
@@ -361,7 +385,7 @@ class SiteVisitor:
 
     def visit_Return(self, node: ast.Return) -> None:
         value = node.value
-        if self._funcs[-1] is None or not isinstance(value, ast.Call):
+        if self._funcs[-1] is None or not isinstance(value, ast.Call) or self._abort(node, value):
             return
         name = _callee_name(value.func)
         if not name[:1].isupper():
@@ -387,6 +411,16 @@ class SiteVisitor:
 
 if hasattr(ast, "TryStar"):  # Python 3.11+: try/except*
     SiteVisitor._handlers[ast.TryStar] = SiteVisitor.visit_Try
+
+
+_CAUGHT = re.compile(r"<(?:(?:str|repr)\()?[A-Za-z_]\w*\)?>\Z")
+
+
+def _passes_on_caught(template: str) -> bool:
+    """A message that only prefixes the exception being handled (`f"Internal server error:
+    {e}"`, `"Bad request: " + str(err)`): the client reads someone else's message behind a
+    generic lead, and that message is what the catalog explains."""
+    return bool(_CAUGHT.search(template)) and template.count("<") == 1
 
 
 def visit_source(path: str, data: bytes) -> FileResult:

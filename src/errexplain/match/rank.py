@@ -28,7 +28,7 @@ from errexplain.match.template import (
     normalize_ws,
     sentence_stops,
 )
-from errexplain.models import Candidate, Frame
+from errexplain.models import UNRAISED_KINDS, Candidate, Frame
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -236,9 +236,10 @@ def _adjust(
     """Apply the type penalty, the frame bonus or the builtin prior and the release fit;
     explain each."""
     score += _release_adjust(cand, window, reasons)
-    if cand.kind == "log" and exc_type:
+    if cand.kind in UNRAISED_KINDS and exc_type:
         score -= LOGGED_TYPED
-        reasons.append(f"a logged message, but this error was raised as {exc_type}")
+        what = "a logged message" if cand.kind == "log" else "a message sent to the client"
+        reasons.append(f"{what}, but this error was raised as {exc_type}")
     elif not _type_ok(cand, exc_type):
         score = _type_penalty(score)
         reasons.append(f"but the catalog raises {cand.exception}, not {exc_type}")

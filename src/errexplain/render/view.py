@@ -337,7 +337,7 @@ def release_history(m: Match) -> str | None:
     text = f"raised by {e.project} {span} (at {where}, {e.source.version})"
     if m.current is not None:
         c = m.current
-        cur = render_plain(c.template)
+        cur = render_plain(c.template) if c.template else (c.statement or "")
         cur = cur if len(cur) <= 120 else cur[:119] + "…"
         text += f"; later releases word this check '{cur}' (at {c.path}:{c.line})"
     elif e.removed_in:
