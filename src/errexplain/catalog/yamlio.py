@@ -39,6 +39,10 @@ def _event_kinds() -> dict[type, int]:
 CACHE_SIZE = 65536
 """Plain scalars whose tag is remembered (keys, releases, line numbers repeat across the files
 of a catalog; 4,096 filled up within the first tenth of the bundled catalog)."""
+CACHE_TEXT_MAX = 40
+"""Longer plain scalars (messages, prose) are not remembered: they rarely repeat in another
+file, and their tag is quick to find (a text that is no number, date or null fails the
+resolver's patterns within its first characters)."""
 
 
 class _Scalars:
@@ -69,12 +73,14 @@ class _Scalars:
 
     def plain(self, value: str) -> Any:
         hit = self.document.get(value, self)
-        if hit is not self:
-            return hit
+        return self.new(value) if hit is self else hit
+
+    def new(self, value: str) -> Any:
+        """The value of a plain scalar the document has not held before."""
         tag = self.cache.get(value)
         if tag is None:
             tag = self._tag(value)
-            if len(self.cache) < CACHE_SIZE:
+            if len(value) <= CACHE_TEXT_MAX and len(self.cache) < CACHE_SIZE:
                 self.cache[value[:1] + value[1:]] = tag  # (a copy: not the document's object)
         out = value if tag is _STR else self._build(tag, value)
         self.document[value] = out
@@ -264,7 +270,7 @@ class _LineReader:
         if not _scalars:
             _scalars.append(_Scalars())
         _scalars[0].begin()
-        self.plain, self.known = _scalars[0].plain, _scalars[0].document
+        self.new, self.known = _scalars[0].new, _scalars[0].document
         if any(c in text for c in _BREAKS):
             raise _Unusual("line break, BOM or tab")
         self.raw = text.split("\n")
@@ -359,7 +365,7 @@ class _LineReader:
         if hit is _NO_KEY:
             if key[-1] == " " or " #" in key or ":" in key:
                 raise _Unusual("key")
-            hit = self.plain(key)
+            hit = self.new(key)
         return hit, body[cut + 2 :]
 
     def scalar(self, value: str, no: int) -> Any:
@@ -382,7 +388,7 @@ class _LineReader:
             return hit
         if ": " in value or " #" in value or value[-1] in " :":
             raise _Unusual("plain scalar YAML would read otherwise")
-        return self.plain(value)
+        return self.new(value)
 
     def single_quoted(self, value: str, no: int) -> str:
         inner = value[1:-1]
