@@ -237,6 +237,8 @@ def test_locks_of_pruned_catalogs_are_removed(cache_dir):
 FIRST_BUILD = """\
 import os, sys
 os.environ["ERREXPLAIN_CACHE_DIR"] = sys.argv[2]
+for text in sys.argv[5:]:  # as code loaded before would: CPython's one-character texts
+    sys.intern(text)
 from errexplain.catalog.store import build
 data = build((sys.argv[1],), "k", parallel={"serial": False, "parallel": True}.get(sys.argv[3]))
 with open(sys.argv[4], "wb") as fh:
@@ -293,13 +295,13 @@ def _two_projects(root: Path) -> Path:
     return root
 
 
-def _first_build(catalog: Path, cache: Path, how: str) -> bytes:
+def _first_build(catalog: Path, cache: Path, how: str, *interned: str) -> bytes:
     """`store.build` in a fresh process, as a user's first build; `how`: serial (one process),
-    parallel (a process per core for every part of the work) or default (by the work's size)."""
+    parallel (a process per core for every part of the work) or default (by the work's size);
+    `interned`: texts the process interns first."""
     out = cache.parent / f"{cache.name}-{how}.idx"
-    subprocess.run(
-        [sys.executable, "-c", FIRST_BUILD, str(catalog), str(cache), how, str(out)], check=True
-    )
+    cmd = [sys.executable, "-c", FIRST_BUILD, str(catalog), str(cache), how, str(out)]
+    subprocess.run([*cmd, *interned], check=True)
     return out.read_bytes()
 
 
@@ -334,3 +336,19 @@ def test_the_bundled_catalog_gives_the_same_index_bytes_however_it_is_built(tmp_
     edited.write_text(edited.read_text() + "# edited\n")
     assert _first_build(root, tmp_path / "cache", "default") == first
     assert _first_build(root, tmp_path / "one", "serial") == first
+
+
+def test_one_character_texts_give_the_same_bytes_whatever_code_the_process_loaded(tmp_path):
+    """CPython has one object for each one-character latin-1 text, interned or not as the code
+    a process has loaded happens to hold one (marshal writes an interned text with another
+    type byte)."""
+    root = tmp_path / "cat" / "demo"
+    root.mkdir(parents=True)
+    (root / "project.yaml").write_text("name: demo\n")
+    (root / "m.yaml").write_text(
+        "module: m.py\nentries:\n- id: '00000000000000aa'\n  exception: KeyError\n"
+        "  template: no key <k> in the table\n  source: m.py:3 get\n  versions: [q, \xa7]\n",
+        encoding="utf-8",
+    )
+    plain = _first_build(tmp_path / "cat", tmp_path / "one", "serial")
+    assert _first_build(tmp_path / "cat", tmp_path / "two", "serial", "q", "\xa7") == plain
