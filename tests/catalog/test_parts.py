@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from errexplain.catalog import parts, records
+from errexplain.catalog import parts
 from errexplain.catalog.index import Index, build_bytes
 from errexplain.catalog.load import load_catalog, load_module_file, load_project
 
@@ -160,16 +160,15 @@ def _answers(data: bytes) -> tuple[object, ...]:
     )
 
 
-def test_the_parallel_paths_build_the_same_index(monkeypatch, tmp_path):
+def test_the_parallel_paths_build_the_same_index(tmp_path):
     root = _catalog(tmp_path / "cat", files=9, per_file=7)
     serial = load_catalog([root])
     serial_index = build_bytes(serial.entries, serial.projects, "k", (), serial.template_facts)
-    monkeypatch.setattr(parts, "PARALLEL_MIN_FILES", 1)
-    monkeypatch.setattr(records, "PARALLEL_MIN_ENTRIES", 1)
-    monkeypatch.setattr("os.cpu_count", lambda: 2)
-    parallel = load_catalog([root])
+    parallel = load_catalog([root], parallel=True)
     assert parallel == serial
-    data = build_bytes(parallel.entries, parallel.projects, "k", (), parallel.template_facts)
+    data = build_bytes(
+        parallel.entries, parallel.projects, "k", (), parallel.template_facts, parallel=True
+    )
     assert _answers(data) == _answers(serial_index)
     assert _answers(build_bytes(serial.entries, serial.projects, "k")) == _answers(data)
 
@@ -226,14 +225,12 @@ answer: this pins the bytes. Update it (with a reason) when the index format cha
 @pytest.mark.skipif(sys.version_info[:2] != (3, 11), reason="the pinned bytes are of CPython 3.11")
 @pytest.mark.parametrize("forked", [False, True])
 def test_the_index_bytes_are_those_main_built(monkeypatch, tmp_path, forked):
-    from errexplain.catalog import yamlio
-
     _history_catalog(tmp_path / "cat")
     monkeypatch.chdir(tmp_path)  # catalog files named by relative paths: the same every run
     monkeypatch.setenv("ERREXPLAIN_CACHE_DIR", str(tmp_path / "cache"))
-    monkeypatch.setattr(yamlio, "_scalars", [])  # which strings are shared: as in a fresh process
-    monkeypatch.setattr(records, "PARALLEL_MIN_ENTRIES", 1 if forked else 10**9)
-    monkeypatch.setattr("os.cpu_count", lambda: 2)
+    # (whatever this process read before: what a file is read into is of the file alone)
     catalog = load_catalog([Path("cat")])
-    data = build_bytes(catalog.entries, catalog.projects, "k", (), catalog.template_facts)
+    data = build_bytes(
+        catalog.entries, catalog.projects, "k", (), catalog.template_facts, parallel=forked
+    )
     assert hashlib.sha256(data).hexdigest() == HISTORY_INDEX_SHA256

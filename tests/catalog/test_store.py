@@ -232,3 +232,123 @@ def test_locks_of_pruned_catalogs_are_removed(cache_dir):
     (cache_dir / "index-live.idx").write_bytes(b"x")
     cache._prune(str(cache_dir), keep=str(cache_dir / "index-live.idx"))
     assert not stale.exists() and live.exists()
+
+
+FIRST_BUILD = """\
+import os, sys
+os.environ["ERREXPLAIN_CACHE_DIR"] = sys.argv[2]
+for text in sys.argv[5:]:  # as code loaded before would: CPython's one-character texts
+    sys.intern(text)
+from errexplain.catalog.store import build
+data = build((sys.argv[1],), "k", parallel={"serial": False, "parallel": True}.get(sys.argv[3]))
+with open(sys.argv[4], "wb") as fh:
+    fh.write(data)
+"""
+
+BETA_ENTRY = """\
+- id: '{id:016x}'
+  exception: ValueError
+  template: value <v> is out of range in part {i}
+  source: pkg/b{i}.py:{line} check
+  condition: v > limit
+  versions:
+  - r{k}
+  - r6
+  - x
+  related:
+  - '{rel:016x}'
+"""
+
+
+def _two_projects(root: Path) -> Path:
+    """Project alpha: enough module files to be parsed by a process per core, with more
+        distinct plain scalars than the YAML reader's cache holds (a process that reads alpha
+        fills it up); project beta: parsed in the building process (too few files for workers) but
+        enough for a parts file, with values shared across its files and with its project.yaml (r7,
+    once in each file)."""
+    from errexplain.catalog import parts
+    from errexplain.catalog.yamlio import CACHE_SIZE
+
+    (root / "alpha").mkdir(parents=True)
+    (root / "alpha" / "project.yaml").write_text("name: alpha\nversion: '1.0'\n")
+    files = parts.PARALLEL_MIN_FILES
+    for i in range(files):
+        versions = "".join(f"  - a{i}-{n}\n" for n in range(CACHE_SIZE // files + 10))
+        (root / "alpha" / f"a{i}.yaml").write_text(
+            f"module: pkg/a{i}.py\nentries:\n- id: '{i + 1:016x}'\n  exception: KeyError\n"
+            f"  template: no key <k> in table {i}\n  source: pkg/a{i}.py:3 get\n"
+            f"  versions:\n{versions}"
+        )
+    (root / "beta").mkdir()
+    (root / "beta" / "project.yaml").write_text(
+        "name: beta\nversion: r7\nlink: https://example.org/{version}/{path}#L{line}\n"
+    )
+    files = parts.CACHE_MIN_FILES
+    for i in range(files):
+        body = "".join(
+            BETA_ENTRY.format(
+                id=0x10000 + i * 2 + k, i=i, k=7 - k, line=k + 5, rel=0x10000 + (i + 1) % files * 2
+            )
+            for k in range(2)
+        )
+        (root / "beta" / f"b{i}.yaml").write_text(f"module: pkg/b{i}.py\nentries:\n{body}")
+    return root
+
+
+def _first_build(catalog: Path, cache: Path, how: str, *interned: str) -> bytes:
+    """`store.build` in a fresh process, as a user's first build; `how`: serial (one process),
+    parallel (a process per core for every part of the work) or default (by the work's size);
+    `interned`: texts the process interns first."""
+    out = cache.parent / f"{cache.name}-{how}.idx"
+    cmd = [sys.executable, "-c", FIRST_BUILD, str(catalog), str(cache), how, str(out)]
+    subprocess.run([*cmd, *interned], check=True)
+    return out.read_bytes()
+
+
+def test_a_first_build_gives_the_same_bytes_in_one_process_in_several_and_from_cached_parts(
+    tmp_path,
+):
+    """Marshal's bytes of a value depend on which of its objects are one and which are held
+    elsewhere: a first build parsing alpha in workers and beta in the building process (whose
+    YAML cache alpha had not filled) gave other bytes than one parsing everything in one
+    process; a rebuild after one edit, with its parts from the cache, must give them too."""
+    root = _two_projects(tmp_path / "cat")
+    serial = _first_build(root, tmp_path / "one", "serial")
+    assert _first_build(root, tmp_path / "two", "default") == serial
+    assert _first_build(root, tmp_path / "three", "parallel") == serial
+    assert len(list((tmp_path / "two").glob("parts-*.bin"))) == 2  # (alpha's and beta's)
+    edited = root / "beta" / "b3.yaml"
+    edited.write_text(edited.read_text() + "# edited\n")
+    assert _first_build(root, tmp_path / "two", "default") == serial
+    assert _first_build(root, tmp_path / "three", "parallel") == serial
+    assert len(Index.from_bytes(serial)) == 400 + 2 * 100
+
+
+@pytest.mark.heavy
+def test_the_bundled_catalog_gives_the_same_index_bytes_however_it_is_built(tmp_path):
+    """The bundled catalog's first build (parsed by a process per core), a rebuild after one
+    edit (its other parts from the cache) and a build in one process: one set of bytes."""
+    from errexplain.catalog.locate import bundled_dir
+
+    root = Path(shutil.copytree(bundled_dir(), tmp_path / "errors"))
+    first = _first_build(root, tmp_path / "cache", "default")
+    edited = root / "sglang" / "srt" / "managers" / "scheduler.yaml"
+    edited.write_text(edited.read_text() + "# edited\n")
+    assert _first_build(root, tmp_path / "cache", "default") == first
+    assert _first_build(root, tmp_path / "one", "serial") == first
+
+
+def test_one_character_texts_give_the_same_bytes_whatever_code_the_process_loaded(tmp_path):
+    """CPython has one object for each one-character latin-1 text, interned or not as the code
+    a process has loaded happens to hold one (marshal writes an interned text with another
+    type byte)."""
+    root = tmp_path / "cat" / "demo"
+    root.mkdir(parents=True)
+    (root / "project.yaml").write_text("name: demo\n")
+    (root / "m.yaml").write_text(
+        "module: m.py\nentries:\n- id: '00000000000000aa'\n  exception: KeyError\n"
+        "  template: no key <k> in the table\n  source: m.py:3 get\n  versions: [q, \xa7]\n",
+        encoding="utf-8",
+    )
+    plain = _first_build(tmp_path / "cat", tmp_path / "one", "serial")
+    assert _first_build(tmp_path / "cat", tmp_path / "two", "serial", "q", "\xa7") == plain

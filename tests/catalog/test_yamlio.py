@@ -407,3 +407,24 @@ def test_a_documents_equal_texts_are_one_object_whether_the_cache_is_full(monkey
             assert doc["a"] is doc["c"][0]
             assert doc["c"][1] is doc["d"]
             yamlio._scalars[0].begin()
+
+
+@pytest.mark.parametrize("reader", [yamlio._block_load, yamlio._fast_load])
+def test_a_document_is_read_into_objects_of_its_own(monkeypatch, reader):
+    """No object of another document is among a document's values, and the cache of plain
+    scalars holds none of them: marshal writes an object that is shared, or held elsewhere,
+    with other bytes, so a part (and the index) would depend on which files the process read
+    before (an index built in one process had other bytes than one built by several, or from
+    parts kept in the cache)."""
+    monkeypatch.setattr(yamlio, "_scalars", [])
+    first = reader("a: some text\nb: '1.0'\nc: 12345\nd: true\n")
+    yamlio._scalars[0].begin()
+    second = reader("a: some text\nc: 12345\nd: true\nv:\n- some text\n- 12345\n")
+    yamlio._scalars[0].begin()
+    assert second == {"a": "some text", "c": 12345, "d": True, "v": ["some text", 12345]}
+    assert second["a"] is not first["a"] and second["c"] is not first["c"]
+    assert second["v"][0] is second["a"] and second["v"][1] is second["c"]
+    cached = yamlio._scalars[0].cache
+    assert "some text" in cached and "12345" in cached  # (their tags)
+    held = {id(k) for k in cached} | {id(v) for v in cached.values()}
+    assert not held & {id(second["a"]), id(second["c"]), id(first["a"]), id(first["c"])}

@@ -115,13 +115,17 @@ def build_bytes(
     key: str,
     release_facts: Iterable[Facts] = (),
     template_facts: Mapping[str, TemplateFacts] | None = None,
+    parallel: bool | None = None,
 ) -> bytes:
     """Compile entries into the bytes of an index file (`template_facts`: those already
-    computed, by template; see :class:`~errexplain.catalog.load.Catalog`)."""
-    from errexplain.catalog.parts import no_gc
+    computed, by template; see :class:`~errexplain.catalog.load.Catalog`). The records are
+    encoded by a process per core when there are many, or as `parallel` says (see
+    :func:`~errexplain.catalog.parts.workers`): the bytes are the same."""
+    from errexplain.catalog.parts import intern_single_chars, no_gc
 
+    intern_single_chars()
     with no_gc():
-        return _build_bytes(entries, projects, key, tuple(release_facts), template_facts)
+        return _build_bytes(entries, projects, key, tuple(release_facts), template_facts, parallel)
 
 
 def _build_bytes(
@@ -130,12 +134,13 @@ def _build_bytes(
     key: str,
     release_facts: tuple[Facts, ...],
     template_facts: Mapping[str, TemplateFacts] | None,
+    parallel: bool | None,
 ) -> bytes:
     known = _complete_facts(entries, template_facts)
     from errexplain.catalog.records import Encoder, Pending
 
     encoder = Encoder(entries, known)
-    pending = Pending(encoder)  # the rows and prose, while we go on
+    pending = Pending(encoder, parallel)  # the rows and prose, while we go on
     try:
         order, rare = _bucket_order(entries, known)
         bases = {e.exception: e.base for e in entries if e.base and e.base != e.exception}

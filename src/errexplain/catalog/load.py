@@ -434,8 +434,11 @@ def load_release_facts(proot: Path, project: str) -> Facts | None:
     return Facts(project, tuple(order), paths)
 
 
-def load_dir(root: Path) -> tuple[list[Project], list[Entry], list[Facts], dict[str, Any]]:
-    """(projects, entries, release facts, template facts) of one catalog directory."""
+def load_dir(
+    root: Path, parallel: bool | None = None
+) -> tuple[list[Project], list[Entry], list[Facts], dict[str, Any]]:
+    """(projects, entries, release facts, template facts) of one catalog directory (`parallel`:
+    see :func:`~errexplain.catalog.parts.load_parts`)."""
     from errexplain.catalog.locate import cache_dir
     from errexplain.catalog.parts import load_parts
 
@@ -444,7 +447,9 @@ def load_dir(root: Path) -> tuple[list[Project], list[Entry], list[Facts], dict[
         project = load_project(proot)
         projects.append(project)
         paths = [p for p in catalog_files(proot) if p.name not in NOT_MODULE_FILES]
-        found_entries, found_templates = load_parts(paths, project, cache_dir(), load_module_data)
+        found_entries, found_templates = load_parts(
+            paths, project, cache_dir(), load_module_data, parallel
+        )
         entries.extend(found_entries)
         templates.update(found_templates)
         found = load_release_facts(proot, project.name)
@@ -453,8 +458,10 @@ def load_dir(root: Path) -> tuple[list[Project], list[Entry], list[Facts], dict[
     return projects, entries, facts, templates
 
 
-def load_catalog(dirs: Iterable[Path | str]) -> Catalog:
-    """Load and merge catalog directories; an id in a later one overrides an earlier one."""
+def load_catalog(dirs: Iterable[Path | str], parallel: bool | None = None) -> Catalog:
+    """Load and merge catalog directories; an id in a later one overrides an earlier one.
+    Module files are parsed by a process per core when there are many, or as `parallel` says
+    (True: always, False: never; see :func:`~errexplain.catalog.parts.workers`)."""
     projects: dict[str, Project] = {}
     merged: dict[str, Entry] = {}
     overridden: list[str] = []
@@ -462,7 +469,7 @@ def load_catalog(dirs: Iterable[Path | str]) -> Catalog:
     templates: dict[str, TemplateFacts] = {}
     for root in dirs:
         seen_here: set[str] = set()
-        dir_projects, entries, dir_facts, dir_templates = load_dir(Path(root))
+        dir_projects, entries, dir_facts, dir_templates = load_dir(Path(root), parallel)
         facts.update((f.project, f) for f in dir_facts)
         projects.update((p.name, p) for p in dir_projects)
         templates.update(dir_templates)

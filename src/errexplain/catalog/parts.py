@@ -37,7 +37,7 @@ if TYPE_CHECKING:
 MAGIC = b"ERRXPT01"
 PARALLEL_MIN_FILES = 400
 """From this many files to parse, a process per core parses them (YAML parsing is CPU-bound;
-the bundled catalog has ~3,600 module files)."""
+the bundled catalog has ~3,600 module files); a build's `parallel` argument overrides it."""
 CACHE_MIN_FILES = 100
 """Projects with fewer module files are parsed every time, without a parts file."""
 KEEP_PARTS = 3
@@ -142,13 +142,33 @@ class no_gc:  # used like a function: `with no_gc():` (as store.build_lock)
             gc.enable()
 
 
+def intern_single_chars() -> None:
+    """Intern every text of one latin-1 character. CPython has one object for each, interned
+    or not depending on the code the process has loaded (marshal writes an interned text with
+    another type byte): a build interns them all first, in every process, so a part or an index
+    record holding one does not depend on what the process did before."""
+    import sys
+
+    for code in range(256):
+        sys.intern(chr(code))
+
+
+def workers(many: bool, parallel: bool | None) -> int:
+    """How many processes share a build's work: one per core (at most 4) when there is `many`
+    to do, or as `parallel` says (True: at least 2, even on one core; False: 1)."""
+    if parallel is False or (parallel is None and not many):
+        return 1
+    cores = min(os.cpu_count() or 1, 4)
+    return max(cores, 2) if parallel else cores
+
+
 def _parse_all(
-    wanted: list[int], paths: list[str], project: Project, parse: Parse
+    wanted: list[int], paths: list[str], project: Project, parse: Parse, parallel: bool | None
 ) -> Iterator[tuple[int, bytes, bytes]]:
-    """Parts of the files `wanted` (indices into `paths`), by a process per core when many,
-    each as soon as it is made."""
-    workers = min(os.cpu_count() or 1, 4)
-    if len(wanted) < PARALLEL_MIN_FILES or workers < 2:
+    """Parts of the files `wanted` (indices into `paths`), by a process per core when many
+    (see :func:`workers`), each as soon as it is made."""
+    n = workers(len(wanted) >= PARALLEL_MIN_FILES, parallel)
+    if n < 2 or not wanted:
         yield from _make_parts((wanted, paths, project, parse))
         return
     import multiprocessing
@@ -159,20 +179,32 @@ def _parse_all(
         yield from _make_parts((wanted, paths, project, parse))
         return
     # many small jobs: the parent decodes finished ones while the workers parse the rest
-    jobs = [(wanted[i :: workers * 4], paths, project, parse) for i in range(workers * 4)]
+    jobs = [(wanted[i :: n * 4], paths, project, parse) for i in range(n * 4)]
     with children_ignore_ctrl_c():
-        pool = ctx.Pool(workers, initializer=quiet_worker)
+        pool = ctx.Pool(n, initializer=quiet_worker)
     with pool:
         for part in pool.imap_unordered(_make_parts, jobs):
             yield from part
 
 
 def load_parts(
-    paths: Sequence[Path], project: Project, cache: str | None, parse: Parse
+    paths: Sequence[Path],
+    project: Project,
+    cache: str | None,
+    parse: Parse,
+    parallel: bool | None = None,
 ) -> tuple[list[Entry], dict[str, TemplateFacts]]:
     """The entries of a project's module files (in the given order), each parsed by `parse`,
     and the facts of their templates; parts come from the parts file in `cache` (a directory)
-    when the project has CACHE_MIN_FILES files or more, and are written back there."""
+    when the project has CACHE_MIN_FILES files or more, and are written back there. Files are
+    parsed by a process per core when there are PARALLEL_MIN_FILES or more to parse, or as
+    `parallel` says (see :func:`workers`).
+
+    What the parts are decoded into does not depend on where they came from (the cache, this
+    process or a worker) nor on the order they arrived in: the facts are merged in file
+    order. Marshal's bytes of a value depend on which of its objects are one (see
+    :mod:`.records`), so the index is the same however its parts were made."""
+    intern_single_chars()
     names = [str(p) for p in paths]
     use_cache = len(names) >= CACHE_MIN_FILES
     store = _PartsFile(cache, project, parse) if cache is not None and use_cache else None
@@ -180,12 +212,11 @@ def load_parts(
     digests: list[bytes | None] = [None] * len(names)
     blobs: list[bytes | None] = [None] * len(names)
     decoded: list[list[Entry]] = [[] for _ in names]
-    facts: dict[str, TemplateFacts] = {}
+    file_facts: list[dict[str, TemplateFacts]] = [{} for _ in names]
 
     def take(i: int, part: bytes) -> None:
-        recs, file_facts = marshal.loads(part)
+        recs, file_facts[i] = marshal.loads(part)
         decoded[i] = [decode(rec, names[i]) for rec in recs]
-        facts.update(file_facts)
 
     with no_gc():
         if known:
@@ -195,9 +226,12 @@ def load_parts(
                 if hit is not None:
                     take(i, hit)
         missing = [i for i, b in enumerate(blobs) if b is None]
-        for i, digest, blob in _parse_all(missing, names, project, parse):
+        for i, digest, blob in _parse_all(missing, names, project, parse, parallel):
             digests[i], blobs[i] = digest, blob
             take(i, blob)
+        facts: dict[str, TemplateFacts] = {}
+        for found in file_facts:  # in file order, not as the parts arrived
+            facts.update(found)
     if store and (missing or len(known) != len(set(digests))):
         store.write(dict(zip(digests, blobs, strict=True)))  # type: ignore[arg-type]
     return [e for part in decoded for e in part], facts

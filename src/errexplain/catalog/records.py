@@ -17,7 +17,6 @@ record is marshalled as a temporary (a variable would be a second reference).
 from __future__ import annotations
 
 import marshal
-import os
 import zlib
 from itertools import pairwise
 
@@ -33,7 +32,8 @@ if TYPE_CHECKING:
     from errexplain.models import Entry
 
 PARALLEL_MIN_ENTRIES = 4000
-"""From this many entries on, records are encoded by a process per core."""
+"""From this many entries on, records are encoded by a process per core (a build's `parallel`
+argument overrides it: see :func:`~errexplain.catalog.parts.workers`)."""
 POS_MARK = 2_000_000_011
 """The position a row is encoded with before its position is known (see the module doc)."""
 SMALL_INTS = 257
@@ -174,12 +174,14 @@ class Pending:
     """Records being encoded (by forked processes when there are many): `result()` gives the
     spans in order. The caller works on while they run, and calls `close()` in the end."""
 
-    def __init__(self, enc: Encoder) -> None:
+    def __init__(self, enc: Encoder, parallel: bool | None = None) -> None:
+        from errexplain.catalog.parts import children_ignore_ctrl_c, workers
+
         n = len(enc.entries)
-        workers = min(os.cpu_count() or 1, 4)
+        count = workers(n >= PARALLEL_MIN_ENTRIES, parallel)
         self._pool: Any = None
         self._done: list[Encoded] | None = None
-        if n < PARALLEL_MIN_ENTRIES or workers < 2:
+        if count < 2 or not n:
             self._done = [enc((0, n))]
             return
         import multiprocessing
@@ -189,12 +191,10 @@ class Pending:
         except ValueError:  # no fork on this platform: stay in one process
             self._done = [enc((0, n))]
             return
-        bounds = [n * k // workers for k in range(workers + 1)]
+        bounds = [n * k // count for k in range(count + 1)]
         spans = list(pairwise(bounds))
-        from errexplain.catalog.parts import children_ignore_ctrl_c
-
         with children_ignore_ctrl_c():
-            self._pool = ctx.Pool(workers, initializer=_start, initargs=(enc,))
+            self._pool = ctx.Pool(count, initializer=_start, initargs=(enc,))
         self._async = self._pool.map_async(_encode_span, spans)
 
     def result(self) -> list[Encoded]:

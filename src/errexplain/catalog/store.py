@@ -81,13 +81,20 @@ def catalog_key(dirs: Iterable[str | Path]) -> str:
     return f"{zlib.crc32(data):08x}{zlib.adler32(data):08x}{len(data):x}"
 
 
-def build(dirs: Iterable[str | Path], key: str) -> bytes:
-    """Load and validate the YAML catalogs and compile them into index bytes."""
+def build(dirs: Iterable[str | Path], key: str, parallel: bool | None = None) -> bytes:
+    """Load and validate the YAML catalogs and compile them into index bytes: by a process per
+    core when there are many files or entries, or as `parallel` says (True: always, False:
+    never; the bytes are the same either way, whether the parts came from the cache or not)."""
     from errexplain.catalog.load import load_catalog
 
-    catalog = load_catalog(dirs)
+    catalog = load_catalog(dirs, parallel)
     return build_bytes(
-        catalog.entries, catalog.projects, key, catalog.release_facts, catalog.template_facts
+        catalog.entries,
+        catalog.projects,
+        key,
+        catalog.release_facts,
+        catalog.template_facts,
+        parallel,
     )
 
 

@@ -37,24 +37,34 @@ def _event_kinds() -> dict[type, int]:
 
 
 CACHE_SIZE = 65536
-"""Plain scalars remembered with their values (keys, releases, line numbers repeat across the
-files of a catalog; 4,096 filled up within the first tenth of the bundled catalog)."""
+"""Plain scalars whose tag is remembered (keys, releases, line numbers repeat across the files
+of a catalog; 4,096 filled up within the first tenth of the bundled catalog)."""
+CACHE_TEXT_MAX = 40
+"""Longer plain scalars (messages, prose) are not remembered: they rarely repeat in another
+file, and their tag is quick to find (a text that is no number, date or null fails the
+resolver's patterns within its first characters)."""
 
 
 class _Scalars:
     """Plain scalars resolved and built exactly as the safe loader does: the resolver's own
     implicit-resolver table picks the tag, SafeConstructor builds anything but the common
-    null/bool/int/str (fast paths that give the same values)."""
+    null/bool/int/str (fast paths that give the same values).
+
+    The objects a document is read into are a matter of the document alone: equal plain
+    scalars of a document are one object, no other document's object is among them, and
+    nothing outside the document holds one of them (the cache remembers tags, under copies of
+    the texts). Marshal's bytes of a value depend on which of its objects are one and which
+    are held elsewhere, so a part, and then the index, would otherwise depend on what the
+    process read before and on whether the cache had filled up: the index of a first build
+    differed from one built in one process, or from parts kept in the cache."""
 
     def __init__(self) -> None:
         self.table = yaml.resolver.Resolver.yaml_implicit_resolvers
         self.constructor = yaml.constructor.SafeConstructor()
-        self.cache: dict[str, Any] = {}
+        self.cache: dict[str, str] = {}
+        """The tag of each plain scalar's text, across documents."""
         self.document: dict[str, Any] = {}
-        """The plain scalars of the document being read that the full cache left out: equal
-        plain scalars of a document are one object whether the cache is full or not, so the
-        objects a file is read into (and marshal's bytes of them: its part, then the index) do
-        not depend on which files the process read before."""
+        """The values of the plain scalars of the document being read, by text."""
 
     def begin(self) -> None:
         """A new document is read (or one was)."""
@@ -62,38 +72,37 @@ class _Scalars:
             self.document = {}
 
     def plain(self, value: str) -> Any:
-        hit = self.cache.get(value, self)
-        if hit is not self:
-            return hit
         hit = self.document.get(value, self)
-        if hit is not self:
-            return hit
-        out = self._resolve(value)
-        if not isinstance(out, (list, dict)):
-            if len(self.cache) < CACHE_SIZE:
-                self.cache[value] = out
-            else:
-                self.document[value] = out
+        return self.new(value) if hit is self else hit
+
+    def new(self, value: str) -> Any:
+        """The value of a plain scalar the document has not held before."""
+        tag = self.cache.get(value)
+        if tag is None:
+            tag = self._tag(value)
+            if len(value) <= CACHE_TEXT_MAX and len(self.cache) < CACHE_SIZE:
+                self.cache[value[:1] + value[1:]] = tag  # (a copy: not the document's object)
+        out = value if tag is _STR else self._build(tag, value)
+        self.document[value] = out
         return out
 
-    def _resolve(self, value: str) -> Any:
-        tag = _STR
+    def _tag(self, value: str) -> str:
         for candidate, regexp in self.table.get(value[:1] if value else "", ()):
             if regexp.match(value):
-                tag = candidate
-                break
-        if tag == _STR:
-            return value
+                if candidate.endswith((":null", ":bool", ":int", ":float", ":timestamp")):
+                    return str(candidate)
+                raise _Unusual(candidate)  # merge keys, "=" values: the full loader decides
+        return _STR
+
+    def _build(self, tag: str, value: str) -> Any:
         if tag.endswith(":null"):
             return None
         if tag.endswith(":bool"):
             return value.lower() in ("yes", "true", "on")
         if tag.endswith(":int") and value.isdigit() and (value[0] != "0" or len(value) == 1):
             return int(value)
-        if tag.endswith((":int", ":float", ":timestamp")):
-            node = yaml.ScalarNode(tag, value)
-            return self.constructor.yaml_constructors[tag](self.constructor, node)
-        raise _Unusual(tag)  # merge keys, "=" values: the full loader decides (and reports)
+        node = yaml.ScalarNode(tag, value)
+        return self.constructor.yaml_constructors[tag](self.constructor, node)
 
 
 _scalars: list[_Scalars] = []
@@ -261,7 +270,7 @@ class _LineReader:
         if not _scalars:
             _scalars.append(_Scalars())
         _scalars[0].begin()
-        self.plain, self.cache = _scalars[0].plain, _scalars[0].cache
+        self.new, self.known = _scalars[0].new, _scalars[0].document
         if any(c in text for c in _BREAKS):
             raise _Unusual("line break, BOM or tab")
         self.raw = text.split("\n")
@@ -352,11 +361,11 @@ class _LineReader:
                 return None
             cut = len(body) - 1
         key = body[:cut]
-        hit = self.cache.get(key, _NO_KEY)
+        hit = self.known.get(key, _NO_KEY)  # (the document's own scalars: see _Scalars)
         if hit is _NO_KEY:
             if key[-1] == " " or " #" in key or ":" in key:
                 raise _Unusual("key")
-            hit = self.plain(key)
+            hit = self.new(key)
         return hit, body[cut + 2 :]
 
     def scalar(self, value: str, no: int) -> Any:
@@ -374,12 +383,12 @@ class _LineReader:
             if value == "{}":
                 return {}
             raise _Unusual("indicator")
-        hit = self.cache.get(value, _NO_KEY)
+        hit = self.known.get(value, _NO_KEY)
         if hit is not _NO_KEY:
             return hit
         if ": " in value or " #" in value or value[-1] in " :":
             raise _Unusual("plain scalar YAML would read otherwise")
-        return self.plain(value)
+        return self.new(value)
 
     def single_quoted(self, value: str, no: int) -> str:
         inner = value[1:-1]
