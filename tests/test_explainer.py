@@ -394,6 +394,19 @@ def test_an_exception_whose_text_only_an_unraised_site_sends_is_explained_by_its
     assert exp.matches[0].entry.id == "e" * 16
 
 
+@pytest.mark.parametrize("reverse", [False, True])
+def test_a_text_both_logged_and_sent_to_the_client_is_the_twin_the_paste_shows(reverse):
+    template = "Bootstrap failed for request <rid> on rank <rank> with exception <e>"
+    logged = _entry("1" * 16, template, "warning", "demo/prefill.py", kind="log", derived=True)
+    sent = _entry("2" * 16, template, "abort", "demo/prefill.py", kind="abort", derived=True)
+    view = MemoryCatalog((*ENTRIES, *((sent, logged) if reverse else (logged, sent))))
+    line = "Bootstrap failed for request 7f3 on rank 2 with exception TimeoutError: no answer"
+    [exp] = explain_text(f"[2026-01-02 10:00:00 TP2] {line}\n", view)
+    assert [m.entry.kind for m in exp.matches] == ["log"] and not exp.ambiguous
+    [exp] = explain_text(f'{{"object": "error", "message": "{line}", "code": 500}}\n', view)
+    assert [m.entry.kind for m in exp.matches] == ["abort"] and not exp.ambiguous
+
+
 def test_a_log_record_starting_with_a_long_template_head_is_a_catalogued_message():
     short = _entry(
         "9" * 16, "Invalid request object: <obj>", "error", "demo/loop.py", kind="log", derived=True

@@ -403,7 +403,8 @@ def explain_error(
     ranking = rank(view, error.message, error.type, error.frames, cutoff=cutoff, window=win)
     if wants_sites(error.message, error.type) and (error.frames or assert_test(error.message)):
         ranking = _with_sites(ranking, error, view, cutoff)
-    matches = tuple(_to_match(view, h) for h in ranking.hits)
+    matches = _by_form(tuple(_to_match(view, h) for h in ranking.hits), error.form)
+    ambiguous = _still_ambiguous(matches, ranking.ambiguous)
     nearest = tuple(_to_match(view, h) for h in ranking.nearest)
     g = None
     if facts is not None:
@@ -418,7 +419,7 @@ def explain_error(
     matches, nearest, note = _other_project(view, error, text, matches, nearest)
     if note is not None:
         notes.append(note)
-    if ranking.ambiguous:
+    if ambiguous:
         notes.append(AMBIGUOUS_NOTE)
     if error.truncated:
         notes.append(TRUNCATED_NOTE)
@@ -428,7 +429,7 @@ def explain_error(
             "this paste comes from words it differently"
         )
     generic = _generic(error, view) if not matches or matches[0].entry.derived else None
-    return Explanation(error, matches, nearest, ranking.ambiguous, generic, tuple(notes), g)
+    return Explanation(error, matches, nearest, ambiguous, generic, tuple(notes), g)
 
 
 def explain_text(
@@ -545,6 +546,60 @@ def _logged_beside(
     return out
 
 
+def _by_form(matches: tuple[Match, ...], form: str) -> tuple[Match, ...]:
+    """A text both logged and sent to a request's client at one place (`logger.error(msg)`
+    then `prepare_abort(req, msg)`) is one answer: the site whose output the paste shows. An
+    HTTP error body is what the client is sent (kind abort), any other line what the log
+    printed (kind log); the other twin (same file, template and score) is left out."""
+    want = "abort" if form == "json" else "log"
+    kept = {
+        (m.entry.source.path, m.entry.template, m.score) for m in matches if m.entry.kind == want
+    }
+    return tuple(
+        m
+        for m in matches
+        if not (
+            m.entry.kind in UNRAISED_KINDS
+            and m.entry.kind != want
+            and (m.entry.source.path, m.entry.template, m.score) in kept
+        )
+    )
+
+
+def _still_ambiguous(matches: tuple[Match, ...], ambiguous: bool) -> bool:
+    """The ranking's ambiguity, once twins are left out: the best template still comes from
+    several sites with the same score."""
+    if not ambiguous or not matches:
+        return False
+    top = matches[0]
+    same = [m for m in matches if m.score == top.score and m.entry.template == top.entry.template]
+    return len(same) > 1
+
+
+_MASK = "\ue000"
+"""Stands in a line for an exception's own text while the line around it is matched."""
+
+
+def _unmasked(exp: Explanation, own: str) -> Explanation:
+    """`exp` with the masked text put back in its message and values."""
+    if _MASK not in exp.error.message and not any(
+        _MASK in v for m in exp.matches for _, v in m.values
+    ):
+        return exp
+    message = exp.error.message.replace(_MASK, own)
+    # a reason's literal share was counted on the masked line
+    share = (f"of {len(exp.error.message)} characters", f"of {len(message)} characters")
+    matches = tuple(
+        replace(
+            m,
+            values=tuple((k, v.replace(_MASK, own)) for k, v in m.values),
+            reasons=tuple(r.replace(*share) for r in m.reasons),
+        )
+        for m in exp.matches
+    )
+    return replace(exp, error=replace(exp.error, message=message), matches=matches)
+
+
 def _unraised_only(exp: Explanation) -> bool:
     """No match, or only sites that never raise (logged, or sent to a client) for an error
     printed with an exception type: its text was built where the exception was created."""
@@ -562,23 +617,33 @@ def _enclosing_line(
     err = exp.error
     near = [t for n in range(err.line_no - 1, err.line_no + 2) for t in by_no.get(n, ())]
     # (a wrapped line: its neighbours too); the line holds long values: no coverage asked
-    found = bare_messages("\n".join(near), view, coverage=0.0)
-    # the line's entry must carry the exception in one of its values (`... with exception <e>`)
-    inner = next(
-        (
-            x
-            for x in found
-            if x.matches and any(err.short_type in v for _, v in x.matches[0].values)
-        ),
-        None,
-    )
+    # (the exception's own text is masked on a second try: a site sending that text alone,
+    # `Aborted by AbortReq.`, must not stand for the line around it)
+    own = err.message.strip()
+    tries = [("\n".join(near), "")]
+    if len(own) >= BARE_MIN_CHARS // 2:
+        tries.append(("\n".join(near).replace(own, _MASK), own))
+    inner = None
+    for lines, masked in tries:
+        found = bare_messages(lines, view, coverage=0.0)
+        # the line's entry must carry the exception in a value (`... with exception <e>`)
+        inner = next(
+            (
+                _unmasked(x, masked)
+                for x in found
+                if x.matches and any(err.short_type in v for _, v in x.matches[0].values)
+            ),
+            None,
+        )
+        if inner is not None:
+            break
     if inner is None:
         return None
     error = replace(inner.error, type=err.type, count=err.count, ranks=err.ranks, form=err.form)
     error = replace(error, line_no=err.line_no, truncated=err.truncated)
     note = (
-        f"the {err.short_type} is reported inside a catalogued log message; its own text is not "
-        "in the catalog (it is built where the exception is created)"
+        f"the {err.short_type} is reported inside a catalogued log message; no catalogued site "
+        "raises its own text (it is built where the exception is created)"
     )
     return replace(inner, error=error, notes=(note,))
 
