@@ -343,8 +343,9 @@ def test_a_wrapped_or_prefixed_message_without_exception_is_found(view):
     assert exp.error.message == "feature length does not match image grids: 1 != 2"
 
 
-def test_an_exception_inside_a_catalogued_log_line_is_explained_by_the_line():
-    logged = _entry(
+def _transfer_logged() -> Entry:
+    """A logged line that carries an exception in its last value."""
+    return _entry(
         "f" * 16,
         "Transfer failed for request <rid> after bootstrapping with exception <e>",
         "error",
@@ -352,6 +353,10 @@ def test_an_exception_inside_a_catalogued_log_line_is_explained_by_the_line():
         kind="log",
         derived=True,
     )
+
+
+def test_an_exception_inside_a_catalogued_log_line_is_explained_by_the_line():
+    logged = _transfer_logged()
     view = MemoryCatalog((*ENTRIES, logged))
     text = (
         "[2026-01-02 10:00:00 TP3] Transfer failed for request rid='9f2' after bootstrapping "
@@ -371,14 +376,7 @@ def test_an_exception_whose_text_only_an_unraised_site_sends_is_explained_by_its
     # `Request 7 was aborted.` is also a message a request's client is sent (kind abort, at
     # another site): printed with an exception type, it was raised, so the log line around it
     # explains it, not the abort site
-    logged = _entry(
-        "f" * 16,
-        "Transfer failed for request <rid> after bootstrapping with exception <e>",
-        "error",
-        "demo/transfer.py",
-        kind="log",
-        derived=True,
-    )
+    logged = _transfer_logged()
     sent = _entry(
         "e" * 16, "Request <n> was aborted.", "abort", "demo/grammar.py", kind="abort", derived=True
     )
