@@ -44,6 +44,16 @@ def test_a_reworded_message_on_a_log_record_line_is_taken():
     assert explain_text(f"I get this: {REWORDED}", view) == ()
 
 
+def test_a_log_record_is_known_by_its_literal_text_whatever_the_length_of_its_values():
+    # 23 literal characters, a 120-character value: the whole record is the message
+    view = _view(_entry("c", "error", "config file <path> does not exist", "cfg.py", 30, "log"))
+    path = "/mnt/shared/" + "x" * 108 + ".yaml"
+    (exp,) = explain_text(f"[2026-10-02 11:04:09 TP0] config file {path} does not exist\n", view)
+    assert exp.matches[0].entry.id == "c" * 16
+    # inside a sentence, the literal text must still cover half of what is read
+    assert explain_text(f"so the config file {path} does not exist, right?\n", view) == ()
+
+
 def test_no_line_of_a_normal_server_start_is_taken(bundled_index):
     text = (Path(__file__).parent / "data" / "startup_info.log").read_text()
     assert explain_text(text, bundled_index) == ()
