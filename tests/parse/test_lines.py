@@ -163,3 +163,32 @@ def test_docker_compose_streams_parse_apart():
     (err,) = parse_traceback(text)
     assert (err.type, err.message) == ("Exception", "Capture cuda graph failed: boom")
     assert [(f.path, f.line) for f in err.frames] == [("/app/pkg/run.py", 9)]
+
+
+@pytest.mark.parametrize(
+    "stream",
+    [
+        "2026-01-02T10:00:00.123456789Z stderr F ",  # a container runtime's log file (CRI)
+        "Jan 02 10:00:00 gpu-node-3 python3[12345]: ",  # journald / syslog
+        "Jan  2 10:00:00 gpu-node-3 sglang.service: ",
+        "[pod/sglang-0/server] ",  # kubectl logs --prefix
+    ],
+)
+def test_cluster_log_streams_are_prefixes(stream):
+    text = "".join(
+        stream + ln + "\n"
+        for ln in (
+            "[2026-01-02 10:00:00 TP0] Scheduler hit an exception: "
+            "Traceback (most recent call last):",
+            '  File "/app/pkg/run.py", line 9, in main',
+            "    go()",
+            "ValueError: the page size must divide the chunk size",
+        )
+    )
+    from errexplain.parse import parse_traceback
+
+    (err,) = parse_traceback(text)
+    assert (err.type, err.message) == ("ValueError", "the page size must divide the chunk size")
+    assert [(f.path, f.line) for f in err.frames] == [("/app/pkg/run.py", 9)]
+    (line,) = clean_lines(stream + "[2026-01-02 10:00:00 TP0] config file x.yaml not found")
+    assert line.text == "config file x.yaml not found" and line.record

@@ -24,6 +24,18 @@ _STAMP = r"\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:[.,]\d{1,9})?"
 # (pattern, is_stream): a stream prefix names the process a line came from and is printed on
 # every line; any other prefix starts a new log record.
 _PREFIXES: tuple[tuple[re.Pattern[str], bool], ...] = (
+    # container runtimes (CRI) write each line as `<RFC 3339 stamp> stdout|stderr F|P `
+    (compile_regex(rf"{_STAMP}(?:Z|[+-]\d\d:?\d\d) (?:stdout|stderr) [FP] "), True),
+    # journald / syslog: `Jan 02 10:00:00 host unit[pid]: `
+    (
+        compile_regex(
+            r"[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d [\w.-]{1,100} [\w./@-]{1,100}"
+            r"(?:\[\d{1,9}\])?: "
+        ),
+        True,
+    ),
+    # kubectl logs --prefix: `[pod/name/container] `
+    (compile_regex(r"\[pod/[\w.-]{1,253}/[\w.-]{1,253}\] "), True),
     (
         compile_regex(
             rf"\[{_STAMP}(?:Z|[+-]\d\d:?\d\d)?(?P<rank>(?: [A-Z]{{1,4}}\d{{1,6}}){{0,8}})\] ?"
