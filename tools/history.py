@@ -36,6 +36,7 @@ from errexplain.extract.history import (
     write_catalog,
 )
 from errexplain.extract.lineage import Audit, History
+from errexplain.extract.merge import curated_related
 from errexplain.extract.writer import expand_entry, read_module_files, read_project_file
 
 
@@ -176,8 +177,8 @@ def cmd_check_ids(args: argparse.Namespace) -> int:
             problems.append(f"{ident}: missing")
             continue
         if old.get("derived") is False:
-            # an empty related list is the code's to fill (extract.build._derive)
-            keys = [k for k in CURATED_KEYS if k != "related" or old.get(k)]
+            # an empty related list is the code's to fill (merge.curated_related)
+            keys = [k for k in CURATED_KEYS if k != "related" or curated_related(old)]
             changed = [k for k in keys if old.get(k) != new.get(k)]
             if changed:
                 problems.append(f"{ident}: curated fields changed: {', '.join(changed)}")

@@ -279,6 +279,11 @@ def _final_guess(
     return guess(text, error.frames, facts, wording=wording, lines=lines) or first
 
 
+def _current(e: Entry) -> Current:
+    """Where and how the latest release words a check: entry `e`, its lineage's head."""
+    return Current(e.id, e.template, e.source.path, e.source.line, e.statement)
+
+
 def _follow_release(view: CatalogView, m: Match, g: ReleaseGuess | None, facts: Facts) -> Match:
     """Pin a match's source to the paste's release (when it raises this wording), point at the
     latest wording of the check, and lend an older wording the prose of the current one."""
@@ -303,9 +308,7 @@ def _follow_release(view: CatalogView, m: Match, g: ReleaseGuess | None, facts: 
     head = _head(view, e)
     if head is not None and head.id != e.id:
         if not head.removed_in:
-            current = Current(
-                head.id, head.template, head.source.path, head.source.line, head.statement
-            )
+            current = _current(head)
         if head.curated and not e.curated:
             e = replace(
                 e,
@@ -346,8 +349,7 @@ def _same_text_now(matches: tuple[Match, ...]) -> tuple[Match, ...]:
         if now is None and m.current is None and e.removed_in:
             now = next((g for g in general if _generalizes(g, e)), None)
         if m.current is None and e.removed_in and now is not None and now.id != e.id:
-            now_at = Current(now.id, now.template, now.source.path, now.source.line, now.statement)
-            m = replace(m, current=now_at)
+            m = replace(m, current=_current(now))
         out.append(m)
     return tuple(out)
 
@@ -619,10 +621,10 @@ def _enclosing_line(
     # (a wrapped line: its neighbours too); the line holds long values: no coverage asked
     # (the exception's own text is masked on a second try: a site sending that text alone,
     # `Aborted by AbortReq.`, must not stand for the line around it)
-    own = err.message.strip()
-    tries = [("\n".join(near), "")]
+    own, joined = err.message.strip(), "\n".join(near)
+    tries = [(joined, "")]
     if len(own) >= BARE_MIN_CHARS // 2:
-        tries.append(("\n".join(near).replace(own, _MASK), own))
+        tries.append((joined.replace(own, _MASK), own))
     inner = None
     for lines, masked in tries:
         found = bare_messages(lines, view, coverage=0.0)

@@ -14,6 +14,7 @@ from errexplain.extract.merge import (
     SITE_KEYS,
     Entry,
     changed_keys,
+    curated_related,
     entry_text,
     is_curated,
     match,
@@ -156,10 +157,9 @@ def _derive(placed: Sequence[_Placed]) -> None:
             continue
         # `related` comes from the code for every live entry but one a person gave a related
         # list (part of what they checked); `meaning` for every entry not curated
-        curated = is_curated(p.entry)
-        if not (curated and p.entry.get("related")):
+        if not curated_related(p.entry):
             p.entry["related"] = related[str(p.entry["id"])] or None
-        if not curated:
+        if not is_curated(p.entry):
             p.entry["meaning"] = derive.meaning(p.site)
 
 

@@ -28,7 +28,14 @@ from errexplain.catalog.load import KEY_ORDER
 from errexplain.extract import derive
 from errexplain.extract.filecache import FileCache
 from errexplain.extract.lineage import History, Lineage
-from errexplain.extract.merge import is_curated, new_ids, ordered, site_fields, site_text
+from errexplain.extract.merge import (
+    curated_related,
+    is_curated,
+    new_ids,
+    ordered,
+    site_fields,
+    site_text,
+)
 from errexplain.extract.records import Site
 from errexplain.extract.resolve import resolve
 from errexplain.extract.sources import read_sources
@@ -378,7 +385,7 @@ def render(
     wanted = {ident for ident, _ in live_heads}
     related = derive.related_ids(live_heads, wanted)
     for _, _, e in placed:  # from the code for every live head; a curated list stays
-        if e["id"] in related and not (is_curated(e) and e.get("related")):
+        if e["id"] in related and not curated_related(e):
             if related[e["id"]]:
                 e["related"] = related[e["id"]]
             else:

@@ -37,6 +37,7 @@ from collections.abc import Iterable, Sequence
 from rapidfuzz import fuzz
 
 from errexplain._startup import mutable_record, record
+from errexplain.extract.merge import site_text
 from errexplain.extract.records import Site
 from errexplain.match.normalize import mask_template
 
@@ -159,7 +160,7 @@ class Pairing:
 def _key(site: Site) -> tuple[str, str, str, str]:
     """Exact continuation: the same place and text (for a site without a message, the same
     statement: the asserts of one function pair by what they check, not by their order)."""
-    return (site.path, site.function, site.exception, site.template or site.statement or "")
+    return (site.path, site.function, site.exception, site_text(site))
 
 
 def _exact(old: Sequence[Site], new: Sequence[Site]) -> list[Pairing]:

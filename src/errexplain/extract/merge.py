@@ -41,6 +41,12 @@ def is_curated(entry: Entry) -> bool:
     return bool(entry.get("meaning"))
 
 
+def curated_related(entry: Entry) -> bool:
+    """A person gave this entry its related list (part of what they checked): the builds keep
+    it. A curated entry with none gets the code's."""
+    return is_curated(entry) and bool(entry.get("related"))
+
+
 def site_fields(site: Site) -> Entry:
     fields: Entry = {"exception": site.exception}
     if site.base and site.base != site.exception:

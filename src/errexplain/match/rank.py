@@ -169,15 +169,11 @@ def in_file(frame: Frame, path: str) -> bool:
     fpath = frame.path.replace("\\", "/")
     if fpath == path or fpath.endswith("/" + path):
         return True
-    for mark in ELIDED_PATH:
+    for mark in ELLIPSES:  # how the paster marked the directories left out
         if fpath.startswith(mark):
             rest = fpath[len(mark) :]
             return rest.startswith("/") and len(rest) > 1 and ("/" + path).endswith(rest)
     return False
-
-
-ELIDED_PATH = ("...", "…")
-"""How a paster marks the directories left out of a frame's path."""
 
 
 def _same_site(cand: Candidate, frame: Frame) -> bool:
