@@ -367,3 +367,44 @@ def test_the_walk_cache_is_keyed_by_every_module_the_walker_runs():
             seen.add(name)
             todo.extend(imported(name))
     assert seen == {m.__name__ for m in filecache.WALKER_MODULES}
+
+
+# --------------------------------------- two sites with one text: each id stays with its site
+
+T1 = {
+    "pkg/__init__.py": "",
+    "pkg/a.py": """
+        def f(x):
+            if x is None:
+                raise ValueError("the input must be given before the run starts")
+            if x is None:
+                raise ValueError("the input must be given before the run starts")
+    """,
+}
+T2 = {  # the first check removed
+    "pkg/__init__.py": "",
+    "pkg/a.py": """
+        def f(x):
+            if x is None:
+                raise ValueError("the input must be given before the run starts")
+    """,
+}
+T3 = {  # the second moved to a module of its own
+    "pkg/__init__.py": "",
+    "pkg/a.py": "",
+    "pkg/checks.py": T2["pkg/a.py"],
+}
+
+
+def test_a_site_sharing_its_text_does_not_take_the_id_of_its_twin(tmp_path):
+    # the twins share a natural id (path, function, text); when the one that stays moves away,
+    # the removed one must keep its own id, not take over the moved one's
+    trees = [(v, _tree(tmp_path / f"pkg-{v}", t)) for v, t in (("1.0", T1), ("1.1", T2))]
+    out = _project(tmp_path / "cat")
+    _build(out, trees)
+    first = {e.at.split(";")[0]: e.id for e in load_catalog([out]).entries}
+    assert len(first) == 2
+    trees.append(("2.0", _tree(tmp_path / "pkg-2.0", T3)))
+    _build(out, trees)
+    then = {e.at.split(";")[0]: e.id for e in load_catalog([out]).entries}
+    assert then == first

@@ -301,3 +301,106 @@ def test_asserts_without_a_message_pair_by_what_they_check():
         "assert self.being_chunked is None",
         "assert self.chunked is None",
     ]
+
+
+# modelled on sglang's disaggregation refactor (0.5.x): a decode-side check left
+# mooncake/conn.py for the shared common/conn.py and was touched up on the way
+# ("Losing connection" -> "Lost connection"); the file name stayed
+MOVED_BEFORE = """
+class MooncakeKVManager:
+    def _handle_node_failure(self, failed_bootstrap_addr, affected):
+        if affected:
+            raise ConnectionError(
+                f"Losing connection with prefill instance (bootstrap_addr: "
+                f"{failed_bootstrap_addr}), {len(affected)} requests affected"
+            )
+"""
+MOVED_AFTER = """
+class CommonKVManager:
+    def on_prefill_lost(self, failed_bootstrap_addr, rooms):
+        if rooms:
+            raise ConnectionError(
+                f"Lost connection with prefill instance (bootstrap_addr: "
+                f"{failed_bootstrap_addr}), {len(rooms)} requests affected"
+            )
+"""
+
+
+def test_a_message_moved_to_another_package_and_touched_up_is_followed():
+    history = history_of(
+        {"sglang/srt/disaggregation/mooncake/conn.py": MOVED_BEFORE},
+        {"sglang/srt/disaggregation/common/conn.py": MOVED_AFTER},
+    )
+    first, second = one_lineage(history)
+    assert "Losing" in first.template and "Lost" in second.template
+    assert [a.how for a in history.audit] == ["moved"]
+
+
+def test_a_moved_message_with_a_near_rival_is_not_guessed():
+    rival = (
+        MOVED_AFTER.replace("on_prefill_lost", "on_decode_lost")
+        .replace("prefill instance", "decode instance")
+        .replace("class CommonKVManager", "class CommonKVReceiver")
+    )
+    history = history_of(
+        {"sglang/srt/disaggregation/mooncake/conn.py": MOVED_BEFORE},
+        {"sglang/srt/disaggregation/common/conn.py": MOVED_AFTER + rival},
+    )
+    assert len(history.lineages) == 3
+
+
+def test_a_moved_message_that_kept_nothing_of_its_place_is_another_check():
+    elsewhere = MOVED_AFTER.replace("if rooms:", "if rooms and self.strict:")
+    history = history_of(
+        {"sglang/srt/disaggregation/mooncake/conn.py": MOVED_BEFORE},
+        {"sglang/srt/disaggregation/common/transfer.py": elsewhere},
+    )
+    assert len(history.lineages) == 2
+
+
+# modelled on sglang 0.5.11 -> 0.5.12: ColumnParallelLinear.weight_loader's bare
+# `assert param_data.shape == loaded_weight.shape` gained a message, while a copy of the layer
+# under multimodal_gen/ (a file also named linear.py) asserts the same test in another function
+BARE_ASSERT = """
+class ColumnParallelLinear:
+    def weight_loader(self, param_data, loaded_weight):
+        assert param_data.shape == loaded_weight.shape
+"""
+WITH_MESSAGE = """
+class ColumnParallelLinear:
+    def weight_loader(self, param_data, loaded_weight):
+        assert param_data.shape == loaded_weight.shape, (
+            f"param_data.shape={param_data.shape} != loaded_weight.shape={loaded_weight.shape}"
+        )
+"""
+COPY = """
+class MergedColumnParallelLinear:
+    def _weight_loader_v2_block_quant_scale(self, param_data, loaded_weight):
+        assert param_data.shape == loaded_weight.shape
+"""
+
+
+def test_an_assert_that_gained_a_message_continues_its_bare_self():
+    history = history_of(
+        {"sglang/srt/layers/linear.py": BARE_ASSERT},
+        {
+            "sglang/srt/layers/linear.py": WITH_MESSAGE,
+            "sglang/multimodal_gen/runtime/layers/linear.py": COPY,
+        },
+    )
+    (srt,) = [
+        [s for _, s in lin.occurrences]
+        for lin in history.lineages
+        if lin.occurrences[0][1].path == "sglang/srt/layers/linear.py"
+    ]
+    assert [bool(s.template) for s in srt] == [False, True]
+    (copy,) = [lin for lin in history.lineages if "multimodal_gen" in lin.last[1].path]
+    assert len(copy.occurrences) == 1  # a new lineage: the same statement is not the same check
+
+
+def test_the_same_statement_in_another_function_is_another_check():
+    history = history_of(
+        {"sglang/srt/layers/linear.py": BARE_ASSERT},
+        {"sglang/multimodal_gen/runtime/layers/linear.py": COPY},
+    )
+    assert len(history.lineages) == 2

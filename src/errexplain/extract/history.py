@@ -203,6 +203,21 @@ def _old_where(entry: Entry, version: str | None) -> tuple[Any, ...] | None:
     )
 
 
+def _raised_where(w: Wording, history: History, entry: Entry) -> bool:
+    """Whether wording `w` was raised where the old entry was last (its id names that site:
+    two sites of one function with the same text share a natural id, and when one of them
+    joins another lineage the other must not take the id over)."""
+    key = _old_where(entry, None)
+    if key is None:
+        return True
+    _, path, line, exception, template = key
+    return any(
+        (site.path, site.line, site.exception, site.template) == (path, line, exception, template)
+        and (key[0] is None or history.releases[r] == key[0])
+        for r, site in w.occurrences
+    ) or not isinstance(entry.get("at"), str)
+
+
 def _unnamed_places(
     words: Sequence[Wording], history: History, with_template: bool
 ) -> dict[tuple[Any, ...], list[int]]:
@@ -277,9 +292,10 @@ def assign_ids(
     order = sorted(range(len(words)), key=lambda i: (-words[i].last, natural[i], i))
     adopted: dict[str, int] = {}
     for i in order:
-        if natural[i] in old and natural[i] not in adopted:
-            adopted[natural[i]] = i
-            words[i].id = natural[i]
+        ident = natural[i]
+        if ident in old and ident not in adopted and _raised_where(words[i], history, old[ident]):
+            adopted[ident] = i
+            words[i].id = ident
     _adopt_by_place(words, history, old, old_version, adopted)
     taken = set(old) | {w.id for w in words if w.id}
     for i in order:

@@ -23,6 +23,14 @@ at R-1 in three passes:
    :data:`MIN_LITERAL_VERBATIM` literal characters, whatever its function, exception or log
    level became (code moved into another function or class of the file, logged at another
    level).
+   Then **moved with its words** (2d): a leftover site of the same kind as exactly one
+   leftover lineage whose message is nearly the same (similarity at least
+   :data:`MIN_MESSAGE_MOVED`, :data:`MIN_LITERAL_VERBATIM` literal characters), when no other
+   leftover on either side comes within :data:`MOVED_RIVAL`, and one thing of its place
+   stayed: the file name, the function name or the guard (a check moved into a shared module
+   and touched up on the way: ``Losing connection with prefill instance`` in
+   ``mooncake/conn.py`` -> ``Lost connection ...`` in ``common/conn.py``). The same text
+   with nothing of its place kept is another check.
 
 What is left starts a new lineage; a lineage not continued ends. Sites are compared through
 their fields only (``kind`` is one more field), so new kinds of sites need nothing here.
@@ -34,7 +42,7 @@ import posixpath
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 
-from rapidfuzz import fuzz
+from rapidfuzz import fuzz, process
 
 from errexplain._startup import mutable_record, record
 from errexplain.extract.merge import site_text
@@ -59,6 +67,13 @@ MIN_LITERAL_ELSEWHERE = 12
 MIN_LITERAL_VERBATIM = 20
 """Literal characters a message moved word for word needs to be followed with nothing else in
 common (pass 2b)."""
+MIN_MESSAGE_MOVED = 0.9
+MOVED_RIVAL = 0.8
+"""Pass 2d: a moved message must be this similar to its old self, and no other leftover site
+(or lineage) may be even :data:`MOVED_RIVAL` similar to either of the two."""
+GAINED_MESSAGE = 0.6
+"""The message similarity of an assert and its message-less self (same test, file, function):
+with everything else the same its score passes :data:`THRESHOLD` (0.8)."""
 REPLACED_MESSAGE = 0.4
 """``replaced_by``: a new site in the same path and function as a removed lineage, not paired
 with it, but this similar: it most probably took its place."""
@@ -127,10 +142,47 @@ def _guard_score(a: Site, b: Site) -> float:
     return 0.0
 
 
-def score(old: Site, new: Site) -> Score | None:
-    """How likely ``new`` continues ``old`` (None: never). See :data:`THRESHOLD`."""
+def _statement_worded(site: Site) -> bool:
+    return not site.template and bool(site.statement)
+
+
+def _gained_message(old: Site, new: Site) -> bool:
+    """An assert that gained (or lost) a message in place: the same test, file and function."""
+    return (
+        old.kind == new.kind == "assert"
+        and _statement_worded(old) != _statement_worded(new)
+        and bool(old.condition)
+        and old.condition == new.condition
+        and old.path == new.path
+        and old.function == new.function
+    )
+
+
+def _message_part(old: Site, new: Site) -> float | None:
+    """The message similarity of a possible pairing, None when it rules the pairing out."""
+    if _gained_message(old, new):
+        return GAINED_MESSAGE
     message = message_similarity(old, new)
     if message < MIN_MESSAGE:
+        return None
+    if (
+        _statement_worded(old)
+        and _statement_worded(new)
+        and _function_score(old.function, new.function) < 0.8
+    ):
+        return None
+    return message
+
+
+def score(old: Site, new: Site) -> Score | None:
+    """How likely ``new`` continues ``old`` (None: never). See :data:`THRESHOLD`.
+
+    A statement is no message: two sites worded by the same statement
+    (``assert param_data.shape == loaded_weight.shape`` is in every weight loader) continue one
+    another only in a function of the same name; an assert that gained a message in place (the
+    same test, file and function) continues its message-less self."""
+    message = _message_part(old, new)
+    if message is None:
         return None
     parts = {
         "message": message,
@@ -155,6 +207,9 @@ class Pairing:
     new: int
     exact: bool
     score: Score | None = None
+    how: str = ""
+    """How a pairing that is not exact was made, for the audit (``similar``, ``verbatim``,
+    ``moved``); empty: from ``score``."""
 
 
 def _key(site: Site) -> tuple[str, str, str, str]:
@@ -270,6 +325,51 @@ def _same_words_in_file(
     return [Pairing(mine[k], j, False, None) for k, j in unique(new, news).items() if k in mine]
 
 
+def _kept_place(a: Site, b: Site) -> bool:
+    """Something of a site's place that a move kept: its file name, its function's name, or
+    its guard."""
+    if posixpath.basename(a.path) == posixpath.basename(b.path):
+        return True
+    if a.function != "<module>" and _last(a.function) == _last(b.function):
+        return True
+    return bool(a.condition and b.condition) and _guard_score(a, b) >= MOVED_RIVAL
+
+
+def _moved(
+    old: Sequence[Site], new: Sequence[Site], olds: Sequence[int], news: Sequence[int]
+) -> list[Pairing]:
+    """Pass 2d (module docstring)."""
+
+    def texts(sites: Sequence[Site], idx: Sequence[int]) -> dict[str, dict[int, str]]:
+        by_kind: dict[str, dict[int, str]] = defaultdict(dict)
+        for i in idx:
+            masked = mask_template(sites[i].template)
+            if len(masked.replace("\x00", "").strip()) >= MIN_LITERAL_VERBATIM:
+                by_kind[sites[i].kind][i] = masked
+        return by_kind
+
+    def only(text: str, choices: dict[int, str]) -> int | None:
+        """The one choice at least MIN_MESSAGE_MOVED similar, with no rival near it."""
+        found = process.extract(
+            text, choices, scorer=fuzz.ratio, score_cutoff=MOVED_RIVAL * 100, limit=2
+        )
+        if len(found) != 1 or found[0][1] < MIN_MESSAGE_MOVED * 100:
+            return None
+        return int(found[0][2])
+
+    mine, theirs = texts(old, olds), texts(new, news)
+    pairs = []
+    for kind, choices in theirs.items():
+        rivals = mine.get(kind)
+        if not rivals:
+            continue
+        for j, text in choices.items():
+            i = only(text, rivals)
+            if i is not None and only(rivals[i], choices) == j and _kept_place(old[i], new[j]):
+                pairs.append(Pairing(i, j, False, None, "moved"))
+    return pairs
+
+
 def pair(old: Sequence[Site], new: Sequence[Site]) -> list[Pairing]:
     """Which new site continues which old one (passes 1 and 2 of the module docstring);
     sorted by new index."""
@@ -280,7 +380,7 @@ def pair(old: Sequence[Site], new: Sequence[Site]) -> list[Pairing]:
     rest_new = [j for j in range(len(new)) if j not in taken_new]
     if rest_old and rest_new:
         pairs += _similar(old, new, rest_old, rest_new)
-        for follow in (_verbatim, _same_words_in_file):
+        for follow in (_verbatim, _same_words_in_file, _moved):
             taken_old = {p.old for p in pairs}
             taken_new = {p.new for p in pairs}
             pairs += follow(
@@ -382,7 +482,7 @@ class History:
         for pr in pairs:
             owner[pr.new] = self.alive[pr.old]
             if not pr.exact:
-                how = "similar" if pr.score is not None else "verbatim"
+                how = pr.how or ("similar" if pr.score is not None else "verbatim")
                 self.audit.append(Audit(r, old[pr.old], sites[pr.new], pr.score, how))
         rest = [j for j in range(len(sites)) if j not in owner]
         for j, n in self._revive(r, sites, rest).items():
