@@ -561,3 +561,35 @@ def test_a_full_pool_and_retracted_requests_are_failures_worth_a_warning():
         (7, "Retracted <n> requests"),
         (9, "Could not read the metrics of rank <n>"),
     ]
+
+
+RECORDED = """
+class KVTransferError(Exception):
+    pass
+
+class Manager:
+    def transfer(self, room, session, alive, layout_error):
+        if not alive:
+            self.conclude_failure(
+                bootstrap_room=room,
+                failure_reason=layout_error
+                or f"Decode instance could be dead, remote session {session} is not alive",
+            )
+        self.kv_mgr.record_failure(room, "Aborted by AbortReq.")
+        self.record_failure(room, reason)
+"""
+
+
+def test_failure_reasons_recorded_for_a_later_raise_are_recorded_sites():
+    # modelled on sglang's disaggregation: the reason is stored, then failure_exception()
+    # raises KVTransferError(room, reason) elsewhere; users paste `KVTransferError: <reason>`
+    got = [(s.line, s.kind, s.exception, s.template) for s in sites(RECORDED)]
+    assert got == [
+        (  # the line where the reason's text is written
+            11,
+            "recorded",
+            "KVTransferError",
+            "Decode instance could be dead, remote session <session> is not alive",
+        ),
+        (13, "recorded", "KVTransferError", "Aborted by AbortReq."),
+    ]

@@ -70,7 +70,7 @@ VERIFIED_HOW = frozenset({"run", "read"})
 RELEASES_FILE = "releases.yaml"
 """A project's release list (history catalogs): not a module file, never loaded as entries."""
 NOT_MODULE_FILES = frozenset({"project.yaml", RELEASES_FILE})
-KINDS = frozenset({"raise", "assert", "log", "abort", "builtin", "lookup"})
+KINDS = frozenset({"raise", "assert", "log", "abort", "recorded", "builtin", "lookup"})
 
 
 @record

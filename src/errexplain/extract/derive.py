@@ -41,6 +41,11 @@ def meaning(facts: Site) -> str:
         )
     elif facts.kind == "log":
         text = f"Logged at {facts.exception} level {where}{when}."
+    elif facts.kind == "recorded":
+        text = (
+            f"Recorded {where}{when} as a failure reason; the `{facts.exception}` raised later"
+            " for that request carries this text."
+        )
     elif facts.kind == "abort":
         text = f"Sent to the client as its request's error {where}{when} (aborted, not raised)."
     elif facts.via:

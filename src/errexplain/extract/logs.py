@@ -46,19 +46,49 @@ error response): the user reads the text in an HTTP error body, so it is catalog
 of kind ``abort``. Name -> the message's position and keyword."""
 
 
+RECORD_SINKS = {
+    "record_failure": (1, "failure_reason", "KVTransferError"),
+    "conclude_failure": (None, "failure_reason", "KVTransferError"),
+}
+"""Calls that record a failure reason which a later raise carries: sglang's disaggregation
+backends record why a request's KV transfer failed (``record_failure(room, reason)``,
+``conclude_failure(bootstrap_room=..., failure_reason=...)``) and ``failure_exception()`` then
+raises a KVTransferError with that text, which is what users paste. Name -> the reason's
+position (None: keyword only), keyword, and the exception that carries it; a site of kind
+``recorded``."""
+
+
+def _callee(call: ast.Call) -> str | None:
+    func = call.func
+    return func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
+
+
+def _sink_arg(call: ast.Call, pos: int | None, keyword: str) -> ast.expr | None:
+    args = call.args
+    if pos is not None:
+        if any(isinstance(a, ast.Starred) for a in args[: pos + 1]):
+            return None
+        if len(args) > pos:
+            return args[pos]
+    return next((k.value for k in call.keywords if k.arg in (keyword, "message")), None)
+
+
 def abort_message_arg(call: ast.Call) -> ast.expr | None:
     """The message argument of a call to an abort sink, or None when it is none."""
-    func = call.func
-    name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
+    name = _callee(call)
     if name not in ABORT_SINKS:
         return None
-    pos, keyword = ABORT_SINKS[name]
-    args = call.args
-    if any(isinstance(a, ast.Starred) for a in args[: pos + 1]):
+    return _sink_arg(call, *ABORT_SINKS[name])
+
+
+def recorded_reason_arg(call: ast.Call) -> tuple[ast.expr, str] | None:
+    """(the reason argument, the exception that will carry it) of a call to a record sink."""
+    name = _callee(call)
+    if name not in RECORD_SINKS:
         return None
-    if len(args) > pos:
-        return args[pos]
-    return next((k.value for k in call.keywords if k.arg in (keyword, "message")), None)
+    pos, keyword, exception = RECORD_SINKS[name]
+    arg = _sink_arg(call, pos, keyword)
+    return None if arg is None else (arg, exception)
 
 
 def _is_logger(obj: ast.expr) -> bool:

@@ -10,7 +10,12 @@ from collections.abc import Callable, Iterator
 from typing import Any, ClassVar
 
 from errexplain.extract.helpers import Helpers
-from errexplain.extract.logs import abort_message_arg, log_level, worth_recording
+from errexplain.extract.logs import (
+    abort_message_arg,
+    log_level,
+    recorded_reason_arg,
+    worth_recording,
+)
 from errexplain.extract.messages import Message, from_call, from_expr, from_log_call, source_of
 from errexplain.extract.records import CallInfo, ClassInfo, FileResult, Site
 from errexplain.extract.scope import Scope
@@ -211,11 +216,12 @@ class SiteVisitor:
         call: ast.Call | None = None,
         helper: bool = False,
         via: str | None = None,
+        line: int | None = None,
     ) -> None:
         self.sites.append(
             Site(
                 path=self.path,
-                line=node.lineno,
+                line=line or node.lineno,
                 kind=kind,
                 exception=exception,
                 template=message.template,
@@ -283,7 +289,7 @@ class SiteVisitor:
             if message is not None and worth_recording(level, message.template):
                 self._add(node, "log", level, message, self._condition())
             return
-        if self._abort(node, call):
+        if self._abort(node, call) or self._recorded(node, call):
             return
         cls = self._classes[-1] if self._classes else None
         found = self.helpers.site_for(call, cls, node.lineno, lookup)
@@ -317,6 +323,21 @@ class SiteVisitor:
             and not (self._handling[-1] and _passes_on_caught(message.template))
         ):
             self._add(node, "abort", "abort", message, self._condition())
+        return True
+
+    def _recorded(self, node: ast.stmt, value: ast.expr | None) -> bool:
+        """A failure reason recorded for a later raise to carry (``logs.RECORD_SINKS``:
+        ``self.record_failure(room, msg)``): a site of kind ``recorded`` raising the exception
+        that carries it. False when `value` is no such call."""
+        if not isinstance(value, ast.Call):
+            return False
+        found = recorded_reason_arg(value)
+        if found is None:
+            return False
+        arg, exception = found
+        message = from_expr(arg, node.lineno, self._scopes[-1].lookup)
+        if message is not None and worth_recording("error", message.template):
+            self._add(node, "recorded", exception, message, self._condition(), line=_text_line(arg))
         return True
 
     def _imported_call(self, node: ast.Expr, call: ast.Call, module: str, name: str) -> None:
@@ -369,7 +390,7 @@ class SiteVisitor:
         (``dict(self.named_parameters())``): a KeyError names a weight the model lacks, the
         commonest error of loading a checkpoint, raised by no raise statement."""
         value = node.value
-        if self._abort(node, value):
+        if self._abort(node, value) or self._recorded(node, value):
             return
         if self._funcs[-1] is None or not isinstance(value, ast.Subscript):
             return
@@ -385,7 +406,12 @@ class SiteVisitor:
 
     def visit_Return(self, node: ast.Return) -> None:
         value = node.value
-        if self._funcs[-1] is None or not isinstance(value, ast.Call) or self._abort(node, value):
+        if (
+            self._funcs[-1] is None
+            or not isinstance(value, ast.Call)
+            or self._abort(node, value)
+            or self._recorded(node, value)
+        ):
             return
         name = _callee_name(value.func)
         if not name[:1].isupper():
@@ -414,6 +440,18 @@ if hasattr(ast, "TryStar"):  # Python 3.11+: try/except*
 
 
 _CAUGHT = re.compile(r"<(?:(?:str|repr)\()?[A-Za-z_]\w*\)?>\Z")
+
+
+def _text_line(arg: ast.expr) -> int | None:
+    """The line where an argument's literal text starts (a reason written inside a call over
+    several lines: the site is where the text is), else None."""
+    lines = [
+        n.lineno
+        for n in ast.walk(arg)
+        if isinstance(n, ast.JoinedStr)
+        or (isinstance(n, ast.Constant) and isinstance(n.value, str))
+    ]
+    return min(lines) if lines else None
 
 
 def _passes_on_caught(template: str) -> bool:
