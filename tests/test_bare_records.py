@@ -140,3 +140,51 @@ def test_records_beside_an_error_are_few_lookups(bundled_index, monkeypatch):
     beside = calls[1:]
     assert len(beside) == len(set(beside)) <= 3
     assert not any(c.startswith(("File ", "raise ", "Traceback")) for c in beside)
+
+
+def test_a_log_record_whose_part_is_a_known_error_is_answered_by_the_record():
+    # `logger.error(f"Error in parse_streaming_increment: {e}")` with a JSONDecodeError in it:
+    # the record as printed is the message; the error inside is one of its values
+    view = _view(
+        _entry("d", "error", "Error in parse_streaming_increment: <e>", "fc.py", 40, "log"),
+        _entry(
+            "e",
+            "JSONDecodeError",
+            "Expecting value: line <l> column <c> (char <n>)",
+            "j.py",
+            5,
+            "raise",
+        ),
+    )
+    line = (
+        "[2025-06-23 07:22:00] Error in parse_streaming_increment: "
+        "Expecting value: line 1 column 1 (char 0)"
+    )
+    (exp,) = explain_text(line, view)
+    assert exp.matches[0].entry.id == "d" * 16
+    # the same words quoted in prose (no record): the best-known part is read
+    (exp,) = explain_text("it fails with `Expecting value: line 1 column 1 (char 0)`", view)
+    assert exp.matches[0].entry.id == "e" * 16
+
+
+def test_a_recorded_reason_inside_a_catalogued_log_line_comes_after_the_line():
+    log = _entry(
+        "f",
+        "warning",
+        "Decode transfer failed for request rank=<r> <rid> with exception <e>",
+        "decode.py",
+        2884,
+        "log",
+    )
+    reason = _entry("g", "KVTransferError", "Aborted by AbortReq.", "conn.py", 2960, "recorded")
+    view = _view(log, reason)
+    line = (
+        "[2026-01-02 10:00:00 TP0] Decode transfer failed for request rank=0 rid=ab12 with "
+        "exception KVTransferError(bootstrap_room=7): Aborted by AbortReq."
+    )
+    (exp,) = explain_text(line, view)
+    assert [m.entry.id for m in exp.matches] == ["f" * 16, "g" * 16]
+    assert "failure reason recorded earlier" in exp.notes[0]
+    # the exception pasted alone is the recorded reason's
+    (alone,) = explain_text("KVTransferError: Aborted by AbortReq.", view)
+    assert alone.matches[0].entry.id == "g" * 16

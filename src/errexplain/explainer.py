@@ -602,11 +602,18 @@ def _unmasked(exp: Explanation, own: str) -> Explanation:
     return replace(exp, error=replace(exp.error, message=message), matches=matches)
 
 
+INSIDE_KINDS = UNRAISED_KINDS | {"recorded"}
+"""Kinds whose text, printed as an exception inside a catalogued log line, yields to the line:
+logged or sent texts (no site raised the exception's own text), and recorded failure reasons
+(written long before the raise: the line says where the failure surfaced, the reason comes
+second)."""
+
+
 def _unraised_only(exp: Explanation) -> bool:
-    """No match, or only sites that never raise (logged, or sent to a client) for an error
-    printed with an exception type: its text was built where the exception was created."""
+    """No match, or only sites that never raise (logged, or sent to a client) or record a
+    reason for a later raise, for an error printed with an exception type."""
     return not exp.matches or bool(
-        exp.error.type and all(m.entry.kind in UNRAISED_KINDS for m in exp.matches)
+        exp.error.type and all(m.entry.kind in INSIDE_KINDS for m in exp.matches)
     )
 
 
@@ -643,11 +650,29 @@ def _enclosing_line(
         return None
     error = replace(inner.error, type=err.type, count=err.count, ranks=err.ranks, form=err.form)
     error = replace(error, line_no=err.line_no, truncated=err.truncated)
-    note = (
-        f"the {err.short_type} is reported inside a catalogued log message; no catalogued site "
-        "raises its own text (it is built where the exception is created)"
+    # a recorded reason the exception carries comes after the line (it says why)
+    reasons = tuple(m for m in exp.matches if m.entry.kind == "recorded")
+    if reasons:
+        note = (
+            f"the {err.short_type} is reported inside a catalogued log message; its text is a "
+            "failure reason recorded earlier (listed after the line's entry)"
+        )
+    else:
+        note = (
+            f"the {err.short_type} is reported inside a catalogued log message; no catalogued "
+            "site raises its own text (it is built where the exception is created)"
+        )
+    seen = {m.entry.id for m in inner.matches}
+    # ranked below the line's entry: they say why, the line says what failed
+    cap = (inner.matches[0].score if inner.matches else 1.0) - 0.01
+    why = "the failure reason the exception inside the line carries"
+    later = tuple(
+        replace(m, score=round(min(m.score, cap), 4), reasons=(*m.reasons, why))
+        for m in reasons
+        if m.entry.id not in seen
     )
-    return replace(inner, error=error, notes=(note,))
+    matches = (*inner.matches, *later)
+    return replace(inner, error=error, matches=matches, notes=(note,))
 
 
 BARE_MIN_CHARS = 20
@@ -817,8 +842,11 @@ def _best_reading(
             if (
                 hit is not None
                 and _known_well(hit, msg, coverage, whole)
-                and (best is None or hit.raw > best[0])
+                and (best is None or (whole, hit.raw) > (best[3], best[0]))
             ):
+                # a log record's whole text, known well, is the message as printed: a part
+                # of it (the exception after `Error in parse_streaming_increment: `) is a
+                # value inside that message, however well that part is known
                 best = (hit.raw, msg, ranking, whole)
         if best is not None:
             return best

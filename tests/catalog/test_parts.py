@@ -215,9 +215,11 @@ def _history_catalog(root: Path, files: int = 6, per_file: int = 50) -> Path:
     return root
 
 
-HISTORY_INDEX_SHA256 = "453f1931ec7e9b7fc3de15548b9ec4e76f6b7afeb2b9b8f5e5a9187cb3e9de32"
+HISTORY_INDEX_SHA256 = "ad5faa2e09dba71ccdcf537e7b17e6b9f0b0b51103f62acc668335795f4af926"
 """The index of _history_catalog as main built it before the records were encoded in load
-order (speed8), on CPython 3.11. Marshal's bytes depend on which objects are shared and which
+order (speed8), on CPython 3.11; updated in session 10, when the ``sites`` blob began to hold
+message-carrying raise sites (a traceback cut before its exception line is located by its
+frames: errexplain.match.sites). Marshal's bytes depend on which objects are shared and which
 referenced twice, so a change of how records are encoded can change bytes without changing an
 answer: this pins the bytes. Update it (with a reason) when the index format changes."""
 

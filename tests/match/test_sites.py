@@ -327,3 +327,92 @@ def test_a_bare_assert_in_a_renamed_file_is_found_by_the_statement_its_frame_sho
     assert all(h.cand.line != 30 for h in hits)
     # a message, or a line that is no assert, is not looked up by statement
     assert locate(view, error("AssertionError", "", frame("check", 25, "x = f()", moved))) == []
+
+
+# A traceback cut before its exception line (a paste or an issue excerpt that stops at the
+# raise) still shows where the message was raised: the raise line under the innermost frame.
+def test_a_cut_message_is_found_by_the_raise_line_its_frame_shows(view):
+    shown = frame("load", 96, 'raise ValueError(f"load failed: {e}")')
+    (top, *_) = locate(view, error("", "", shown))
+    assert top.cand.line == 95 and top.kind == "exact" and top.score >= STATEMENT_SCORE
+    assert "raises this message" in " ".join(top.reasons)
+    # the raise line names no text (the message is on the lines below): the exception decides
+    (top, *_) = locate(view, error("", "", frame("load", 96, "raise ValueError(")))
+    assert top.cand.line == 95 and top.kind == "fuzzy" and top.score == FUNCTION_SCORE
+    # cut inside the exception's name
+    (top, *_) = locate(view, error("", "", frame("load", 96, "raise Valu")))
+    assert top.cand.line == 95 and "cut inside the name" in " ".join(top.reasons)
+
+
+def test_a_cut_message_is_not_pinned_on_a_site_the_frame_does_not_show(view):
+    other_text = frame("load", 96, 'raise ValueError(f"could not open {path}")')
+    assert all(h.score < 0.8 for h in locate(view, error("", "", other_text)))
+    other_type = frame("load", 96, "raise KeyError(")
+    assert all(h.score < 0.8 for h in locate(view, error("", "", other_type)))
+    # the frame's line is no raise: the exception came from deeper code, not from a raise here
+    lookup = frame("load", 96, "value = table[key]")
+    assert all(not h.cand.template for h in locate(view, error("", "", lookup)))
+    # only the innermost frame shows where a message was raised
+    outer = error("", "", frame("load", 96, "raise ValueError("), frame("g", 3, "x()", "/t/nn.py"))
+    assert all(not h.cand.template for h in locate(view, outer))
+
+
+def test_explain_a_traceback_cut_at_the_raise(view):
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "/usr/lib/python3/site-packages/pkg/models/llama.py", line 97, in load\n'
+        '    raise ValueError(f"load failed: {e}")\n'
+    )
+    (exp,) = explain_text(text, view)
+    assert exp.matches[0].entry.source.line == 95 and exp.matches[0].kind == "exact"
+
+
+def test_an_exception_line_printed_without_a_message_was_raised_without_one(view):
+    # `ValueError` alone under the frames: Python printed no message, so no message was cut
+    shown = frame("load", 96, 'raise ValueError(f"load failed: {e}")')
+    assert all(not h.cand.template for h in locate(view, error("ValueError", "", shown)))
+
+
+def test_a_cut_assert_is_found_by_its_test(view):
+    shown = frame("load", 91, 'assert x.shape[0] == len(y), f"shapes differ: {a}"')
+    (top, *_) = locate(view, error("", "", shown))
+    assert top.cand.line == 90 and top.kind == "exact"
+    other = frame("load", 91, "assert x.shape[1] == len(z), msg")
+    assert all(h.cand.line != 90 or h.score < 0.8 for h in locate(view, error("", "", other)))
+
+
+def _loader(cls: str, at: str, line: int) -> Entry:
+    stmt = "assert param_data.shape == loaded_weight.shape"
+    return Entry(
+        id=make_id("pkg", "pkg/layers/linear.py", f"{cls}.weight_loader", stmt),
+        project="pkg",
+        exception="AssertionError",
+        template="",
+        source=Source("pkg", "1.0", "pkg/layers/linear.py", line, f"{cls}.weight_loader", None),
+        kind="assert",
+        condition="param_data.shape == loaded_weight.shape",
+        statement=stmt,
+        derived=True,
+        releases=("0.1", "1.0"),
+        at=f"0.1 pkg/layers/linear.py:{at}; 1.0 :{line}",
+    )
+
+
+def test_of_same_statement_sites_the_one_at_the_frames_line_in_some_release_comes_first():
+    # four weight loaders assert the same test; the frame names only `weight_loader`: the line
+    # tells them apart, in whichever release the paste comes from (a build may shift it a bit)
+    column = _loader("Column", "416 Column.weight_loader", 579)
+    merged = _loader("Merged", "572 Merged.weight_loader", 761)
+    entries = (merged, column)
+    for v in (
+        MemoryCatalog(entries, projects=[Project("pkg", "1.0")]),
+        Index.from_bytes(build_bytes(entries, [Project("pkg", "1.0")], "k")),
+    ):
+        shown = "assert param_data.shape == loaded_weight.shape"
+        f = Frame("/x/pkg/layers/linear.py", 416, "weight_loader", shown)
+        first, second = locate(v, error("AssertionError", "", f))
+        assert first.cand.id == column.id and first.raw > second.raw
+        assert "at the recorded line 416 (0.1)" in first.reasons
+        near = Frame("/x/pkg/layers/linear.py", 418, "weight_loader", shown)
+        first, second = locate(v, error("AssertionError", "", near))
+        assert first.cand.id == column.id and first.raw == second.raw

@@ -402,6 +402,36 @@ def test_chain_whose_final_traceback_is_cut() -> None:
     assert (err.type, err.message, err.truncated) == ("ValueError", "first failure", False)
 
 
+def test_chain_cut_at_the_raise_of_its_last_exception_is_an_error_too() -> None:
+    # a handler re-raises as another exception and the paste stops on that raise line: the
+    # cut traceback is where the error the paster hit was raised (its message cut away)
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "/sgl-workspace/sglang/python/sglang/srt/managers/detok.py", line 309, in f\n'
+        "    s = self.decode_status[rid]\n"
+        "KeyError: 'x'\n\n"
+        "During handling of the above exception, another exception occurred:\n\n"
+        '  File "/sgl-workspace/sglang/python/sglang/srt/managers/detok.py", line 311, in f\n'
+        "    raise Runt"
+    )
+    first, second = parse_traceback(text)
+    assert (first.type, first.message, first.truncated) == ("KeyError", "'x'", False)
+    assert (second.type, second.message, second.truncated) == ("", "", True)
+    assert [(f.line, f.code) for f in second.frames] == [(311, "raise Runt")]
+    # another rank's copy of the complete traceback, cut at the same raise, is not one
+    copy = (
+        "[2026-01-02 10:00:00 TP0] Traceback (most recent call last):\n"
+        '[2026-01-02 10:00:00 TP0]   File "/x/pkg/a.py", line 5, in f\n'
+        '[2026-01-02 10:00:00 TP0]     raise ValueError("bad")\n'
+        "[2026-01-02 10:00:00 TP0] ValueError: bad\n"
+        "[2026-01-02 10:00:00 TP1] Traceback (most recent call last):\n"
+        '[2026-01-02 10:00:00 TP1]   File "/x/pkg/a.py", line 5, in f\n'
+        '[2026-01-02 10:00:00 TP1]     raise ValueError("bad")\n'
+    )
+    (only_one,) = parse_traceback(copy)
+    assert only_one.message == "bad"
+
+
 # 8. Exceptions inside log lines -----------------------------------------------------------
 
 
@@ -688,3 +718,19 @@ def test_linear_time_on_adversarial_input(text: str, untraced: None) -> None:
     start = time.process_time()
     assert isinstance(parse_traceback(text), tuple)
     assert time.process_time() - start < 10.0
+
+
+def test_an_error_quoted_in_a_code_comment_ends_where_the_comment_goes_on() -> None:
+    text = (
+        "        # Without aborting first, release() will fail with:\n"
+        "        #   AssertionError: release should be called only when no request is\n"
+        "        #     ongoing in the scheduler\n"
+        "        # See: Trainer._validate() which follows the same pattern.\n"
+        "        self.abort_all()\n"
+    )
+    (err,) = parse_traceback(text)
+    assert err.type == "AssertionError"
+    # the wrapped part keeps its indent inside the comment; `# See:` is the comment's own text
+    first, wrapped = err.message.split("\n")
+    assert first == "release should be called only when no request is"
+    assert wrapped.endswith("ongoing in the scheduler")

@@ -9,15 +9,22 @@ traceback shows under the frame, compared with the statement (or assert test) th
 recorded, whitespace and quoting normalised. The line number is only a small bonus: lines drift
 between releases.
 
+A traceback cut before its exception line (or an exception line whose message the paster cut)
+leaves no message either, though the site raised one: its innermost frame shows the raise (or
+assert) line, with the message's literal when it fits on that line. Such an error finds the
+message-carrying sites of the frame's function too: the one whose literal words the line shows,
+or, when the line shows only ``raise ValueError(``, every raise of that exception there.
+
 Pure: the catalog view is passed in. Only entries :func:`locatable` are looked up.
 """
 
 from __future__ import annotations
 
-from errexplain._startup import TYPE_CHECKING
+from errexplain._startup import TYPE_CHECKING, compile_regex
+from errexplain.match.normalize import words
 from errexplain.match.rank import TYPE_MISMATCH, Hit, in_file
-from errexplain.match.template import normalize_ws
-from errexplain.models import at_sites
+from errexplain.match.template import compile_template, normalize_ws
+from errexplain.models import UNRAISED_KINDS, at_sites, parse_at
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -47,12 +54,20 @@ recorded line number."""
 MIN_CODE = 8
 """A frame's source line shorter than this (``assert (``) is too little to compare as a prefix
 of a multi-line statement."""
+FAR = 10**6
+"""The distance (lines) of a site with no line to compare."""
+MIN_SHOWN_WORDS = 2
+"""Literal words a raise line must show of a message to name it (fewer: only its exception)."""
+
+_STRING = compile_regex(r"""(["'])((?:\\.|(?!\1).)*)\1""")
+_FIELD = compile_regex(r"\{[^{}]*\}")
+_RAISED = compile_regex(r"raise\s+([\w.]+)")
 
 
 def locatable(kind: str, template: str) -> bool:
-    """Entries found by frames: sites without a message, and assert sites (whose test can be
-    the message)."""
-    return not template or kind == "assert"
+    """Entries found by frames: every site that raises (a message-carrying one is looked up
+    for an error whose message was cut away); logged and client-sent messages are not."""
+    return kind not in UNRAISED_KINDS
 
 
 def site_key(path: str, function: str) -> str:
@@ -182,6 +197,54 @@ def _recorded(cand: Candidate) -> str | None:
     return None
 
 
+def _raising_line(code: str | None) -> bool:
+    """The source line a frame shows raises or asserts (the exception was raised there)."""
+    return bool(code) and code.lstrip().startswith(("raise ", "assert ", "assert("))  # type: ignore[union-attr]
+
+
+def shown_literal(code: str) -> list[str]:
+    """The words of the string literals a source line shows (an f-string's fields left out)."""
+    return words(" ".join(_FIELD.sub(" ", m.group(2)) for m in _STRING.finditer(code)))
+
+
+def _in_order(part: Sequence[str], whole: Sequence[str]) -> bool:
+    it = iter(whole)
+    return all(w in it for w in part)
+
+
+def _raise_evidence(cand: Candidate, code: str, reasons: list[str]) -> tuple[float, bool]:
+    """(score, identified) of a message-carrying site whose message the paste lost, by the raise
+    (or assert) line its frame shows: the literal words shown, else the exception raised."""
+    shown = shown_literal(code)
+    if len(shown) >= MIN_SHOWN_WORDS:
+        if _in_order(shown, words(" ".join(compile_template(str(cand.template)).literals))):
+            reasons.append("the frame's source line raises this message (its text was cut)")
+            return STATEMENT_SCORE, True
+        reasons.append("but the frame's source line raises another message")
+        return OTHER_LINE_SCORE, False
+    raised = _RAISED.match(code.strip())
+    name = raised.group(1).rsplit(".", 1)[-1] if raised else ""
+    if name and name not in (cand.exception, cand.base):
+        cut_inside = not code.rstrip().endswith(("(", ")")) and cand.exception.startswith(name)
+        if not cut_inside:
+            reasons.append(f"but the frame's source line raises {name}")
+            return OTHER_LINE_SCORE, False
+        reasons.append(f"the frame's source line is cut inside the name ({name}...)")
+    if cand.kind == "assert":
+        test = assert_test(code)
+        if test is None or not cand.condition:
+            reasons.append("but the frame's source line is not this assert")
+            return OTHER_LINE_SCORE, False
+        seen, full = code_key(test), code_key(str(cand.condition))
+        if seen == full or (len(seen) >= MIN_CODE and full.startswith(seen)):
+            reasons.append(f"the frame's source line is this assert: assert {cand.condition}")
+            return STATEMENT_SCORE, True
+        reasons.append(f"but the frame shows another assert than assert {cand.condition}")
+        return OTHER_LINE_SCORE, False
+    reasons.append("the frame's source line raises it, its message cut from the paste")
+    return FUNCTION_SCORE, False
+
+
 def _evidence(cand: Candidate, frame: Frame, test: str | None) -> tuple[float, bool, list[str]]:
     """(score, the statement itself is identified, reasons) of a site in the frame's file and
     function."""
@@ -203,6 +266,8 @@ def _evidence(cand: Candidate, frame: Frame, test: str | None) -> tuple[float, b
         else:
             score = OTHER_LINE_SCORE
             reasons.append("but the message names another assert statement")
+    elif cand.template and frame.code:
+        score, exact = _raise_evidence(cand, frame.code, reasons)
     elif frame.code and recorded:
         if _code_matches(frame.code, recorded):
             score, exact = STATEMENT_SCORE, True
@@ -215,19 +280,46 @@ def _evidence(cand: Candidate, frame: Frame, test: str | None) -> tuple[float, b
     return score, exact, reasons
 
 
-def _score(cand: Candidate, frame: Frame, depth: int, error: RaisedError, test: str | None) -> Hit:
+def _lines(view: CatalogView, cand: Candidate, frame: Frame) -> list[tuple[int, str]]:
+    """(line, releases) where the site sat in the frame's file, release span by release span
+    (history catalogs), else its one recorded line."""
+    at = view.entry(cand.pos).at if cand.releases else None
+    if at:
+        spans = parse_at(at)
+        return [
+            (s.line, s.first if s.first == s.last else f"{s.first} to {s.last}")
+            for s in spans
+            if in_file(frame, s.path)
+        ]
+    return [(cand.line, "")] if cand.line is not None else []
+
+
+def _score(
+    view: CatalogView,
+    cand: Candidate,
+    frame: Frame,
+    depth: int,
+    error: RaisedError,
+    test: str | None,
+) -> tuple[Hit, int]:
+    """The hit and how far (lines) the frame's line is from the site's line in any release."""
     score, exact, reasons = _evidence(cand, frame, test)
     if not in_file(frame, str(cand.path)):
         score -= MOVED
         reasons.append(f"the file is found by name only (moved from {cand.path}?)")
-    if frame.line is not None and frame.line == cand.line:
-        score += SAME_LINE
-        reasons.append(f"at the recorded line {cand.line}")
+    far = FAR
+    if frame.line is not None:
+        lines = _lines(view, cand, frame)
+        far = min((abs(frame.line - n) for n, _ in lines), default=FAR)
+        same = next((when for n, when in lines if n == frame.line), None)
+        if same is not None:
+            score += SAME_LINE
+            reasons.append(f"at the recorded line {frame.line}" + (f" ({same})" if same else ""))
     if depth:
         score -= DEEPER * depth
         reasons.append(f"{depth} frame(s) above the innermost one")
     score = _type_cost(cand, error, score, reasons)
-    return Hit(cand, score, "exact" if exact else "fuzzy", (), tuple(reasons))
+    return Hit(cand, score, "exact" if exact else "fuzzy", (), tuple(reasons)), far
 
 
 def _type_cost(cand: Candidate, error: RaisedError, score: float, reasons: list[str]) -> float:
@@ -245,22 +337,61 @@ def locate(view: CatalogView, error: RaisedError, *, limit: int = 5) -> list[Hit
     if not wants_sites(error.message, error.type):
         return []
     test = assert_test(error.message)
+    # no exception line at all (the paste stops inside the traceback): the message was cut
+    # away, so the site that raised it may carry one (an exception line printed without a
+    # message, `ValueError`, was raised without one)
+    cut = not error.message.strip() and (error.truncated or not error.type)
     best: dict[int, Hit] = {}
+    nearness: dict[int, int] = {}
     for depth, frame in enumerate(reversed(error.frames[-LOCATE_FRAMES:])):
         key = site_key(frame.path, frame.function) if frame.function else file_key(frame.path)
         for cand in view.sites_at(key):
-            if (cand.kind != "assert") if test is not None else bool(cand.template):
+            if not _looked_up(cand, test, cut and depth == 0 and _raising_line(frame.code)):
                 continue
-            hit = _score(cand, frame, depth, error, test)
+            hit, far = _score(view, cand, frame, depth, error, test)
             if cand.pos not in best or hit.raw > best[cand.pos].raw:
                 best[cand.pos] = hit
+                nearness[cand.pos] = far
     by_test = (test, None) if test is not None else _shown_assert(error)
     if by_test is not None and not any(h.raw >= STATEMENT_SCORE - MOVED for h in best.values()):
         for hit in _by_condition(view, error, *by_test):
             if hit.pos not in best:
                 best[hit.pos] = hit
-    ordered = sorted(best.values(), key=lambda h: (-round(h.raw, 6), h.cand.line or 0, h.id))
+    # of equal scores: the site whose line (in any release) is nearest the frame's (a build
+    # with a few lines patched in), then the wording raised until the latest release
+    ordered = sorted(
+        best.values(),
+        key=lambda h: (
+            -round(h.raw, 6),
+            nearness.get(h.pos, FAR),
+            -_last_index(view, h.cand),
+            h.cand.line or 0,
+            h.id,
+        ),
+    )
     return ordered[:limit]
+
+
+def _looked_up(cand: Candidate, test: str | None, raised_here: bool) -> bool:
+    """Whether a site of the frame's function is a candidate: an assert for an assert
+    statement as message; a site without a message; one with a message only when the paste
+    cut the message away and the frame shows the raise (`raised_here`)."""
+    if test is not None:
+        return cand.kind == "assert"
+    return not cand.template or raised_here
+
+
+def _last_index(view: CatalogView, cand: Candidate) -> int:
+    """The position of the last release raising the wording (history catalogs), else 0."""
+    if not cand.releases:
+        return 0
+    facts = view.release_facts(cand.project)
+    if facts is None:
+        return 0
+    try:
+        return facts.order.index(cand.releases[1])
+    except ValueError:
+        return 0
 
 
 def _shown_assert(error: RaisedError) -> tuple[str, Frame] | None:

@@ -93,13 +93,41 @@ def parse_traceback(text: str) -> tuple[RaisedError, ...]:
 
 def finish(found: list[RaisedError]) -> tuple[RaisedError, ...]:
     """The errors of a paste in order, unwrapped, merged; truncated tracebacks only if the
-    paste has no complete error."""
+    paste has no complete error, or if the traceback stops at a raise of its own (see
+    :func:`_cut_at_raise`)."""
     found.sort(key=lambda e: e.line_no)
     found = [_unwrapped(e) for e in found]
     complete = [e for e in found if not e.truncated]
     if complete and len(complete) < len(found):
-        complete = _frames_of_cut(complete, [e for e in found if e.truncated])
+        cut = [e for e in found if e.truncated]
+        complete = _frames_of_cut(complete, cut)
+        complete += _cut_at_raise(complete, cut)
+        complete.sort(key=lambda e: e.line_no)
     return _merge(complete or found)
+
+
+def _cut_at_raise(complete: Sequence[RaisedError], cut: Sequence[RaisedError]) -> list[RaisedError]:
+    """Tracebacks cut before their exception line that are errors of their own beside the
+    complete ones: the innermost frame shows a `raise` or `assert` (the paste stops where the
+    error was raised: the last exception of a chain cut after `During handling ...`) at a
+    place where no other error of the paste was raised (another rank's copy of a complete
+    traceback, cut, is not one). Not beside an error quoted without frames (in a title or a
+    sentence): the cut traceback is most likely that error's, whether its raise fits or not."""
+    if any(e.form in _FRAMELESS and not e.frames for e in complete):
+        return []
+    raised_at = {(e.frames[-1].path, e.frames[-1].line) for e in complete if e.frames}
+    out = []
+    for tb in cut:
+        if not tb.frames:
+            continue
+        last = tb.frames[-1]
+        code = (last.code or "").strip()
+        if (
+            code.startswith(("raise ", "assert ", "assert("))
+            and (last.path, last.line) not in raised_at
+        ):
+            out.append(tb)
+    return out
 
 
 _FRAMELESS = frozenset({"prose", "line", "log", "repr"})
@@ -607,12 +635,29 @@ def _message(
             parts.extend([""] * (k - j))
             j = k
             continue
-        if _stops(ln, prefix, first):
+        if _stops(ln, prefix, first) or _comment_dedent(ln.text, exc.text):
             break
         parts = _append(parts, prev, ln.text.rstrip())
         prev = ln.text.rstrip()
         j += 1
     return "\n".join(parts).strip("\n").rstrip(), j
+
+
+def _comment_indent(text: str) -> int | None:
+    """How far the text of a `#` comment line is indented after its `#`, or None."""
+    st = text.strip()
+    if not st.startswith("#") or st.startswith("#!"):
+        return None
+    body = st.lstrip("#")
+    return len(body) - len(body.lstrip())
+
+
+def _comment_dedent(text: str, exc: str) -> bool:
+    """An error quoted in a code comment (`#   AssertionError: ...`) ends at a comment line
+    indented less after its `#` (`# See: ...`: the comment goes on with its own words); a
+    message wrapped inside the comment keeps the indent."""
+    mine, theirs = _comment_indent(exc), _comment_indent(text)
+    return mine is not None and theirs is not None and theirs < mine
 
 
 def _append(parts: list[str], prev: str, text: str) -> list[str]:
