@@ -4,6 +4,8 @@ Prints each figure next to the floor it is compared with, measured side by side 
 (commands interleaved, median of N):
   * `errexplain < tb.txt > out.txt`           vs `python -c pass`          (goal <= 2.0x)
   * `errexplain --json -v < tb.txt` (flags on the bare pipe) vs `python -c pass` (goal <= 2.0x)
+  * `errexplain < bare_assert.txt` (an error without a message, found by its frames) vs
+    `python -c pass` (goal <= 2.0x)
   * `errexplain explain --json tb.txt`        vs a no-op Typer app         (goal <= 1.25x)
   * in-process match p99 over the full catalog (goal <= 1 ms) and a 100k-template synthetic
     catalog (goal <= 2 ms)
@@ -30,6 +32,8 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 TB = REPO / "examples" / "kimi_k3_multirank.log"
+BARE = REPO / "bench" / "data" / "bare_assert.txt"
+"""An error without a message (a bare assert), located by its frames: the frame-lookup path."""
 NOOP_TYPER = """
 import typer
 app = typer.Typer()
@@ -97,6 +101,7 @@ def cli_figures(runs: int, python: str, exe: str, tmp: Path) -> None:
         "python -c pass": ([python, "-c", "pass"], None),
         "errexplain < tb.txt": ([exe], TB),
         "errexplain --json -v < tb.txt": ([exe, "--json", "-v"], TB),
+        "errexplain < bare_assert.txt": ([exe], BARE),
         "no-op typer app": ([python, str(noop), str(TB), "--json"], None),
         "errexplain explain --json": ([exe, "explain", "--json", str(TB)], None),
     }
@@ -121,6 +126,8 @@ def cli_figures(runs: int, python: str, exe: str, tmp: Path) -> None:
     r3 = med["errexplain --json -v < tb.txt"] / med["python -c pass"]
     print(f"piped explain / python -c pass      = {r1:.2f}x  (goal <= 2.0x)")
     print(f"piped --json -v / python -c pass    = {r3:.2f}x  (goal <= 2.0x)")
+    r4 = med["errexplain < bare_assert.txt"] / med["python -c pass"]
+    print(f"piped, error without a message       = {r4:.2f}x  (goal <= 2.0x)")
     print(f"explain --json / no-op typer app     = {r2:.2f}x  (goal <= 1.25x)")
     peak = _peak_rss([exe], TB)
     print(f"peak RSS of a cold piped explain     = {peak / 1024:.1f} MB (goal <= 60 MB)")

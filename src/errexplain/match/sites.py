@@ -24,7 +24,7 @@ from errexplain._startup import TYPE_CHECKING, compile_regex
 from errexplain.match.normalize import words
 from errexplain.match.rank import TYPE_MISMATCH, Hit, in_file
 from errexplain.match.template import compile_template, normalize_ws
-from errexplain.models import UNRAISED_KINDS, at_sites, parse_at
+from errexplain.models import UNRAISED_KINDS, at_lines, at_sites
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -285,11 +285,10 @@ def _lines(view: CatalogView, cand: Candidate, frame: Frame) -> list[tuple[int, 
     (history catalogs), else its one recorded line."""
     at = view.entry(cand.pos).at if cand.releases else None
     if at:
-        spans = parse_at(at)
         return [
-            (s.line, s.first if s.first == s.last else f"{s.first} to {s.last}")
-            for s in spans
-            if in_file(frame, s.path)
+            (line, first if first == last else f"{first} to {last}")
+            for first, last, path, line in at_lines(at)
+            if in_file(frame, path)
         ]
     return [(cand.line, "")] if cand.line is not None else []
 
