@@ -315,15 +315,13 @@ class MooncakeKVManager:
                 f"{failed_bootstrap_addr}), {len(affected)} requests affected"
             )
 """
-MOVED_AFTER = """
-class CommonKVManager:
-    def on_prefill_lost(self, failed_bootstrap_addr, rooms):
-        if rooms:
-            raise ConnectionError(
-                f"Lost connection with prefill instance (bootstrap_addr: "
-                f"{failed_bootstrap_addr}), {len(rooms)} requests affected"
-            )
-"""
+MOVED_AFTER = (  # a new class, method and argument name: only the file name stayed
+    MOVED_BEFORE.replace("Losing", "Lost")
+    .replace("MooncakeKVManager", "CommonKVManager")
+    .replace("_handle_node_failure", "on_prefill_lost")
+    .replace("affected)", "rooms)")
+    .replace("if affected:", "if rooms:")
+)
 
 
 def test_a_message_moved_to_another_package_and_touched_up_is_followed():
