@@ -115,9 +115,11 @@ def trees(tmp_path):
 
 
 def _build(out: Path, sources, cache=None):
+    """As tools/history.py builds: the old catalog's ids, curated text and former ids kept."""
     history, paths = build_history(sources, "pkg", cache or FileCache(None))
     old = read_module_files(out)
-    rendered = render(history, "pkg", old, None, paths)
+    formerly = (read_releases_file(out) or {}).get("formerly")
+    rendered = render(history, "pkg", old, None, paths, formerly)
     write_catalog(out, rendered, old)
     return rendered
 
@@ -408,3 +410,73 @@ def test_a_site_sharing_its_text_does_not_take_the_id_of_its_twin(tmp_path):
     _build(out, trees)
     then = {e.at.split(";")[0]: e.id for e in load_catalog([out]).entries}
     assert then == first
+
+
+def test_an_old_wording_merged_into_another_keeps_its_id_as_an_alias(tmp_path, trees):
+    # an earlier build derived a wording of its own for a site that this build reads as part
+    # of another wording (the lineage rules changed): its id is kept in releases.yaml
+    # `formerly`, naming the wording now raised where it was, and the index resolves it
+    from errexplain.catalog.index import Index, build_bytes
+
+    out = _project(tmp_path / "cat")
+    _build(out, trees)
+    by_template = {e.template: e for e in load_catalog([out]).entries}
+    real = by_template["x must not be negative"]
+    where = real.at.split(" ", 1)[1]
+    fake = "00000000000000aa"
+    path = out / real.catalog_file
+    path.write_text(
+        path.read_text()
+        + f"- id: {fake}\n  exception: ValueError\n  kind: raise\n"
+        + "  template: x must not be negative!\n"
+        + f"  source: {where}\n  releases: 1.0..1.0\n  at: 1.0 {where}\n"
+        + "  removed_in: '1.1'\n  derived: true\n"
+    )
+    assert fake in load_catalog([out]).by_id()
+    _build(out, trees)
+    assert read_releases_file(out)["formerly"] == {fake: real.id}
+    catalog = load_catalog([out])
+    assert fake not in catalog.by_id()
+    index = Index.from_bytes(
+        build_bytes(catalog.entries, catalog.projects, "k", catalog.release_facts)
+    )
+    assert index.entry(index.position(fake)).id == real.id
+    before = _snapshot(out)
+    _build(out, trees)  # the alias is carried by the next build
+    assert _snapshot(out) == before
+
+
+@pytest.mark.parametrize(
+    ("formerly", "problem"),
+    [
+        ("formerly: [x]\n", "formerly: must map old entry ids"),
+        ("formerly:\n  00000000000000aa: not-an-id\n", "formerly: must map old entry ids"),
+    ],
+)
+def test_a_bad_formerly_map_is_refused(tmp_path, trees, formerly, problem):
+    from errexplain.errors import CatalogError
+
+    out = _project(tmp_path / "cat")
+    _build(out, trees)
+    releases = out / "releases.yaml"
+    releases.write_text(releases.read_text() + formerly)
+    with pytest.raises(CatalogError, match=problem):
+        load_catalog([out])
+
+
+def test_catalog_check_names_a_former_id_that_leads_nowhere(tmp_path, trees):
+    from errexplain.catalog.integrity import dangling_related
+
+    out = _project(tmp_path / "cat")
+    _build(out, trees)
+    some = load_catalog([out]).entries[0].id
+    releases = out / "releases.yaml"
+    releases.write_text(
+        releases.read_text()
+        + f"formerly:\n  00000000000000aa: 00000000000000bb\n  {some}: {some}\n"
+    )
+    found = sorted(p.message for p in dangling_related(load_catalog([out])))
+    assert found == [
+        "formerly: is an id in use, not a former one",
+        "formerly: names unknown id 00000000000000bb",
+    ]

@@ -146,7 +146,7 @@ def _build_bytes(
         order, rare = _bucket_order(entries, known)
         bases = {e.exception: e.base for e in entries if e.base and e.base != e.exception}
         nslots, slots, slot_offs = _slots(rare)
-        ids, fuzzy, sites, site_spans = _lookups(entries, order, known)
+        ids, fuzzy, sites, site_spans = _lookups(entries, order, known, release_facts)
         done = encoder.in_order(pending.result(), order)
     finally:
         pending.close()
@@ -185,14 +185,29 @@ def _build_bytes(
 
 
 def _lookups(
-    entries: Sequence[Entry], order: Sequence[int], known: Mapping[str, TemplateFacts]
+    entries: Sequence[Entry],
+    order: Sequence[int],
+    known: Mapping[str, TemplateFacts],
+    release_facts: Sequence[Facts] = (),
 ) -> tuple[bytes, bytes, bytes, tuple[tuple[int, int, int], ...]]:
-    """The ``ids``, ``fuzzy`` and ``sites`` blobs, and where each ``sites`` bucket lies."""
-    ids = marshal.dumps({entries[i].id: pos for pos, i in enumerate(order)})
+    """The ``ids``, ``fuzzy`` and ``sites`` blobs, and where each ``sites`` bucket lies. An id
+    a history build merged into another wording (``formerly``) finds that wording's row."""
+    ids = marshal.dumps(_rows_by_id(entries, order, release_facts))
     stats = word_stats([entries[i].template for i in order], known)
     fuzzy = marshal.dumps((stats.postings, stats.idf, stats.weight_sums))
     sites, spans = _site_buckets(site_table([entries[i] for i in order]))
     return ids, fuzzy, sites, spans
+
+
+def _rows_by_id(
+    entries: Sequence[Entry], order: Sequence[int], release_facts: Sequence[Facts]
+) -> dict[str, int]:
+    rows = {entries[i].id: pos for pos, i in enumerate(order)}
+    for f in release_facts:
+        for old, new in f.formerly:
+            if old not in rows and new in rows:
+                rows[old] = rows[new]
+    return rows
 
 
 SITE_BUCKETS = 256

@@ -27,7 +27,8 @@ class Problem:
 
 
 def dangling_related(catalog: Catalog) -> list[Problem]:
-    """Ids named by ``related``, ``lineage`` or ``replaced_by`` that no entry has."""
+    """Ids named by ``related``, ``lineage`` or ``replaced_by`` that no entry has, and former
+    ids (``formerly`` in releases.yaml) that name no entry or are in use."""
     ids = {e.id for e in catalog.entries}
     out = []
     for e in catalog.entries:
@@ -37,6 +38,13 @@ def dangling_related(catalog: Catalog) -> list[Problem]:
             Problem(e.id, e.catalog_file, f"{key}: unknown id {r}")
             for key, r in named
             if r not in ids
+        ]
+    for f in catalog.release_facts:  # releases.yaml: formerly
+        out += [
+            Problem(old, f"{f.project} releases.yaml", f"formerly: {problem}")
+            for old, new in f.formerly
+            for problem in ((f"names unknown id {new}",) if new not in ids else ())
+            + (("is an id in use, not a former one",) if old in ids else ())
         ]
     return out
 

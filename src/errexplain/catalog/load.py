@@ -431,7 +431,18 @@ def load_release_facts(proot: Path, project: str) -> Facts | None:
         isinstance(k, str) and isinstance(v, str) for k, v in paths.items()
     ):
         raise CatalogError(f"{path}: paths: must map source paths to release ranges")
-    return Facts(project, tuple(order), paths)
+    formerly = raw.get("formerly") or {}
+    if not isinstance(formerly, dict) or not all(
+        _is_id(k) and _is_id(v) for k, v in formerly.items()
+    ):
+        raise CatalogError(f"{path}: formerly: must map old entry ids to entry ids (16 hex)")
+    return Facts(project, tuple(order), paths, tuple(sorted(formerly.items())))
+
+
+def _is_id(value: object) -> bool:
+    return (
+        isinstance(value, str) and len(value) == 16 and all(c in "0123456789abcdef" for c in value)
+    )
 
 
 def load_dir(

@@ -375,8 +375,11 @@ def render(
     old_files: Sequence[CatalogFile],
     old_version: str | None,
     paths: Mapping[str, Iterable[int]],
+    formerly: Mapping[str, str] | None = None,
 ) -> Rendered:
-    """The catalog documents of ``history`` merged with the old catalog (ids, curated text)."""
+    """The catalog documents of ``history`` merged with the old catalog (ids, curated text).
+    `formerly` (the old releases file's) maps ids of wordings merged into another to its id;
+    the new map adds the old derived wordings that now continue as part of another wording."""
     words = wordings_of(history)
     old: dict[str, Entry] = {}
     old_file: dict[str, CatalogFile] = {}
@@ -406,26 +409,72 @@ def render(
                 e["related"] = related[e["id"]]
             else:
                 e.pop("related", None)
-    pinned = {r for e in old.values() if is_curated(e) for r in e.get("related") or []}
-    unmatched = []
-    for ident in sorted(set(old) - set(adopted)):
-        entry = old[ident]
-        # A wording an earlier build derived (it has `releases`) that this build no longer
-        # finds is dropped; anything else (curated, named by curated text, or made by the
-        # single-release extractor) is kept as it is.
-        if entry.get("releases") and not is_curated(entry) and ident not in pinned:
-            continue
-        unmatched.append(ident)
+    unmatched, merged = _leftovers(words, history, old, adopted, old_version)
+    for ident in unmatched:
         cf = old_file[ident]
-        placed.append((cf.name, cf.module or "", entry))
+        placed.append((cf.name, cf.module or "", old[ident]))
     docs = _group(placed)
     lineages = len(history.lineages)
     removed = sum(1 for lin in history.lineages if lin.last[0] < newest)
-    releases_doc = {
+    releases_doc: dict[str, Any] = {
         "releases": list(history.releases),
         "paths": {p: ranges(rs, history.releases) for p, rs in sorted(paths.items())},
     }
+    aliases = _aliases({**(formerly or {}), **merged}, {w.id for w in words})
+    if aliases:
+        releases_doc["formerly"] = aliases
     return Rendered(docs, releases_doc, lineages, len(words), removed, tuple(unmatched))
+
+
+def _leftovers(
+    words: Sequence[Wording],
+    history: History,
+    old: Mapping[str, Entry],
+    adopted: Mapping[str, int],
+    old_version: str | None,
+) -> tuple[list[str], dict[str, str]]:
+    """(old ids kept as they are, old id -> the id it now names) of the old entries no
+    wording adopted. A wording an earlier build derived (it has `releases`) that this build no
+    longer finds is dropped, and when another wording is now raised where it was, its id names
+    that one (`formerly`); anything else (curated, named by curated text, or made by the
+    single-release extractor) is kept as it is."""
+    pinned = {r for e in old.values() if is_curated(e) for r in e.get("related") or []}
+    raised_at = _places(words, history)
+    kept: list[str] = []
+    merged: dict[str, str] = {}
+    for ident in sorted(set(old) - set(adopted)):
+        entry = old[ident]
+        if entry.get("releases") and not is_curated(entry) and ident not in pinned:
+            where = _old_where(entry, old_version)
+            now = raised_at.get(where[:4]) if where is not None else None
+            if now is not None:
+                merged[ident] = words[now].id
+            continue
+        kept.append(ident)
+    return kept, merged
+
+
+def _places(words: Sequence[Wording], history: History) -> dict[tuple[Any, ...], int]:
+    """(release, path, line, exception) -> the wording raised there (the first, if several)."""
+    out: dict[tuple[Any, ...], int] = {}
+    for i, w in enumerate(words):
+        for r, site in w.occurrences:
+            out.setdefault((history.releases[r], site.path, site.line, site.exception), i)
+    return out
+
+
+def _aliases(formerly: Mapping[str, str], ids: set[str]) -> dict[str, str]:
+    """Old id -> the id it now names, every chain followed to an id of this build (an alias of
+    an alias, when the wording it named merged again); those leading nowhere are left out."""
+    out = {}
+    for old in sorted(formerly):
+        target, seen = formerly[old], {old}
+        while target not in ids and target in formerly and target not in seen:
+            seen.add(target)
+            target = formerly[target]
+        if target in ids and old not in ids:
+            out[old] = target
+    return out
 
 
 def _group(placed: Iterable[tuple[str, str, Entry]]) -> dict[str, dict[str, Any]]:

@@ -127,6 +127,8 @@ class Facts:
     project: str
     order: tuple[str, ...]
     paths: Mapping[str, str]
+    formerly: tuple[tuple[str, str], ...] = ()
+    """(old id, id it now names): wordings merged into another by a later build."""
 
 
 def _path_evidence(frames: Sequence[Frame], facts: Facts) -> list[tuple[set[int], str]]:
