@@ -36,6 +36,11 @@ class Frame:
     code: str | None = None
 
 
+def raises_here(code: str | None) -> bool:
+    """Whether a frame's source line raises or asserts (the exception was raised there)."""
+    return bool(code) and code.lstrip().startswith(("raise ", "assert ", "assert("))  # type: ignore[union-attr]
+
+
 @record
 class RaisedError:
     """An exception found in pasted text.

@@ -219,16 +219,28 @@ buckets of its frames' keys (a fraction of a millisecond), not the whole table (
 def _site_buckets(
     table: Mapping[str, tuple[int, ...]],
 ) -> tuple[bytes, tuple[tuple[int, int, int], ...]]:
-    parts: list[dict[str, tuple[int, ...]]] = [{} for _ in range(SITE_BUCKETS)]
-    for key in sorted(table):
-        parts[_slot(key, SITE_BUCKETS)][key] = table[key]
+    """The ``sites`` blob and (offset, length, CRC-32) of each of its buckets."""
     blob = bytearray()
+    spans = _append_buckets(blob, _buckets(((k, table[k]) for k in sorted(table)), SITE_BUCKETS))
+    return bytes(blob), spans
+
+
+def _buckets(items: Iterable[tuple[str, Any]], n: int) -> tuple[bytes, ...]:
+    """A string-keyed map in `n` marshalled parts by ``crc32(key)``, keys in the given order, so
+    that a lookup loads one small part, not the whole map."""
+    parts: list[dict[str, Any]] = [{} for _ in range(n)]
+    for key, value in items:
+        parts[_slot(key, n)][key] = value
+    return tuple(marshal.dumps(p) for p in parts)
+
+
+def _append_buckets(blob: bytearray, parts: Iterable[bytes]) -> tuple[tuple[int, int, int], ...]:
+    """Append the parts to `blob`; (offset in it, length, CRC-32) of each."""
     spans = []
     for part in parts:
-        data = marshal.dumps(part)
-        spans.append((len(blob), len(data), zlib.crc32(data)))
-        blob += data
-    return bytes(blob), tuple(spans)
+        spans.append((len(blob), len(part), zlib.crc32(part)))
+        blob += part
+    return tuple(spans)
 
 
 def _uint32s(values: Iterable[int]) -> bytes:
@@ -270,22 +282,10 @@ def _release_buckets(
     each project's release order and (offset, length, CRC-32) of each of its buckets."""
     blob = bytearray()
     where = {}
-    for f in facts:
-        spans = []
-        for part in _path_buckets(f.paths):
-            spans.append((len(blob), len(part), zlib.crc32(part)))
-            blob += part
-        where[f.project] = (tuple(f.order), tuple(spans))
+    for f in facts:  # a paste's few frame paths cost a few small loads, not the whole map
+        spans = _append_buckets(blob, _buckets(f.paths.items(), PATH_BUCKETS))
+        where[f.project] = (tuple(f.order), spans)
     return bytes(blob), where
-
-
-def _path_buckets(paths: Mapping[str, str]) -> tuple[bytes, ...]:
-    """The path -> release ranges map in PATH_BUCKETS marshalled parts, so that a paste's few
-    frame paths cost a few small loads, not the whole map."""
-    parts: list[dict[str, str]] = [{} for _ in range(PATH_BUCKETS)]
-    for path, ranges in paths.items():
-        parts[_slot(path, PATH_BUCKETS)][path] = ranges
-    return tuple(marshal.dumps(p) for p in parts)
 
 
 class _LazyPaths:
@@ -560,9 +560,7 @@ class Index:
         k = _slot(key, len(spans))
         bucket = self._sites.get(k)
         if bucket is None:
-            at, length, crc = spans[k]
-            data = self._verified(lambda: self._read(self._at_sites + at, length, crc))
-            bucket = self._sites[k] = marshal.loads(data)
+            bucket = self._sites[k] = marshal.loads(self._bucket_bytes(self._at_sites, spans[k]))
         return [self.candidate(pos) for pos in bucket.get(key, ())]
 
     def history_projects(self) -> tuple[str, ...]:
@@ -582,11 +580,12 @@ class Index:
         return self._facts.get(project)
 
     def _lazy_paths(self, spans: Sequence[tuple[int, int, int]]) -> _LazyPaths:
-        def read(k: int) -> bytes:
-            at, length, crc = spans[k]
-            return self._verified(lambda: self._read(self._at_releases + at, length, crc))
+        return _LazyPaths(len(spans), lambda k: self._bucket_bytes(self._at_releases, spans[k]))
 
-        return _LazyPaths(len(spans), read)
+    def _bucket_bytes(self, blob_at: int, span: tuple[int, int, int]) -> bytes:
+        """One bucket of a bucketed blob (``sites``, ``releases``), verified."""
+        at, length, crc = span
+        return self._verified(lambda: self._read(blob_at + at, length, crc))
 
     def known_base(self, exc_type: str) -> str | None:
         base = self.meta["bases"].get(exc_type)

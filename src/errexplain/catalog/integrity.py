@@ -40,12 +40,12 @@ def dangling_related(catalog: Catalog) -> list[Problem]:
             if r not in ids
         ]
     for f in catalog.release_facts:  # releases.yaml: formerly
-        out += [
-            Problem(old, f"{f.project} releases.yaml", f"formerly: {problem}")
-            for old, new in f.formerly
-            for problem in ((f"names unknown id {new}",) if new not in ids else ())
-            + (("is an id in use, not a former one",) if old in ids else ())
-        ]
+        where = f"{f.project} releases.yaml"
+        for old, new in f.formerly:
+            if new not in ids:
+                out.append(Problem(old, where, f"formerly: names unknown id {new}"))
+            if old in ids:
+                out.append(Problem(old, where, "formerly: is an id in use, not a former one"))
     return out
 
 

@@ -207,25 +207,23 @@ def _raised_where(w: Wording, history: History, entry: Entry) -> bool:
     """Whether wording `w` was raised where the old entry was last (its id names that site:
     two sites of one function with the same text share a natural id, and when one of them
     joins another lineage the other must not take the id over)."""
-    key = _old_where(entry, None)
-    if key is None:
+    key = _old_where(entry, None) if isinstance(entry.get("at"), str) else None
+    if key is None:  # no history of it (or unreadable): the id is the wording's
         return True
-    _, path, line, exception, template = key
     return any(
-        (site.path, site.line, site.exception, site.template) == (path, line, exception, template)
-        and (key[0] is None or history.releases[r] == key[0])
+        (history.releases[r], site.path, site.line, site.exception, site.template) == key
         for r, site in w.occurrences
-    ) or not isinstance(entry.get("at"), str)
+    )
 
 
-def _unnamed_places(
-    words: Sequence[Wording], history: History, with_template: bool
+def _places(
+    words: Sequence[Wording], history: History, with_template: bool, unnamed_only: bool = True
 ) -> dict[tuple[Any, ...], list[int]]:
-    """Wordings without an id yet, by where they were raised: (release, path, line, exception
-    [, template]) -> wording indices in order."""
+    """Wordings without an id yet (every wording: `unnamed_only` False), by where they were
+    raised: (release, path, line, exception [, template]) -> wording indices in order."""
     where: dict[tuple[Any, ...], list[int]] = {}
     for i, w in enumerate(words):
-        if not w.id:
+        if not (unnamed_only and w.id):
             for r, site in w.occurrences:
                 place: tuple[Any, ...] = (history.releases[r], site.path, site.line, site.exception)
                 if with_template:
@@ -242,7 +240,7 @@ def _adopt_by_place(
     adopted: dict[str, int],
 ) -> None:
     """Old entries not adopted by id: the wording raised where the old entry was last."""
-    where = _unnamed_places(words, history, with_template=True)
+    where = _places(words, history, with_template=True)
     for ident in sorted(old):
         if ident in adopted:
             continue
@@ -265,7 +263,7 @@ def _adopt_by_line(
     and exception, when nothing else was raised there on either side. The extractor now reads
     the message differently (a local text inlined, a helper followed); the check is the same,
     so it keeps its id."""
-    where = _unnamed_places(words, history, with_template=False)
+    where = _places(words, history, with_template=False)
     olds: dict[tuple[Any, ...], list[str]] = {}
     for ident in sorted(old):
         key = None if ident in adopted else _old_where(old[ident], old_version)
@@ -439,7 +437,7 @@ def _leftovers(
     that one (`formerly`); anything else (curated, named by curated text, or made by the
     single-release extractor) is kept as it is."""
     pinned = {r for e in old.values() if is_curated(e) for r in e.get("related") or []}
-    raised_at = _places(words, history)
+    raised_at = _places(words, history, with_template=False, unnamed_only=False)
     kept: list[str] = []
     merged: dict[str, str] = {}
     for ident in sorted(set(old) - set(adopted)):
@@ -447,20 +445,11 @@ def _leftovers(
         if entry.get("releases") and not is_curated(entry) and ident not in pinned:
             where = _old_where(entry, old_version)
             now = raised_at.get(where[:4]) if where is not None else None
-            if now is not None:
-                merged[ident] = words[now].id
+            if now:
+                merged[ident] = words[now[0]].id
             continue
         kept.append(ident)
     return kept, merged
-
-
-def _places(words: Sequence[Wording], history: History) -> dict[tuple[Any, ...], int]:
-    """(release, path, line, exception) -> the wording raised there (the first, if several)."""
-    out: dict[tuple[Any, ...], int] = {}
-    for i, w in enumerate(words):
-        for r, site in w.occurrences:
-            out.setdefault((history.releases[r], site.path, site.line, site.exception), i)
-    return out
 
 
 def _aliases(formerly: Mapping[str, str], ids: set[str]) -> dict[str, str]:

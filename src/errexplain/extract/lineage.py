@@ -308,6 +308,13 @@ def _verbatim(
     return [Pairing(mine[k], j, False, None) for k, j in unique(new, news).items() if k in mine]
 
 
+def _followable(site: Site) -> str | None:
+    """A site's masked template when it has MIN_LITERAL_VERBATIM literal characters (enough to
+    be followed by its words alone: passes 2c and 2d), else None."""
+    masked = mask_template(site.template)
+    return masked if len(masked.replace("\x00", "").strip()) >= MIN_LITERAL_VERBATIM else None
+
+
 def _same_words_in_file(
     old: Sequence[Site], new: Sequence[Site], olds: Sequence[int], news: Sequence[int]
 ) -> list[Pairing]:
@@ -316,8 +323,8 @@ def _same_words_in_file(
     def unique(sites: Sequence[Site], idx: Sequence[int]) -> dict[tuple[str, str, str], int]:
         found: dict[tuple[str, str, str], list[int]] = defaultdict(list)
         for i in idx:
-            masked = mask_template(sites[i].template)
-            if len(masked.replace("\x00", "").strip()) >= MIN_LITERAL_VERBATIM:
+            masked = _followable(sites[i])
+            if masked is not None:
                 found[(sites[i].path, sites[i].kind, masked)].append(i)
         return {k: v[0] for k, v in found.items() if len(v) == 1}
 
@@ -343,8 +350,8 @@ def _moved(
     def texts(sites: Sequence[Site], idx: Sequence[int]) -> dict[str, dict[int, str]]:
         by_kind: dict[str, dict[int, str]] = defaultdict(dict)
         for i in idx:
-            masked = mask_template(sites[i].template)
-            if len(masked.replace("\x00", "").strip()) >= MIN_LITERAL_VERBATIM:
+            masked = _followable(sites[i])
+            if masked is not None:
                 by_kind[sites[i].kind][i] = masked
         return by_kind
 

@@ -24,7 +24,7 @@ from errexplain._startup import TYPE_CHECKING, compile_regex
 from errexplain.match.normalize import words
 from errexplain.match.rank import TYPE_MISMATCH, Hit, in_file
 from errexplain.match.template import compile_template, normalize_ws
-from errexplain.models import UNRAISED_KINDS, at_lines, at_sites
+from errexplain.models import UNRAISED_KINDS, at_lines, at_sites, raises_here
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -64,7 +64,7 @@ _FIELD = compile_regex(r"\{[^{}]*\}")
 _RAISED = compile_regex(r"raise\s+([\w.]+)")
 
 
-def locatable(kind: str, template: str) -> bool:
+def locatable(kind: str) -> bool:
     """Entries found by frames: every site that raises (a message-carrying one is looked up
     for an error whose message was cut away); logged and client-sent messages are not."""
     return kind not in UNRAISED_KINDS
@@ -103,7 +103,7 @@ def site_table(entries: Sequence[Entry]) -> dict[str, tuple[int, ...]]:
 
     for pos, e in enumerate(entries):
         src = e.source
-        if not (src.path and locatable(e.kind, e.template)):
+        if not (src.path and locatable(e.kind)):
             continue
         keys = {key_of(src.path, ""): None}  # (file_key)
         if src.function:
@@ -195,11 +195,6 @@ def _recorded(cand: Candidate) -> str | None:
     if cand.kind == "assert" and cand.condition:
         return f"assert {cand.condition}"
     return None
-
-
-def _raising_line(code: str | None) -> bool:
-    """The source line a frame shows raises or asserts (the exception was raised there)."""
-    return bool(code) and code.lstrip().startswith(("raise ", "assert ", "assert("))  # type: ignore[union-attr]
 
 
 def shown_literal(code: str) -> list[str]:
@@ -345,7 +340,7 @@ def locate(view: CatalogView, error: RaisedError, *, limit: int = 5) -> list[Hit
     for depth, frame in enumerate(reversed(error.frames[-LOCATE_FRAMES:])):
         key = site_key(frame.path, frame.function) if frame.function else file_key(frame.path)
         for cand in view.sites_at(key):
-            if not _looked_up(cand, test, cut and depth == 0 and _raising_line(frame.code)):
+            if not _looked_up(cand, test, cut and depth == 0 and raises_here(frame.code)):
                 continue
             hit, far = _score(view, cand, frame, depth, error, test)
             if cand.pos not in best or hit.raw > best[cand.pos].raw:

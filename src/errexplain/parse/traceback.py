@@ -14,7 +14,7 @@ linear in the size of the input: every regex is anchored or bounded.
 from __future__ import annotations
 
 from errexplain._startup import TYPE_CHECKING, replace
-from errexplain.models import Frame, RaisedError
+from errexplain.models import Frame, RaisedError, raises_here
 from errexplain.parse.inline import (
     argparse_error,
     error_log_message,
@@ -121,11 +121,7 @@ def _cut_at_raise(complete: Sequence[RaisedError], cut: Sequence[RaisedError]) -
         if not tb.frames:
             continue
         last = tb.frames[-1]
-        code = (last.code or "").strip()
-        if (
-            code.startswith(("raise ", "assert ", "assert("))
-            and (last.path, last.line) not in raised_at
-        ):
+        if raises_here(last.code) and (last.path, last.line) not in raised_at:
             out.append(tb)
     return out
 
