@@ -5,12 +5,15 @@ Usage:
   python tools/history.py add SRC --version X [--out errors/sglang]
   python tools/history.py audit --src-root /work/src --from A --to B
   python tools/history.py check-ids --before OLD_CATALOG_DIR [--after errors/sglang]
+  python tools/history.py aliases --before OLD_CATALOG_DIR [--out errors/sglang]
 
 `build` walks every release (`SRC_ROOT/<project>-<version>`, a wheel or sdist unpacked there)
 in packaging-version order and rewrites the catalog; a second run changes nothing. `add`
 continues the stored history with one release. `audit` prints the pairings between two
 releases that were not exact, so a reader can check them. `check-ids` verifies that every id
-of an older catalog still exists with its curated fields unchanged. Walk results are cached by
+of an older catalog still exists with its curated fields unchanged. `aliases` adds to
+`formerly` the derived ids of an older catalog that a build merged into another wording
+without keeping an alias (builds before aliases existed). Walk results are cached by
 file content under the user cache dir (`--cache DIR` to choose, `--no-cache` for none).
 """
 
@@ -28,8 +31,10 @@ from errexplain.catalog.yamlio import read_yaml
 from errexplain.extract.filecache import FileCache, default_cache_dir
 from errexplain.extract.history import (
     CURATED_KEYS,
+    add_aliases,
     build_history,
     history_from_entries,
+    lost_aliases,
     paths_from_doc,
     read_releases_file,
     render,
@@ -197,6 +202,20 @@ def cmd_check_ids(args: argparse.Namespace) -> int:
     return 1 if problems else 0
 
 
+def cmd_aliases(args: argparse.Namespace) -> int:
+    out = Path(args.out)
+    before, after = _by_id(Path(args.before)), _by_id(out)
+    releases = (read_releases_file(out) or {}).get("releases") or []
+    found = lost_aliases(before, after, releases)
+    try:
+        added = add_aliases(out, found, set(after))
+    except (ValueError, OSError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    print(f"{len(found)} old ids raised now as another wording, {added} aliases added")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--cache", help="walk cache dir (default: the user cache dir)")
@@ -223,6 +242,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--before", required=True)
     p.add_argument("--after", default="errors/sglang")
     p.set_defaults(run=cmd_check_ids)
+    p = sub.add_parser("aliases", help="keep the ids an older build merged without an alias")
+    p.add_argument("--before", required=True)
+    p.add_argument("--out", default="errors/sglang")
+    p.set_defaults(run=cmd_aliases)
     args = parser.parse_args(argv)
     return int(args.run(args))
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 from textwrap import dedent
 
@@ -24,6 +25,8 @@ from errexplain.extract.history import (
 from errexplain.extract.sources import SourceFile
 from errexplain.extract.writer import read_module_files
 from errexplain.models import AtSpan, format_at, parse_at
+
+ROOT = Path(__file__).resolve().parents[2]
 
 AT = "0.4.6..0.4.8 sglang/srt/x.py:120 Scheduler.f; 0.4.9 :124; 0.4.10..0.5.1 sglang/srt/y.py:131 g"
 
@@ -444,6 +447,43 @@ def test_an_old_wording_merged_into_another_keeps_its_id_as_an_alias(tmp_path, t
     before = _snapshot(out)
     _build(out, trees)  # the alias is carried by the next build
     assert _snapshot(out) == before
+
+
+def test_ids_an_older_build_merged_without_an_alias_are_kept_afterwards(tmp_path, trees):
+    # a catalog built before aliases existed dropped an old derived wording that is now part
+    # of another; `tools/history.py aliases --before OLD` finds the wording raised where it
+    # was last and keeps the id; a wording raised nowhere now (a line no longer recorded) and
+    # the catalog's own ids get no alias, and a second run adds nothing
+    import subprocess
+    import sys
+
+    out = _project(tmp_path / "cat")
+    _build(out, trees)
+    real = {e.template: e for e in load_catalog([out]).entries}["x must not be negative"]
+    where = real.at.split(" ", 1)[1]
+    old = tmp_path / "old"
+    shutil.copytree(out, old)
+    fake, gone = "00000000000000aa", "00000000000000bb"
+    path = old / Path(real.catalog_file).relative_to(out)
+    path.write_text(
+        path.read_text()
+        + f"- id: {fake}\n  exception: ValueError\n  kind: raise\n"
+        + "  template: x must not be negative!\n"
+        + f"  source: {where}\n  releases: 1.0..1.0\n  at: 1.0 {where}\n"
+        + "  removed_in: '1.1'\n  derived: true\n"
+        + f"- id: {gone}\n  exception: info\n  kind: log\n  template: starting up\n"
+        + "  source: pkg/a.py:1\n  releases: 1.0..2.0\n  at: 1.0..2.0 pkg/a.py:1 f\n"
+        + "  derived: true\n"
+    )
+    tool = [sys.executable, "tools/history.py", "aliases", "--before", str(old), "--out", str(out)]
+    run = subprocess.run(tool, capture_output=True, text=True, cwd=ROOT, check=True)
+    assert run.stdout.startswith("1 old ids raised now") and "1 aliases added" in run.stdout
+    assert read_releases_file(out)["formerly"] == {fake: real.id}
+    again = subprocess.run(tool, capture_output=True, text=True, cwd=ROOT, check=True)
+    assert "0 aliases added" in again.stdout
+    check = [sys.executable, "tools/history.py", "check-ids", "--before", str(old)]
+    ids = subprocess.run([*check, "--after", str(out)], capture_output=True, text=True, cwd=ROOT)
+    assert "1 merged" in ids.stdout and f"{gone}: missing" in ids.stdout
 
 
 @pytest.mark.parametrize(

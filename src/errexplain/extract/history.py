@@ -436,20 +436,81 @@ def _leftovers(
     longer finds is dropped, and when another wording is now raised where it was, its id names
     that one (`formerly`); anything else (curated, named by curated text, or made by the
     single-release extractor) is kept as it is."""
-    pinned = {r for e in old.values() if is_curated(e) for r in e.get("related") or []}
+    pinned = _pinned(old)
     raised_at = _places(words, history, with_template=False, unnamed_only=False)
     kept: list[str] = []
     merged: dict[str, str] = {}
     for ident in sorted(set(old) - set(adopted)):
         entry = old[ident]
-        if entry.get("releases") and not is_curated(entry) and ident not in pinned:
-            where = _old_where(entry, old_version)
-            now = raised_at.get(where[:4]) if where is not None else None
+        if _derived_by_history(ident, entry, pinned):
+            now = _raised_now(entry, old_version, raised_at)
             if now:
                 merged[ident] = words[now[0]].id
             continue
         kept.append(ident)
     return kept, merged
+
+
+def _pinned(old: Mapping[str, Entry]) -> set[str]:
+    """Ids named by curated text (their entries are kept whatever a build finds)."""
+    return {r for e in old.values() if is_curated(e) for r in e.get("related") or []}
+
+
+def _derived_by_history(ident: str, entry: Entry, pinned: set[str]) -> bool:
+    """Whether an old entry is a build's own wording (dropped or merged when not found again)."""
+    return bool(entry.get("releases")) and not is_curated(entry) and ident not in pinned
+
+
+def _raised_now(
+    entry: Entry, old_version: str | None, raised_at: Mapping[tuple[Any, ...], list[Any]]
+) -> list[Any] | None:
+    """What is raised now where the old entry was raised last (release, path, line, type)."""
+    where = _old_where(entry, old_version)
+    return raised_at.get(where[:4]) if where is not None else None
+
+
+def lost_aliases(
+    before: Mapping[str, Entry], after: Mapping[str, Entry], releases: Sequence[str]
+) -> dict[str, str]:
+    """Old id -> the id it now names, for the derived wordings of an older catalog (`before`)
+    that `after` no longer has and whose last place one of its entries raises: the aliases a
+    build made before `formerly` existed would have kept. `after` entries' ``at`` spans give
+    the places; an old wording raised nowhere now (a line no longer recorded) gets none."""
+    order = {r: i for i, r in enumerate(releases)}
+    raised_at: dict[tuple[Any, ...], list[str]] = {}
+    for ident, entry in after.items():
+        at = entry.get("at")
+        if not isinstance(at, str):
+            continue
+        for span in parse_at(at):
+            for r in releases[order[span.first] : order[span.last] + 1]:
+                place = (r, span.path, span.line, entry.get("exception"))
+                raised_at.setdefault(place, []).append(ident)
+    pinned = _pinned(before)
+    out = {}
+    for ident in sorted(set(before) - set(after)):
+        entry = before[ident]
+        if _derived_by_history(ident, entry, pinned):
+            now = _raised_now(entry, None, raised_at)
+            if now:
+                out[ident] = sorted(now)[0]
+    return out
+
+
+def add_aliases(out: Path, aliases: Mapping[str, str], ids: set[str]) -> int:
+    """Add `aliases` to the releases file of the catalog at `out` (chains followed, ids of
+    this catalog never aliased); return how many the file gained."""
+    path = out / RELEASES_FILE
+    raw = read_bytes(path)
+    doc = read_releases_file(out)
+    if doc is None:
+        raise ValueError(f"{path}: no releases file to add aliases to")
+    before = dict(doc.get("formerly") or {})
+    merged = _aliases({**aliases, **before}, ids)
+    if merged:
+        doc["formerly"] = merged
+    write_if_unchanged(path, dump(doc), raw)
+    return len(set(merged) - set(before))
 
 
 def _aliases(formerly: Mapping[str, str], ids: set[str]) -> dict[str, str]:
