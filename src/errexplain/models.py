@@ -426,6 +426,9 @@ if TYPE_CHECKING:
             """The entries raised in a file of this name (any directory) by a function whose
             name (last part of its qualified name) is `function`, in position order."""
 
+        def site_positions(self, key: str) -> tuple[int, ...]:
+            """The positions :meth:`sites_at` gives candidates for (a cheap membership test)."""
+
         def sites_at(self, key: str) -> list[Candidate]:
             """The locatable entries filed under a key of errexplain.match.sites (a file and
             function, a file, or an assert test), in position order."""

@@ -593,3 +593,69 @@ def test_failure_reasons_recorded_for_a_later_raise_are_recorded_sites():
         ),
         (13, "recorded", "KVTransferError", "Aborted by AbortReq."),
     ]
+
+
+CLASS_CONSTANT = """\
+class Receiver:
+    DEFAULT_REASON = (
+        "The sender went away before the transfer finished"
+    )
+    STATE = "idle"
+
+    def __init__(self):
+        self.STATE = "busy"
+
+    def on_failed(self, room, reason):
+        self.record_failure(room, reason or self.DEFAULT_REASON)
+
+    def check(self):
+        if self.STATE != "ok":
+            raise RuntimeError(self.STATE)
+
+    @classmethod
+    def make(cls):
+        def inner():
+            raise ValueError(cls.DEFAULT_REASON)
+        return inner
+
+
+class Other:
+    STATE = "x"
+    STATE = "y"
+
+    def check(self):
+        raise RuntimeError(self.STATE)
+
+    def bare(self):
+        raise RuntimeError(DEFAULT_REASON)
+"""
+
+
+def test_a_message_held_in_a_constant_of_the_methods_class_is_read_through_self():
+    # a reason kept as a class constant (`DEFAULT_REASON = "..."`) and passed as
+    # `reason or self.DEFAULT_REASON`: its text is the site's template, written where the text
+    # is; a class attribute set again (twice in the body, or on an instance) is not a constant,
+    # and a bare name never reads a class attribute
+    got = [(s.function, s.kind, s.template, s.line) for s in sites(CLASS_CONSTANT)]
+    reason = "The sender went away before the transfer finished"
+    assert got == [
+        ("Receiver.on_failed", "recorded", reason, 11),
+        ("Receiver.check", "raise", "<self.STATE>", 15),
+        ("Receiver.make.inner", "raise", reason, 20),
+        ("Other.check", "raise", "<self.STATE>", 29),
+        ("Other.bare", "raise", "<DEFAULT_REASON>", 32),
+    ]
+
+
+def test_a_log_call_made_once_logs_at_its_level():
+    code = (
+        "def f(logger, n):\n"
+        "    logger.warning_once(f'Some requests fail to receive their signal ({n})')\n"
+        "    logger.info_once('Using the default backend')\n"
+        "    logger.error_once('Scheduler lost its peer')\n"
+    )
+    got = [(s.kind, s.exception, s.template) for s in sites(code)]
+    assert got == [
+        ("log", "warning", "Some requests fail to receive their signal (<n>)"),
+        ("log", "error", "Scheduler lost its peer"),
+    ]

@@ -406,3 +406,55 @@ def test_a_message_with_a_sentence_left_out_matches_in_parts():
     assert not any(
         "sentences" in why for h in rank(view, swapped, "RuntimeError").hits for why in h.reasons
     )
+
+
+def test_a_frame_in_the_function_that_raised_the_text_in_an_older_release_tells_twins_apart():
+    # two update paths of one file assert the same text; one was later moved into a helper of
+    # another name: a frame of an older release in `update_from_disk` still names that one
+    from errexplain.catalog.index import Index, build_bytes
+    from errexplain.catalog.memory import MemoryCatalog
+    from errexplain.explainer import explain_text
+    from errexplain.models import Entry, Project, Source
+
+    def twin(eid, line, function, at):
+        return Entry(
+            id=eid,
+            project="demo",
+            exception="AssertionError",
+            template="flush failed after the weights were updated",
+            source=Source("demo", "1.0", "demo/manager.py", line, function, None),
+            kind="assert",
+            derived=True,
+            releases=("0.1", "1.0"),
+            at=at,
+        )
+
+    disk = twin(
+        "a" * 16,
+        104,
+        "Manager.flush_after_update",
+        "0.1 demo/mixin.py:34 Mixin.update_from_disk; 1.0 demo/manager.py:104"
+        " Manager.flush_after_update",
+    )
+    tensor = twin(
+        "b" * 16,
+        120,
+        "Manager.update_from_tensor",
+        "0.1 demo/mixin.py:65 Mixin.update_from_tensor; 1.0 demo/manager.py:120"
+        " Manager.update_from_tensor",
+    )
+    paste = (
+        "Traceback (most recent call last):\n"
+        '  File "/x/demo/mixin.py", line 35, in update_from_disk\n'
+        '    assert ok, "flush failed after the weights were updated"\n'
+        "AssertionError: flush failed after the weights were updated\n"
+    )
+    for entries in ((disk, tensor), (tensor, disk)):
+        for view in (
+            MemoryCatalog(entries),
+            Index.from_bytes(build_bytes(entries, [Project("demo", "1.0")], "k")),
+        ):
+            (exp,) = explain_text(paste, view)
+            top = exp.matches[0]
+            assert top.entry.id == disk.id
+            assert "a traceback frame is in demo/mixin.py (update_from_disk)" in top.reasons

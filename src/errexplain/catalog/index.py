@@ -54,8 +54,9 @@ import zlib
 
 from errexplain._startup import TYPE_CHECKING, astuple
 from errexplain.match.normalize import TemplateFacts, filing_words, template_facts, word_stats
+from errexplain.match.rank import site_key
 from errexplain.match.release import Facts
-from errexplain.match.sites import site_key, site_table
+from errexplain.match.sites import site_table
 from errexplain.models import (
     Candidate,
     Entry,
@@ -555,13 +556,16 @@ class Index:
     def sites(self, file_name: str, function: str) -> list[Candidate]:
         return self.sites_at(site_key(file_name, function))
 
-    def sites_at(self, key: str) -> list[Candidate]:
+    def site_positions(self, key: str) -> tuple[int, ...]:
         spans = self.meta["sites"]
         k = _slot(key, len(spans))
         bucket = self._sites.get(k)
         if bucket is None:
             bucket = self._sites[k] = marshal.loads(self._bucket_bytes(self._at_sites, spans[k]))
-        return [self.candidate(pos) for pos in bucket.get(key, ())]
+        return tuple(bucket.get(key, ()))
+
+    def sites_at(self, key: str) -> list[Candidate]:
+        return [self.candidate(pos) for pos in self.site_positions(key)]
 
     def history_projects(self) -> tuple[str, ...]:
         return tuple(self.meta.get("history", ()))

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from errexplain._startup import TYPE_CHECKING
 from errexplain.match.normalize import filing_words, word_stats
-from errexplain.match.sites import site_key, site_table
+from errexplain.match.rank import site_key
+from errexplain.match.sites import site_table
 from errexplain.match.template import compile_template
 from errexplain.models import Candidate, Entry, Project, Related, WordStats
 
@@ -83,10 +84,13 @@ class MemoryCatalog:
     def sites(self, file_name: str, function: str) -> list[Candidate]:
         return self.sites_at(site_key(file_name, function))
 
-    def sites_at(self, key: str) -> list[Candidate]:
+    def site_positions(self, key: str) -> tuple[int, ...]:
         if self._sites is None:
             self._sites = site_table(self._entries)
-        return [self._candidates[p] for p in self._sites.get(key, ())]
+        return self._sites.get(key, ())
+
+    def sites_at(self, key: str) -> list[Candidate]:
+        return [self._candidates[p] for p in self.site_positions(key)]
 
     def history_projects(self) -> tuple[str, ...]:
         return tuple(sorted(self._facts))

@@ -103,11 +103,13 @@ def _is_logger(obj: ast.expr) -> bool:
 
 
 def log_level(call: ast.Call) -> str | None:
-    """The level of a logging call (``"error"`` ...), or None when it is not one."""
+    """The level of a logging call (``"error"`` ...; ``warning_once`` logs at ``warning``),
+    or None when it is not one."""
     func = call.func
-    if not isinstance(func, ast.Attribute) or func.attr not in LEVELS:
+    if not isinstance(func, ast.Attribute):
         return None
-    return func.attr if _is_logger(func.value) else None
+    level = func.attr.removesuffix("_once")
+    return level if level in LEVELS and _is_logger(func.value) else None
 
 
 def worth_recording(level: str, template: str) -> bool:

@@ -61,9 +61,17 @@ class _Builder:
         self.lookup = lookup
 
     def binding(self, node: ast.expr, line: int, depth: int) -> Binding | None:
-        if not isinstance(node, ast.Name) or depth > _MAX_DEPTH:
+        if depth > _MAX_DEPTH:
             return None
-        return self.lookup(node.id, line)
+        if isinstance(node, ast.Name):
+            return self.lookup(node.id, line)
+        if (
+            isinstance(node, ast.Attribute)
+            and isinstance(node.value, ast.Name)
+            and node.value.id in ("self", "cls")
+        ):  # a constant of the method's class (`self.DEFAULT_REASON`)
+            return self.lookup(f"{node.value.id}.{node.attr}", line)
+        return None
 
     def is_text(self, node: ast.expr, line: int, depth: int = 0) -> bool:
         """Whether ``node`` statically evaluates to a string with some literal text."""
@@ -137,7 +145,6 @@ class _Builder:
             return self.side(node.left, line, depth) + self.side(node.right, line, depth)
         found = self.binding(node, line, depth)
         if found is not None and (found.augmented or self.is_text(found.value, found.line, depth)):
-            assert isinstance(node, ast.Name)
             tail = self.render(found.value, found.line, depth + 1)
             if not found.augmented:
                 return tail

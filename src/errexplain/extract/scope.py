@@ -38,8 +38,11 @@ class Scope:
         body: list[ast.stmt],
         parent: Scope | None = None,
         func: ast.FunctionDef | ast.AsyncFunctionDef | None = None,
+        owner: ast.ClassDef | None = None,
     ) -> None:
         self.parent = parent
+        self.owner = owner
+        self._attrs: dict[str, Binding] | None = None
         self.is_function = func is not None
         self._body = body
         self._func = func
@@ -87,7 +90,14 @@ class Scope:
             self._lines[name] = [b.line for b in items]
 
     def lookup(self, name: str, line: int) -> Binding | None:
-        """The nearest assignment to ``name`` before ``line`` (any line, in an outer scope)."""
+        """The nearest assignment to ``name`` before ``line`` (any line, in an outer scope);
+        ``self.X`` / ``cls.X`` name a constant of the method's class (`owner`) body."""
+        if "." in name:
+            if self.owner is not None:
+                if self._attrs is None:
+                    self._attrs = class_attrs(self.owner)
+                return self._attrs.get(name.split(".", 1)[1])
+            return None if self.parent is None else self.parent.lookup(name, 1 << 30)
         if not self._ready:
             self._collect()
         items = self.bindings.get(name)
@@ -100,3 +110,30 @@ class Scope:
         if name in self.locals or self.parent is None:
             return None
         return self.parent.lookup(name, 1 << 30)
+
+
+def class_attrs(node: ast.ClassDef) -> dict[str, Binding]:
+    """The names a class body assigns once (``DEFAULT_REASON = "..."``), for ``self.X`` in its
+    methods; a name assigned twice, or also set on an instance (``self.X = ...`` anywhere in
+    the class), is left out: its value there is not known."""
+    seen: dict[str, list[Binding]] = {}
+    on_instance = {
+        sub.attr
+        for sub in ast.walk(node)
+        if isinstance(sub, ast.Attribute) and isinstance(sub.ctx, ast.Store)
+    }
+    for stmt in node.body:
+        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
+            target: ast.expr = stmt.targets[0]
+            value: ast.expr | None = stmt.value
+        elif isinstance(stmt, ast.AnnAssign):
+            target, value = stmt.target, stmt.value
+        else:
+            continue
+        if isinstance(target, ast.Name) and value is not None:
+            seen.setdefault(target.id, []).append(Binding(stmt.lineno, value))
+    return {
+        name: items[0]
+        for name, items in seen.items()
+        if len(items) == 1 and name not in on_instance
+    }

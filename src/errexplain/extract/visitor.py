@@ -133,6 +133,7 @@ class SiteVisitor:
         self._names: list[str] = []
         self._funcs: list[_FuncDef | None] = [None]
         self._scopes: list[Scope] = [Scope(tree.body)]
+        self._owners: list[ast.ClassDef | None] = [None]  # the class whose body is visited
         self._guards: list[list[tuple[ast.expr, bool]]] = [[]]
         self._handling: list[list[str]] = [[]]
 
@@ -156,13 +157,15 @@ class SiteVisitor:
         self._names.append(node.name)
         self._funcs.append(func)
         if func is not None:
-            self._scopes.append(Scope(func.body, self._scopes[-1], func))
+            self._scopes.append(Scope(func.body, self._scopes[-1], func, self._owners[-1]))
+        self._owners.append(node if isinstance(node, ast.ClassDef) else None)
         self._guards.append([])
         self._handling.append([])
         for stmt in node.body:
             self.visit(stmt)
         self._handling.pop()
         self._guards.pop()
+        self._owners.pop()
         if func is not None:
             self._scopes.pop()
         self._funcs.pop()

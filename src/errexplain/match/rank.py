@@ -132,16 +132,45 @@ def _file_of(cand: Candidate, frame: Frame) -> str | None:
     return next((p for p in cand.paths if in_file(frame, p)), None)
 
 
-def _frame_reason(cand: Candidate, frames: Sequence[Frame]) -> tuple[float, str | None]:
-    if not cand.path or not frames:
+class FrameSites:
+    """What the paste's frames say about a candidate's function: a frame in a function of
+    another name (the site's function was renamed, or the site moved into it, since) still
+    names the site when the catalog's frame-lookup table files the site under that file and
+    function in some release. A frame's entry in the table is read only when asked."""
+
+    def __init__(self, view: CatalogView | None, frames: Sequence[Frame]) -> None:
+        self.frames = frames
+        self._view = view
+        self._seen: dict[str, frozenset[int]] = {}
+
+    def same_function(self, cand: Candidate, frame: Frame) -> bool:
+        func = (cand.function or "").rsplit(".", 1)[-1]
+        if frame.function == func:
+            return True
+        if self._view is None or not cand.releases or not frame.function:
+            return False
+        key = site_key(frame.path, frame.function)
+        found = self._seen.get(key)
+        if found is None:
+            found = self._seen[key] = frozenset(self._view.site_positions(key))
+        return cand.pos in found
+
+
+def site_key(path: str, function: str) -> str:
+    """The frame-lookup key of a site: its file name and the last part of its function's name."""
+    name = path.replace("\\", "/").rsplit("/", 1)[-1]
+    return name + "\0" + function.rsplit(".", 1)[-1]
+
+
+def _frame_reason(cand: Candidate, frames: FrameSites) -> tuple[float, str | None]:
+    if not cand.path or not frames.frames:
         return 0.0, None
-    func = (cand.function or "").rsplit(".", 1)[-1]
     best: tuple[float, str | None] = (0.0, None)
-    for depth, frame in enumerate(reversed(frames)):
+    for depth, frame in enumerate(reversed(frames.frames)):
         path = _file_of(cand, frame)
         if path is None:
             continue
-        same_func = frame.function == func
+        same_func = frames.same_function(cand, frame)
         bonus = (
             FRAME_FILE
             + (FRAME_FUNC if same_func else 0.0)
@@ -149,17 +178,18 @@ def _frame_reason(cand: Candidate, frames: Sequence[Frame]) -> tuple[float, str 
             + (FRAME_LINE if _same_site(cand, frame) else 0.0)
         )
         if bonus > best[0]:
-            best = (bonus, f"a traceback frame is in {path}" + (f" ({func})" if same_func else ""))
+            where = f" ({frame.function})" if same_func else ""
+            best = (bonus, f"a traceback frame is in {path}{where}")
     return best
 
 
-def _located(cand: Candidate, frames: Sequence[Frame]) -> bool:
+def _located(cand: Candidate, frames: FrameSites) -> bool:
     """The innermost frame is in this entry's file and function: independent evidence that
     lets a fuzzy candidate clear a lower bar (LOCATED_RELIEF)."""
-    if not frames or not cand.path:
+    if not frames.frames or not cand.path:
         return False
-    func = (cand.function or "").rsplit(".", 1)[-1]
-    return _file_of(cand, frames[-1]) is not None and frames[-1].function == func
+    last = frames.frames[-1]
+    return _file_of(cand, last) is not None and frames.same_function(cand, last)
 
 
 def in_file(frame: Frame, path: str) -> bool:
@@ -226,7 +256,7 @@ def _adjust(
     score: float,
     reasons: list[str],
     exc_type: str,
-    frames: Sequence[Frame],
+    frames: FrameSites,
     window: Window | None = None,
 ) -> float:
     """Apply the type penalty, the frame bonus or the builtin prior and the release fit;
@@ -252,7 +282,7 @@ def _exact(
     view: CatalogView,
     msg: str,
     exc_type: str,
-    frames: Sequence[Frame],
+    frames: FrameSites,
     window: Window | None = None,
 ) -> list[Hit]:
     hits = []
@@ -522,7 +552,7 @@ def _fuzzy(
     view: CatalogView,
     msg: str,
     exc_type: str,
-    frames: Sequence[Frame],
+    frames: FrameSites,
     window: Window | None = None,
 ) -> list[Hit]:
     masked, loose, parts = mask(msg), loosen(msg), _elided_parts(msg)
@@ -640,9 +670,10 @@ def rank(
     msg = normalize_ws(message)
     if not msg:
         return Ranking((), (), False)
-    hits = _exact(view, msg, exc_type, frames, window)
+    seen = FrameSites(view, frames)
+    hits = _exact(view, msg, exc_type, seen, window)
     if fuzzy and not any(_type_ok(h.cand, exc_type) and _confident(h, msg) for h in hits):
-        hits.extend(_fuzzy(view, msg, exc_type, frames, window))
+        hits.extend(_fuzzy(view, msg, exc_type, seen, window))
     best: dict[int, Hit] = {}
     for h in hits:
         old = best.get(h.pos)
@@ -660,7 +691,7 @@ def rank(
     good = [
         h
         for h in ordered
-        if h.score >= cutoff or (h.score >= cutoff - LOCATED_RELIEF and _located(h.cand, frames))
+        if h.score >= cutoff or (h.score >= cutoff - LOCATED_RELIEF and _located(h.cand, seen))
     ]
     if not good:
         probable = _probable(ordered, msg)

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from errexplain._startup import TYPE_CHECKING, compile_regex
 from errexplain.match.normalize import words
-from errexplain.match.rank import TYPE_MISMATCH, Hit, in_file
+from errexplain.match.rank import TYPE_MISMATCH, Hit, in_file, site_key
 from errexplain.match.template import compile_template, normalize_ws
 from errexplain.models import UNRAISED_KINDS, at_lines, at_sites, raises_here
 
@@ -68,12 +68,6 @@ def locatable(kind: str) -> bool:
     """Entries found by frames: every site that raises (a message-carrying one is looked up
     for an error whose message was cut away); logged and client-sent messages are not."""
     return kind not in UNRAISED_KINDS
-
-
-def site_key(path: str, function: str) -> str:
-    """The lookup key of a site: its file name and the last part of its function's name."""
-    name = path.replace("\\", "/").rsplit("/", 1)[-1]
-    return name + "\0" + function.rsplit(".", 1)[-1]
 
 
 def file_key(path: str) -> str:
