@@ -262,6 +262,7 @@ def test_prose_line_above_a_cut_traceback_is_not_an_error() -> None:
         ),
         ("`assert self.req is None` (pkg/sched.py, line 183) is triggered", ("pkg/sched.py", 183)),
         ("Sometimes `assert self.req is None` is triggered.", None),
+        ("The worker dies on an assertion error (assert self.req is None) sometimes.", None),
     ],
 )
 def test_assert_statements_quoted_in_prose(text: str, where) -> None:
@@ -280,6 +281,15 @@ def test_assert_statements_quoted_in_prose(text: str, where) -> None:
 def test_code_that_asserts_is_not_prose() -> None:
     assert parse_traceback("    assert self.req is None\n") == ()
     assert parse_traceback("we `assert` things `here` a lot\n") == ()
+    # in parentheses only beside a word for the failure, and balanced
+    assert parse_traceback("we check (assert len(out) > 0) first\n") == ()
+    assert parse_traceback("an assertion fails (assert len(out) > 0\n") == ()
+
+
+def test_parenthesized_assert_keeps_the_parentheses_of_its_test() -> None:
+    text = "crashes with AssertionError (assert len(output) > 0) as in #12\n"
+    (err,) = parse_traceback(text)
+    assert (err.message, err.form) == ("assert len(output) > 0", "prose")
 
 
 def test_error_log_lines_are_bounded() -> None:

@@ -392,11 +392,31 @@ def quoted_asserts(st: str) -> list[tuple[str, tuple[str, int | None] | None]]:
     """Assert statements quoted in prose (``the assertion `assert x is None` fails in line 9
     of pkg/mod.py``): (the test, the file named in the same line and its line number or None).
     """
-    found = [m["test"].strip() for m in _QUOTED_ASSERT.finditer(st)][:_MAX_EMBEDDED]
+    found = [m["test"].strip() for m in _QUOTED_ASSERT.finditer(st)]
+    found = (found + _parenthesized_asserts(st))[:_MAX_EMBEDDED]
     if not found:
         return []
     where = _mentioned_file(st)
     return [(test, where) for test in found if test]
+
+
+def _parenthesized_asserts(st: str) -> list[str]:
+    """Assert statements in parentheses beside a word for the failure (``crashes with an
+    assertion error (assert len(out) > 0) when ...``): the test up to the balancing ``)``."""
+    if "assert" not in st.lower().replace("(assert ", ""):
+        return []
+    found = []
+    at = st.find("(assert ")
+    while at >= 0 and len(found) < _MAX_EMBEDDED:
+        depth, end = 1, at + 1
+        while end < len(st) and depth and end - at < 300:
+            depth += {"(": 1, ")": -1}.get(st[end], 0)
+            end += 1
+        test = st[at + len("(assert ") : end - 1].strip()
+        if depth == 0 and len(test) >= 3 and not {"`", '"'} & set(test):
+            found.append(test)
+        at = st.find("(assert ", end)
+    return found
 
 
 def _mentioned_file(st: str) -> tuple[str, int | None] | None:
