@@ -402,3 +402,49 @@ def test_the_same_statement_in_another_function_is_another_check():
         {"sglang/multimodal_gen/runtime/layers/linear.py": COPY},
     )
     assert len(history.lineages) == 2
+
+
+# modelled on sglang 0.5.6.post2 -> 0.5.7: the scheduler's watchdog became a shared helper that
+# names what it watches and whether it is soft; the log line kept every word, in order, and
+# grew; nothing of its place (file, function, guard) stayed
+GROWN_BEFORE = """
+class SchedulerChecks:
+    def watchdog_thread(self):
+        logger.error(f"Watchdog timeout ({self.watchdog_timeout=})")
+"""
+GROWN_AFTER = """
+class WatchdogRaw:
+    def _watchdog_once(self):
+        logger.error(
+            f"{self.debug_name} watchdog timeout "
+            f"({self.watchdog_timeout=}, {self.soft=})"
+        )
+"""
+
+
+def test_a_message_that_kept_its_words_and_grew_in_a_shared_helper_is_followed():
+    history = history_of(
+        {"sglang/srt/managers/scheduler_checks.py": GROWN_BEFORE},
+        {"sglang/srt/utils/watchdog.py": GROWN_AFTER},
+    )
+    first, second = one_lineage(history)
+    assert first.template.startswith("Watchdog") and "soft" in second.template
+    assert [a.how for a in history.audit] == ["grown"]
+
+
+def test_a_grown_message_with_a_twin_or_quoting_a_short_one_is_not_guessed():
+    twin = GROWN_AFTER.replace("WatchdogRaw", "WatchdogSoft").replace("_once", "_twice")
+    history = history_of(
+        {"sglang/srt/managers/scheduler_checks.py": GROWN_BEFORE},
+        {"sglang/srt/utils/watchdog.py": GROWN_AFTER + twin},
+    )
+    assert len(history.lineages) == 3
+    long = GROWN_AFTER.replace(
+        '"{self.debug_name} watchdog timeout "',
+        '"{self.debug_name} stopped answering health checks and the watchdog timeout "',
+    ).replace("self.soft=}", "self.soft=}; see the dump of every thread above for the cause")
+    history = history_of(
+        {"sglang/srt/managers/scheduler_checks.py": GROWN_BEFORE},
+        {"sglang/srt/utils/watchdog.py": long},
+    )
+    assert len(history.lineages) == 2

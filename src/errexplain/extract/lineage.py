@@ -31,6 +31,15 @@ at R-1 in three passes:
    and touched up on the way: ``Losing connection with prefill instance`` in
    ``mooncake/conn.py`` -> ``Lost connection ...`` in ``common/conn.py``). The same text
    with nothing of its place kept is another check.
+   Then **grown** (2e): a leftover site whose message keeps, in order and ignoring case, every
+   literal part of exactly one leftover lineage's message, one of them at least
+   :data:`MIN_GROWN_PART` characters long, and adds a little to them (the old literal text is
+   at least :data:`MIN_GROWN_SHARE` of the new; the same text unchanged elsewhere is left to
+   the passes above), the only such pair on both sides, whatever its place
+   (a check generalised into a shared helper that names what it watches:
+   ``Watchdog timeout (self.watchdog_timeout=...)`` in a scheduler mixin ->
+   ``{self.debug_name} watchdog timeout (self.watchdog_timeout=..., self.soft=...)`` in
+   ``utils/watchdog.py``).
 
 What is left starts a new lineage; a lineage not continued ends. Sites are compared through
 their fields only (``kind`` is one more field), so new kinds of sites need nothing here.
@@ -71,6 +80,10 @@ MIN_MESSAGE_MOVED = 0.9
 MOVED_RIVAL = 0.8
 """Pass 2d: a moved message must be this similar to its old self, and no other leftover site
 (or lineage) may be even :data:`MOVED_RIVAL` similar to either of the two."""
+MIN_GROWN_PART = 30
+MIN_GROWN_SHARE = 0.6
+"""Pass 2e: the longest literal part a grown message keeps, and the share of the new literal
+text the old one must make up (a long message that quotes a short one is another check)."""
 GAINED_MESSAGE = 0.6
 """The message similarity of an assert and its message-less self (same test, file, function):
 with everything else the same its score passes :data:`THRESHOLD` (0.8)."""
@@ -377,6 +390,45 @@ def _moved(
     return pairs
 
 
+def _grown(
+    old: Sequence[Site], new: Sequence[Site], olds: Sequence[int], news: Sequence[int]
+) -> list[Pairing]:
+    """Pass 2e (module docstring)."""
+
+    def parts(site: Site) -> list[str]:
+        return [p.strip() for p in mask_template(site.template).lower().split("\x00") if p.strip()]
+
+    def keeps(whole: str, kept: list[str]) -> bool:
+        at = 0
+        for part in kept:
+            at = whole.find(part, at)
+            if at < 0:
+                return False
+            at += len(part)
+        return True
+
+    mine = {i: parts(old[i]) for i in olds}
+    mine = {i: p for i, p in mine.items() if p and max(map(len, p)) >= MIN_GROWN_PART}
+    if not mine:
+        return []
+    found: dict[int, list[int]] = defaultdict(list)  # new -> old
+    back: dict[int, list[int]] = defaultdict(list)  # old -> new
+    for j in news:
+        whole = mask_template(new[j].template).lower()
+        size = sum(map(len, parts(new[j])))
+        for i, kept in mine.items():
+            if old[i].kind != new[j].kind or not keeps(whole, kept):
+                continue
+            if size > sum(map(len, kept)) >= MIN_GROWN_SHARE * size:
+                found[j].append(i)
+                back[i].append(j)
+    return [
+        Pairing(i, j, False, None, "grown")
+        for j, (i, *more) in sorted(found.items())
+        if not more and back[i] == [j]
+    ]
+
+
 def pair(old: Sequence[Site], new: Sequence[Site]) -> list[Pairing]:
     """Which new site continues which old one (passes 1 and 2 of the module docstring);
     sorted by new index."""
@@ -387,7 +439,7 @@ def pair(old: Sequence[Site], new: Sequence[Site]) -> list[Pairing]:
     rest_new = [j for j in range(len(new)) if j not in taken_new]
     if rest_old and rest_new:
         pairs += _similar(old, new, rest_old, rest_new)
-        for follow in (_verbatim, _same_words_in_file, _moved):
+        for follow in (_verbatim, _same_words_in_file, _moved, _grown):
             taken_old = {p.old for p in pairs}
             taken_new = {p.new for p in pairs}
             pairs += follow(

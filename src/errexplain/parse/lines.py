@@ -405,7 +405,7 @@ def _parenthesized_asserts(st: str) -> list[str]:
     assertion error (assert len(out) > 0) when ...``): the test up to the balancing ``)``."""
     if "assert" not in st.lower().replace("(assert ", ""):
         return []
-    found = []
+    found: list[str] = []
     at = st.find("(assert ")
     while at >= 0 and len(found) < _MAX_EMBEDDED:
         depth, end = 1, at + 1
