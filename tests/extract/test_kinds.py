@@ -606,7 +606,9 @@ class Receiver:
         self.STATE = "busy"
 
     def on_failed(self, room, reason):
-        self.record_failure(room, reason or self.DEFAULT_REASON)
+        self.record_failure(
+            room, reason or self.DEFAULT_REASON
+        )
 
     def check(self):
         if self.STATE != "ok":
@@ -639,11 +641,11 @@ def test_a_message_held_in_a_constant_of_the_methods_class_is_read_through_self(
     got = [(s.function, s.kind, s.template, s.line) for s in sites(CLASS_CONSTANT)]
     reason = "The sender went away before the transfer finished"
     assert got == [
-        ("Receiver.on_failed", "recorded", reason, 11),
-        ("Receiver.check", "raise", "<self.STATE>", 15),
-        ("Receiver.make.inner", "raise", reason, 20),
-        ("Other.check", "raise", "<self.STATE>", 29),
-        ("Other.bare", "raise", "<DEFAULT_REASON>", 32),
+        ("Receiver.on_failed", "recorded", reason, 12),  # where the reason is handed over
+        ("Receiver.check", "raise", "<self.STATE>", 17),
+        ("Receiver.make.inner", "raise", reason, 22),
+        ("Other.check", "raise", "<self.STATE>", 31),
+        ("Other.bare", "raise", "<DEFAULT_REASON>", 34),
     ]
 
 

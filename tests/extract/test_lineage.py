@@ -448,3 +448,23 @@ def test_a_grown_message_with_a_twin_or_quoting_a_short_one_is_not_guessed():
         {"sglang/srt/utils/watchdog.py": long},
     )
     assert len(history.lineages) == 2
+
+
+@pytest.mark.parametrize(
+    ("before", "after"),
+    [
+        # a word of the old text is only the tail of a longer word in the new one
+        ("consumer_count must be positive", "total_consumer_count must be positive"),
+        # a value-like word of the old text (`Mamba/SSM`) is literal text, not a placeholder
+        (
+            "--decode-enable-radix-cache is incompatible with Mamba/SSM models",
+            "--decode-enable-radix-cache is incompatible with sliding window (SWA) models",
+        ),
+    ],
+)
+def test_grown_keeps_whole_words_of_the_literal_text(before, after):
+    history = history_of(
+        {"sglang/a/x.py": f'def f(n):\n    if n:\n        raise ValueError("{before}")\n'},
+        {"sglang/b/y.py": f'def g(m):\n    if m > 1:\n        raise ValueError("{after}")\n'},
+    )
+    assert len(history.lineages) == 2

@@ -57,6 +57,7 @@ from errexplain._startup import mutable_record, record
 from errexplain.extract.merge import site_text
 from errexplain.extract.records import Site
 from errexplain.match.normalize import mask_template
+from errexplain.match.template import compile_template
 
 THRESHOLD = 0.75
 """The lowest :func:`score` of a pairing that is not exact. The weights (message 0.5, path 0.2,
@@ -395,29 +396,17 @@ def _grown(
 ) -> list[Pairing]:
     """Pass 2e (module docstring)."""
 
-    def parts(site: Site) -> list[str]:
-        return [p.strip() for p in mask_template(site.template).lower().split("\x00") if p.strip()]
-
-    def keeps(whole: str, kept: list[str]) -> bool:
-        at = 0
-        for part in kept:
-            at = whole.find(part, at)
-            if at < 0:
-                return False
-            at += len(part)
-        return True
-
-    mine = {i: parts(old[i]) for i in olds}
+    mine = {i: _literal_parts(old[i]) for i in olds}
     mine = {i: p for i, p in mine.items() if p and max(map(len, p)) >= MIN_GROWN_PART}
     if not mine:
         return []
     found: dict[int, list[int]] = defaultdict(list)  # new -> old
     back: dict[int, list[int]] = defaultdict(list)  # old -> new
     for j in news:
-        whole = mask_template(new[j].template).lower()
-        size = sum(map(len, parts(new[j])))
+        now = _literal_parts(new[j])
+        whole, size = "\x00".join(now), sum(map(len, now))
         for i, kept in mine.items():
-            if old[i].kind != new[j].kind or not keeps(whole, kept):
+            if old[i].kind != new[j].kind or not _keeps_in_order(whole, kept):
                 continue
             if size > sum(map(len, kept)) >= MIN_GROWN_SHARE * size:
                 found[j].append(i)
@@ -427,6 +416,38 @@ def _grown(
         for j, (i, *more) in sorted(found.items())
         if not more and back[i] == [j]
     ]
+
+
+def _literal_parts(site: Site) -> list[str]:
+    """The literal parts of a site's template, in lower case (its placeholders only split it:
+    value-like words it writes out, `Mamba/SSM`, are kept)."""
+    literals = compile_template(site.template).literals
+    return [p.strip().lower() for p in literals if p.strip()]
+
+
+def _keeps_in_order(whole: str, kept: list[str]) -> bool:
+    """Every kept part in `whole`, in order, none inside a longer word (`consumer_count` is
+    not kept in `total_consumer_count`)."""
+    at = 0
+    for part in kept:
+        at = whole.find(part, at)
+        while at >= 0 and _inside_word(whole, at, at + len(part)):
+            at = whole.find(part, at + 1)
+        if at < 0:
+            return False
+        at += len(part)
+    return True
+
+
+def _word_char(c: str) -> bool:
+    return c.isalnum() or c == "_"
+
+
+def _inside_word(text: str, start: int, end: int) -> bool:
+    """Whether text[start:end] begins or ends in the middle of a word of `text`."""
+    if start and _word_char(text[start]) and _word_char(text[start - 1]):
+        return True
+    return end < len(text) and _word_char(text[end - 1]) and _word_char(text[end])
 
 
 def pair(old: Sequence[Site], new: Sequence[Site]) -> list[Pairing]:

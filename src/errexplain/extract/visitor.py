@@ -445,16 +445,17 @@ if hasattr(ast, "TryStar"):  # Python 3.11+: try/except*
 _CAUGHT = re.compile(r"<(?:(?:str|repr)\()?[A-Za-z_]\w*\)?>\Z")
 
 
-def _text_line(arg: ast.expr) -> int | None:
+def _text_line(arg: ast.expr) -> int:
     """The line where an argument's literal text starts (a reason written inside a call over
-    several lines: the site is where the text is), else None."""
+    several lines: the site is where the text is), else the argument's own line (a text held
+    in a name or a class constant is handed over there)."""
     lines = [
         n.lineno
         for n in ast.walk(arg)
         if isinstance(n, ast.JoinedStr)
         or (isinstance(n, ast.Constant) and isinstance(n.value, str))
     ]
-    return min(lines) if lines else None
+    return min(lines) if lines else arg.lineno
 
 
 def _passes_on_caught(template: str) -> bool:
