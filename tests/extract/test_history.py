@@ -449,6 +449,30 @@ def test_an_old_wording_merged_into_another_keeps_its_id_as_an_alias(tmp_path, t
     assert _snapshot(out) == before
 
 
+def test_an_id_survives_an_extractor_that_now_sites_the_text_on_another_line(tmp_path, trees):
+    # an older extractor sited a wording one line off (a reason at a multi-line call's first
+    # line, now where the argument hands it over): the same text and exception in the same
+    # release and file, unique on both sides, keeps the old id
+    out = _project(tmp_path / "cat")
+    _build(out, trees)
+    real = {e.template: e for e in load_catalog([out]).entries}["x must not be negative"]
+    path = Path(real.catalog_file)
+    where = real.at.split(" ", 1)[1]  # pkg/a.py:4 f
+    shifted = where.replace(":4 ", ":3 ")
+    assert shifted != where
+    fake = "00000000000000cc"
+    path.write_text(
+        path.read_text()
+        .replace(f"id: {real.id}", f"id: {fake}")
+        .replace(f"source: {where.rsplit(' ', 1)[0]}", f"source: {shifted.rsplit(' ', 1)[0]}")
+        .replace(f"at: 1.0 {where}", f"at: 1.0 {shifted}")
+    )
+    assert fake in load_catalog([out]).by_id()
+    _build(out, trees)
+    again = {e.template: e for e in load_catalog([out]).entries}["x must not be negative"]
+    assert again.id == fake and again.at == real.at
+
+
 def test_ids_an_older_build_merged_without_an_alias_are_kept_afterwards(tmp_path, trees):
     # a catalog built before aliases existed dropped an old derived wording that is now part
     # of another; `tools/history.py aliases --before OLD` finds the wording raised where it

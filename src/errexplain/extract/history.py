@@ -250,6 +250,7 @@ def _adopt_by_place(
             adopted[ident] = found
             words[found].id = ident
     _adopt_by_line(words, history, old, old_version, adopted)
+    _adopt_by_text(words, history, old, old_version, adopted)
 
 
 def _adopt_by_line(
@@ -272,6 +273,36 @@ def _adopt_by_line(
     index = {v: n for n, v in enumerate(history.releases)}
     # the newest first: when two old wordings now read alike and merged, the current id stays
     for key, idents in sorted(olds.items(), key=lambda kv: (-index.get(kv[0][0], -1), kv[1])):
+        found = where.get(key, [])
+        if len(idents) == 1 and len(found) == 1 and not words[found[0]].id:
+            adopted[idents[0]] = found[0]
+            words[found[0]].id = idents[0]
+
+
+def _adopt_by_text(
+    words: Sequence[Wording],
+    history: History,
+    old: Mapping[str, Entry],
+    old_version: str | None,
+    adopted: dict[str, int],
+) -> None:
+    """Old entries still not adopted: the one wording raised with the same text and exception
+    in the same release and file at another line, when nothing else there reads so on either
+    side. The extractor now places the site differently (a reason sited where it is handed
+    over, not at the call's first line); the check is the same, so it keeps its id."""
+    where: dict[tuple[Any, ...], list[int]] = {}
+    for i, w in enumerate(words):
+        if not w.id:
+            for r, site in w.occurrences:
+                place = (history.releases[r], site.path, site.exception, site.template)
+                if i not in where.setdefault(place, []):
+                    where[place].append(i)
+    olds: dict[tuple[Any, ...], list[str]] = {}
+    for ident in sorted(old):
+        key = None if ident in adopted else _old_where(old[ident], old_version)
+        if key is not None:
+            olds.setdefault((key[0], key[1], key[3], key[4]), []).append(ident)
+    for key, idents in sorted(olds.items(), key=lambda kv: kv[1]):
         found = where.get(key, [])
         if len(idents) == 1 and len(found) == 1 and not words[found[0]].id:
             adopted[idents[0]] = found[0]
