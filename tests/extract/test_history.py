@@ -415,6 +415,16 @@ def test_a_site_sharing_its_text_does_not_take_the_id_of_its_twin(tmp_path):
     assert then == first
 
 
+def _older_wording(ident: str, where: str) -> str:
+    """A catalog entry an earlier build derived for a wording raised at `where` in 1.0 only."""
+    return (
+        f"- id: {ident}\n  exception: ValueError\n  kind: raise\n"
+        + "  template: x must not be negative!\n"
+        + f"  source: {where}\n  releases: 1.0..1.0\n  at: 1.0 {where}\n"
+        + "  removed_in: '1.1'\n  derived: true\n"
+    )
+
+
 def test_an_old_wording_merged_into_another_keeps_its_id_as_an_alias(tmp_path, trees):
     # an earlier build derived a wording of its own for a site that this build reads as part
     # of another wording (the lineage rules changed): its id is kept in releases.yaml
@@ -428,13 +438,7 @@ def test_an_old_wording_merged_into_another_keeps_its_id_as_an_alias(tmp_path, t
     where = real.at.split(" ", 1)[1]
     fake = "00000000000000aa"
     path = out / real.catalog_file
-    path.write_text(
-        path.read_text()
-        + f"- id: {fake}\n  exception: ValueError\n  kind: raise\n"
-        + "  template: x must not be negative!\n"
-        + f"  source: {where}\n  releases: 1.0..1.0\n  at: 1.0 {where}\n"
-        + "  removed_in: '1.1'\n  derived: true\n"
-    )
+    path.write_text(path.read_text() + _older_wording(fake, where))
     assert fake in load_catalog([out]).by_id()
     _build(out, trees)
     assert read_releases_file(out)["formerly"] == {fake: real.id}
@@ -491,10 +495,7 @@ def test_ids_an_older_build_merged_without_an_alias_are_kept_afterwards(tmp_path
     path = old / Path(real.catalog_file).relative_to(out)
     path.write_text(
         path.read_text()
-        + f"- id: {fake}\n  exception: ValueError\n  kind: raise\n"
-        + "  template: x must not be negative!\n"
-        + f"  source: {where}\n  releases: 1.0..1.0\n  at: 1.0 {where}\n"
-        + "  removed_in: '1.1'\n  derived: true\n"
+        + _older_wording(fake, where)
         + f"- id: {gone}\n  exception: info\n  kind: log\n  template: starting up\n"
         + "  source: pkg/a.py:1\n  releases: 1.0..2.0\n  at: 1.0..2.0 pkg/a.py:1 f\n"
         + "  derived: true\n"

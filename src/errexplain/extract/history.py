@@ -249,60 +249,53 @@ def _adopt_by_place(
         if found is not None and not words[found].id:
             adopted[ident] = found
             words[found].id = ident
-    _adopt_by_line(words, history, old, old_version, adopted)
-    _adopt_by_text(words, history, old, old_version, adopted)
+    for pick in (_line_place, _text_place):
+        _adopt_unique(words, history, old, old_version, adopted, pick)
 
 
-def _adopt_by_line(
+def _line_place(where: tuple[Any, ...]) -> tuple[Any, ...]:
+    """(release, path, line, exception): the extractor now reads the message differently (a
+    local text inlined, a helper followed); the check is the same."""
+    return where[:4]
+
+
+def _text_place(where: tuple[Any, ...]) -> tuple[Any, ...]:
+    """(release, path, exception, template): the extractor now sites the text on another
+    line (a reason sited where it is handed over, not at the call's first line)."""
+    return (where[0], where[1], where[3], where[4])
+
+
+def _adopt_unique(
     words: Sequence[Wording],
     history: History,
     old: Mapping[str, Entry],
     old_version: str | None,
     adopted: dict[str, int],
+    pick: Callable[[tuple[Any, ...]], tuple[Any, ...]],
 ) -> None:
-    """Old entries still not adopted: the one wording raised at the same release, path, line
-    and exception, when nothing else was raised there on either side. The extractor now reads
-    the message differently (a local text inlined, a helper followed); the check is the same,
-    so it keeps its id."""
-    where = _places(words, history, with_template=False)
-    olds: dict[tuple[Any, ...], list[str]] = {}
-    for ident in sorted(old):
-        key = None if ident in adopted else _old_where(old[ident], old_version)
-        if key is not None:
-            olds.setdefault(key[:4], []).append(ident)
-    index = {v: n for n, v in enumerate(history.releases)}
-    # the newest first: when two old wordings now read alike and merged, the current id stays
-    for key, idents in sorted(olds.items(), key=lambda kv: (-index.get(kv[0][0], -1), kv[1])):
-        found = where.get(key, [])
-        if len(idents) == 1 and len(found) == 1 and not words[found[0]].id:
-            adopted[idents[0]] = found[0]
-            words[found[0]].id = idents[0]
-
-
-def _adopt_by_text(
-    words: Sequence[Wording],
-    history: History,
-    old: Mapping[str, Entry],
-    old_version: str | None,
-    adopted: dict[str, int],
-) -> None:
-    """Old entries still not adopted: the one wording raised with the same text and exception
-    in the same release and file at another line, when nothing else there reads so on either
-    side. The extractor now places the site differently (a reason sited where it is handed
-    over, not at the call's first line); the check is the same, so it keeps its id."""
+    """Old entries still not adopted: the one wording without an id raised at the old entry's
+    last place as `pick` reads it (fields of (release, path, line, exception, template)), when
+    nothing else is there on either side: the check is the same, so it keeps its id."""
     where: dict[tuple[Any, ...], list[int]] = {}
     for i, w in enumerate(words):
         if not w.id:
             for r, site in w.occurrences:
-                place = (history.releases[r], site.path, site.exception, site.template)
-                if i not in where.setdefault(place, []):
-                    where[place].append(i)
+                at = where.setdefault(
+                    pick(
+                        (history.releases[r], site.path, site.line, site.exception, site.template)
+                    ),
+                    [],
+                )
+                if i not in at:
+                    at.append(i)
     olds: dict[tuple[Any, ...], list[str]] = {}
     for ident in sorted(old):
         key = None if ident in adopted else _old_where(old[ident], old_version)
         if key is not None:
-            olds.setdefault((key[0], key[1], key[3], key[4]), []).append(ident)
-    for key, idents in sorted(olds.items(), key=lambda kv: kv[1]):
+            olds.setdefault(pick(key), []).append(ident)
+    index = {v: n for n, v in enumerate(history.releases)}
+    # the newest first: when two old wordings now read alike and merged, the current id stays
+    for key, idents in sorted(olds.items(), key=lambda kv: (-index.get(kv[0][0], -1), kv[1])):
         found = where.get(key, [])
         if len(idents) == 1 and len(found) == 1 and not words[found[0]].id:
             adopted[idents[0]] = found[0]
