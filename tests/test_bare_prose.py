@@ -132,3 +132,29 @@ def test_only_quoted_text_is_read_beside_a_cut_traceback():
     """Prose around a cut traceback is not read line by line: only what the paster quoted."""
     text = CUT_TRACEBACK.replace('"Paged KV', "Paged KV").replace('32."', "32.")
     assert not any(x.matches for x in explain_text(text, VIEW))
+
+
+def test_a_log_record_above_a_cut_traceback_is_read_when_nothing_is_quoted():
+    """With nothing quoted, a log record beside a traceback cut before its exception line is
+    read as in a paste with no exception line (a warning the failure logged first); the prose
+    around it still is not."""
+    record = (
+        "[2026-03-10 14:17:52 TP6] Could not resolve the draft model checkpoint under "
+        "/models/draft-7b/snapshots/1234 (see above)\n"
+    )
+    text = CUT_TRACEBACK.replace('"Paged KV', "Paged KV").replace('32."', "32.")
+    text = text.replace("```\n", "```\n" + record, 1)
+    found = [x.matches[0].entry.template for x in explain_text(text, VIEW) if x.matches]
+    assert found == [LOADER]
+
+
+def test_a_record_announcing_the_cut_traceback_is_not_an_error_of_its_own():
+    entries = [
+        _entry("a", POOL),
+        _entry("b", LOADER),
+        _entry("c", "Scheduler hit an exception: <t>"),
+    ]
+    view = MemoryCatalog(entries)
+    text = CUT_TRACEBACK.replace('"Paged KV', "Paged KV").replace('32."', "32.")
+    text = text.replace("Scheduler hit", "[2026-03-10 14:17:52 TP1] Scheduler hit")
+    assert not any(x.matches for x in explain_text(text, view))

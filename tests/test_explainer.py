@@ -415,3 +415,21 @@ def test_a_log_record_starting_with_a_long_template_head_is_a_catalogued_message
     assert exp.matches and exp.matches[0].entry.id == "9" * 16
     # the same text in prose (no log record): too little of it is pinned down to say so
     assert not explain_text(f"we see {line} sometimes\n", view)
+
+
+@pytest.mark.parametrize(
+    ("tag", "left_out"),
+    [
+        # an actor framework passed the error on, tagged with where it came from
+        ("[address=0.0.0.0:37905, pid=4194, actor=ModelActor] ", True),
+        # a tag that is not key=value pairs is part of the message
+        ("[Staging area of the model actor pipeline] ", False),
+        ("[address=0.0.0.0:37905 [pid=4194, actor=ModelActor]] ", False),
+    ],
+)
+def test_a_wrappers_key_value_tag_before_the_message_is_left_out(view, tag, left_out) -> None:
+    (exp,) = explain_text(f"RuntimeError: {tag}the widget exploded badly near pier 4\n", view)
+    noted = any(tag.strip() in note for note in exp.notes)
+    assert noted is left_out
+    if left_out:
+        assert exp.matches[0].entry.id == WIDGET

@@ -12,7 +12,7 @@ import builtins
 from errexplain._startup import TYPE_CHECKING, compile_regex, replace
 from errexplain.bounds import ERRORS, MESSAGE_CHARS
 from errexplain.match.rank import ELLIPSES, FUZZY_CUTOFF, Hit, Ranking, in_file, rank
-from errexplain.match.release import Facts, guess, pin, site_lines, window
+from errexplain.match.release import Facts, Window, guess, pin, site_lines, window
 from errexplain.match.sites import ambiguous, assert_test, locate, wants_sites
 from errexplain.match.template import compile_template, sentence_stops
 from errexplain.models import (
@@ -403,6 +403,7 @@ def explain_error(
     facts, first = _first_guess(text, error, view, release or {})
     win = window(facts, first) if facts is not None else None
     ranking = rank(view, error.message, error.type, error.frames, cutoff=cutoff, window=win)
+    ranking, tag = _untagged(view, error, ranking, win)
     if wants_sites(error.message, error.type) and (error.frames or assert_test(error.message)):
         ranking = _with_sites(ranking, error, view, cutoff)
     matches = _by_form(tuple(_to_match(view, h) for h in ranking.hits), error.form)
@@ -413,6 +414,10 @@ def explain_error(
         g = _final_guess(text, error, facts, first, matches[0] if matches else None)
         matches = _same_text_now(tuple(_follow_release(view, m, g, facts) for m in matches))
     notes = []
+    if tag:
+        notes.append(
+            f"the tag {tag.strip()} before the message, put on by what passed it on, was left out"
+        )
     if cut > 0:
         notes.append(
             f"the message is {cut + MESSAGE_CHARS:,} characters long: only its first "
@@ -477,8 +482,12 @@ def explain_text_bounded(
         beside = _logged_beside(text, view, out, release)
         if not beside and all(not x.error.type and not x.error.message.strip() for x in out):
             # only tracebacks cut before their exception line: the error is the message the
-            # paster quoted elsewhere (in quotes or backticks: an issue's title, a sentence)
-            beside = list(bare_messages(text, view, release=release, quoted=True))
+            # paster quoted elsewhere (in quotes or backticks: an issue's title, a sentence),
+            # else a log record read as in a paste with no exception line (a logged warning
+            # before the cut traceback); prose around it is not read line by line
+            beside = list(bare_messages(text, view, release=release, quoted=True)) or list(
+                bare_messages(text, view, release=release, records_only=True)
+            )
         if beside:
             out = sorted([*out, *beside[: ERRORS - len(errors)]], key=lambda x: x.error.line_no)
     return tuple(out), len(errors) - len(kept)
@@ -522,7 +531,7 @@ def _logged_beside(
         and not ln.text[:1].isspace()  # (a traceback's frames and code, prefixed line by line)
         and len(st := ln.text.strip()) >= BARE_MIN_CHARS
         and "Traceback (most recent call last)" not in st
-        and st[-1] != ":"  # (it announces what follows, a traceback the parser has read)
+        and not _announces(st)
         and not structural(st)
         and not (aftermath and NOISE.match(st))
         and not any(st in m or m in st for m in messages)
@@ -546,6 +555,12 @@ def _logged_beside(
         taken_ids.add(hit.id)
         out.append(_as_error(view, st, no, ranking, {hit.id}, text, release))
     return out
+
+
+def _announces(st: str) -> bool:
+    """A record ending with a colon announces what follows (`Scheduler hit an exception:`, a
+    traceback the parser has read, cut or not): it is not an error of its own."""
+    return st[-1] == ":"
 
 
 def _by_form(matches: tuple[Match, ...], form: str) -> tuple[Match, ...]:
@@ -739,7 +754,7 @@ def _sentence_heads(st: str) -> list[str]:
 
 
 def _bare_candidates(
-    text: str, quoted: bool = False
+    text: str, quoted: bool = False, records_only: bool = False
 ) -> list[tuple[int, list[str], list[str], set[str]]]:
     """Per line: the line, the line joined with the next one or two (a message wrapped by the
     paster), its quoted parts, what follows each `: ` and the text up to each sentence end: the
@@ -747,7 +762,8 @@ def _bare_candidates(
     prefix, which was removed), which of them are its message as printed (the whole line and
     its first sentences). The sentence heads come apart: they are read only when none of the
     fuller readings is known well (`Health check failed.` of a longer quoted message would match
-    a shorter template loosely). `quoted`: only the parts in quotes or backticks."""
+    a shorter template loosely). `quoted`: only the parts in quotes or backticks;
+    `records_only`: only log records' messages as printed."""
     from errexplain.parse.lines import clean_lines
 
     cleaned = list(clean_lines(text))
@@ -757,7 +773,7 @@ def _bare_candidates(
     out: list[tuple[int, list[str], list[str], set[str]]] = []
     total = 0
     for i, (no, st) in enumerate(lines):
-        if not st:
+        if not st or (records_only and (no not in records or _announces(st))):
             continue
         joined = [st]
         for _, nxt in lines[i + 1 : i + 3]:
@@ -774,9 +790,11 @@ def _bare_candidates(
         seen.update(fresh)
         later = [h for h in heads if h not in seen]  # read only when no fuller reading fits
         seen.update(later)
+        # a log record's first sentences are its message as printed, as its whole text is
+        whole = {st, *(h for h in heads if st.startswith(h))} if no in records else set()
+        if records_only:
+            fresh, later = [c for c in fresh if c in whole], [h for h in later if h in whole]
         if fresh or later:
-            # a log record's first sentences are its message as printed, as its whole text is
-            whole = {st, *(h for h in heads if st.startswith(h))} if no in records else set()
             out.append((no, fresh, later, whole))
             total += len(fresh) + len(later)
         if total >= BARE_MAX_CANDIDATES:
@@ -825,6 +843,37 @@ def _from_heads(line: str, ranking: Ranking) -> list[str]:
 _Reading = tuple[float, str, Ranking, bool]
 
 
+def _untagged(
+    view: CatalogView, error: RaisedError, ranking: Ranking, win: Window | None
+) -> tuple[Ranking, str]:
+    """The message read without a wrapper's tag (:func:`wrapper_tag`) when that reads better:
+    the error as raised is what follows the tag. (ranking, the tag left out or "")."""
+    tag = wrapper_tag(error.message)
+    if not tag:
+        return ranking, ""
+    untagged = rank(view, error.message[len(tag) :], error.type, error.frames, window=win)
+    if untagged.hits and (not ranking.hits or untagged.hits[0].raw > ranking.hits[0].raw):
+        return untagged, tag
+    return ranking, ""
+
+
+def wrapper_tag(message: str) -> str:
+    """The `[address=0.0.0.0:37905, pid=4194] ` a wrapper that passed an error on (an actor or
+    RPC layer) put before its message: a bracket of `key=value` pairs only, else ""."""
+    if not message.startswith("["):
+        return ""
+    end = message.find("] ", 1, 200)
+    inner = message[1:end] if end > 0 else ""
+    pairs = [part.split("=", 1) for part in inner.split(",")]
+    if (
+        not inner
+        or "[" in inner
+        or any(len(p) != 2 or not p[0].strip().isidentifier() for p in pairs)
+    ):
+        return ""
+    return message[: end + 2]
+
+
 def _best_reading(
     view: CatalogView, cands: list[str], heads: list[str], records: set[str], coverage: float
 ) -> _Reading | None:
@@ -867,15 +916,17 @@ def bare_messages(
     coverage: float = 0.5,
     release: Mapping[str, str] | None = None,
     quoted: bool = False,
+    records_only: bool = False,
 ) -> tuple[Explanation, ...]:
-    """Explanations for lines (or parts of lines; `quoted`: only those in quotes or backticks)
+    """Explanations for lines (or parts of lines; `quoted`: only those in quotes or backticks;
+    `records_only`: only log records' whole messages)
     that are catalogued messages, in the order
     they appear, one per entry; each error has an empty type (none was printed). Of the
     readings of one line, the best-scored wins (a trailing placeholder would otherwise take
     whatever follows the message). An exact match must pin down `coverage` of the line with
     its literal text (less when an exception was seen inside the line: long values)."""
     found: dict[int, tuple[float, Explanation]] = {}
-    for no, cands, heads, records in _bare_candidates(text, quoted):
+    for no, cands, heads, records in _bare_candidates(text, quoted, records_only):
         best = _best_reading(view, cands, heads, records, coverage)
         if best is None:
             continue
