@@ -539,3 +539,18 @@ def test_catalog_lint_caps_long_lists(tmp_path):
     assert lines[0] == "too generic: 25 (over --max 0)"
     assert lines[21] == "  ... and 5 more"
     assert lines[22] == "duplicate templates: 0"
+
+
+def test_show_a_former_id_says_which_wording_it_is_now():
+    # an id a history build merged into another wording (releases.yaml `formerly`) still
+    # shows that wording, and says so: on stderr in text, as `alias_of` in JSON
+    from errexplain.catalog.yamlio import read_yaml
+
+    releases = Path(__file__).resolve().parents[2] / "errors" / "sglang" / "releases.yaml"
+    old, now = sorted(read_yaml(releases)["formerly"].items())[0]
+    r = run(show.run, old)
+    assert r.code == ExitCode.EXPLAINED and r.out.startswith(now)
+    assert r.err == f"note: {old} is a former id: that wording is now part of {now}, shown here\n"
+    data = run(show.run, old, fmt="json").json()
+    assert (data["entry"]["id"], data["alias_of"]) == (now, now)
+    assert run(show.run, now, fmt="json").json()["alias_of"] is None

@@ -49,6 +49,12 @@ def run(ctx: Context, entry_id: str) -> ExitCode:
 
     entry = entry_by_id(open_catalog(ctx), entry_id)
     snippet = for_entry(entry)
+    wanted = entry_id.strip().lower()
+    alias = wanted if len(wanted) == 16 and wanted != entry.id else None
+    if alias and ctx.fmt != "json":  # (on stderr: the entry's view stays what stdout holds)
+        ctx.stderr.write(
+            f"note: {alias} is a former id: that wording is now part of {entry.id}, shown here\n"
+        )
     if ctx.fmt == "json":
         from errexplain.render.json import dumps, entry_dict, snippet_dict
 
@@ -60,7 +66,8 @@ def run(ctx: Context, entry_id: str) -> ExitCode:
                         "examples": list(entry.examples),
                         "related": list(entry.related),
                         "snippet": snippet_dict(snippet),
-                    }
+                    },
+                    "alias_of": entry.id if alias else None,
                 }
             )
         )
