@@ -20,9 +20,14 @@ def _is_hex(text: str) -> bool:
     return bool(text) and all(ch in "0123456789abcdef" for ch in text)
 
 
+def _wanted(entry_id: str) -> str:
+    return entry_id.strip().lower()
+
+
 def entry_by_id(view: CatalogView, entry_id: str) -> Entry:
-    """The entry with this id, or with this unique prefix of 6 or more hex digits."""
-    wanted = entry_id.strip().lower()
+    """The entry with this id, or with this unique prefix of 6 or more hex digits (or a former
+    id, which names the wording it became)."""
+    wanted = _wanted(entry_id)
     pos = view.position(wanted)
     if pos is None and MIN_PREFIX <= len(wanted) < 16 and _is_hex(wanted):
         found = sorted({c.id for c in view.candidates() if c.id.startswith(wanted)})
@@ -49,7 +54,7 @@ def run(ctx: Context, entry_id: str) -> ExitCode:
 
     entry = entry_by_id(open_catalog(ctx), entry_id)
     snippet = for_entry(entry)
-    wanted = entry_id.strip().lower()
+    wanted = _wanted(entry_id)
     alias = wanted if len(wanted) == 16 and wanted != entry.id else None
     if alias and ctx.fmt != "json":  # (on stderr: the entry's view stays what stdout holds)
         ctx.stderr.write(

@@ -184,7 +184,12 @@ def _natural_ids(words: Sequence[Wording], history: History, project: str) -> li
     return ids
 
 
-def _old_where(entry: Entry, version: str | None) -> tuple[Any, ...] | None:
+Place = tuple[Any, ...]
+"""Where a wording was raised: (release, path, line, exception, template), or the part of it a
+picker reads (:func:`_line_place`, :func:`_text_place`)."""
+
+
+def _old_where(entry: Entry, version: str | None) -> Place | None:
     """Where an old entry was raised last: (release, path, line, exception, template)."""
     at = entry.get("at")
     if isinstance(at, str):
@@ -210,25 +215,27 @@ def _raised_where(w: Wording, history: History, entry: Entry) -> bool:
     key = _old_where(entry, None) if isinstance(entry.get("at"), str) else None
     if key is None:  # no history of it (or unreadable): the id is the wording's
         return True
-    return any(
-        (history.releases[r], site.path, site.line, site.exception, site.template) == key
-        for r, site in w.occurrences
-    )
+    return any(_place_of(history, r, site) == key for r, site in w.occurrences)
+
+
+def _place_of(history: History, release: int, site: Site) -> Place:
+    return (history.releases[release], site.path, site.line, site.exception, site.template)
 
 
 def _places(
-    words: Sequence[Wording], history: History, with_template: bool, unnamed_only: bool = True
-) -> dict[tuple[Any, ...], list[int]]:
+    words: Sequence[Wording],
+    history: History,
+    pick: Callable[[Place], Place] | None = None,
+    unnamed_only: bool = True,
+) -> dict[Place, list[int]]:
     """Wordings without an id yet (every wording: `unnamed_only` False), by where they were
-    raised: (release, path, line, exception [, template]) -> wording indices in order."""
-    where: dict[tuple[Any, ...], list[int]] = {}
+    raised, as `pick` reads the place (None: all of it) -> wording indices in order."""
+    where: dict[Place, list[int]] = {}
     for i, w in enumerate(words):
         if not (unnamed_only and w.id):
             for r, site in w.occurrences:
-                place: tuple[Any, ...] = (history.releases[r], site.path, site.line, site.exception)
-                if with_template:
-                    place += (site.template,)
-                where.setdefault(place, []).append(i)
+                place = _place_of(history, r, site)
+                where.setdefault(pick(place) if pick else place, []).append(i)
     return where
 
 
@@ -240,7 +247,7 @@ def _adopt_by_place(
     adopted: dict[str, int],
 ) -> None:
     """Old entries not adopted by id: the wording raised where the old entry was last."""
-    where = _places(words, history, with_template=True)
+    where = _places(words, history)
     for ident in sorted(old):
         if ident in adopted:
             continue
@@ -253,13 +260,13 @@ def _adopt_by_place(
         _adopt_unique(words, history, old, old_version, adopted, pick)
 
 
-def _line_place(where: tuple[Any, ...]) -> tuple[Any, ...]:
+def _line_place(where: Place) -> Place:
     """(release, path, line, exception): the extractor now reads the message differently (a
     local text inlined, a helper followed); the check is the same."""
     return where[:4]
 
 
-def _text_place(where: tuple[Any, ...]) -> tuple[Any, ...]:
+def _text_place(where: Place) -> Place:
     """(release, path, exception, template): the extractor now sites the text on another
     line (a reason sited where it is handed over, not at the call's first line)."""
     return (where[0], where[1], where[3], where[4])
@@ -271,24 +278,13 @@ def _adopt_unique(
     old: Mapping[str, Entry],
     old_version: str | None,
     adopted: dict[str, int],
-    pick: Callable[[tuple[Any, ...]], tuple[Any, ...]],
+    pick: Callable[[Place], Place],
 ) -> None:
     """Old entries still not adopted: the one wording without an id raised at the old entry's
     last place as `pick` reads it (fields of (release, path, line, exception, template)), when
     nothing else is there on either side: the check is the same, so it keeps its id."""
-    where: dict[tuple[Any, ...], list[int]] = {}
-    for i, w in enumerate(words):
-        if not w.id:
-            for r, site in w.occurrences:
-                at = where.setdefault(
-                    pick(
-                        (history.releases[r], site.path, site.line, site.exception, site.template)
-                    ),
-                    [],
-                )
-                if i not in at:
-                    at.append(i)
-    olds: dict[tuple[Any, ...], list[str]] = {}
+    where = _places(words, history, pick)
+    olds: dict[Place, list[str]] = {}
     for ident in sorted(old):
         key = None if ident in adopted else _old_where(old[ident], old_version)
         if key is not None:
@@ -461,7 +457,7 @@ def _leftovers(
     that one (`formerly`); anything else (curated, named by curated text, or made by the
     single-release extractor) is kept as it is."""
     pinned = _pinned(old)
-    raised_at = _places(words, history, with_template=False, unnamed_only=False)
+    raised_at = _places(words, history, _line_place, unnamed_only=False)
     kept: list[str] = []
     merged: dict[str, str] = {}
     for ident in sorted(set(old) - set(adopted)):
@@ -490,7 +486,7 @@ def _raised_now(
 ) -> list[Any] | None:
     """What is raised now where the old entry was raised last (release, path, line, type)."""
     where = _old_where(entry, old_version)
-    return raised_at.get(where[:4]) if where is not None else None
+    return raised_at.get(_line_place(where)) if where is not None else None
 
 
 def lost_aliases(

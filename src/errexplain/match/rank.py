@@ -138,7 +138,7 @@ class FrameSites:
     names the site when the catalog's frame-lookup table files the site under that file and
     function in some release. A frame's entry in the table is read only when asked."""
 
-    def __init__(self, view: CatalogView | None, frames: Sequence[Frame]) -> None:
+    def __init__(self, view: CatalogView, frames: Sequence[Frame]) -> None:
         self.frames = frames
         self._view = view
         self._seen: dict[str, frozenset[int]] = {}
@@ -147,7 +147,7 @@ class FrameSites:
         func = (cand.function or "").rsplit(".", 1)[-1]
         if frame.function == func:
             return True
-        if self._view is None or not cand.releases or not frame.function:
+        if not cand.releases or not frame.function:
             return False
         key = site_key(frame.path, frame.function)
         found = self._seen.get(key)
