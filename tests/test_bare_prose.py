@@ -158,3 +158,39 @@ def test_a_record_announcing_the_cut_traceback_is_not_an_error_of_its_own():
     text = CUT_TRACEBACK.replace('"Paged KV', "Paged KV").replace('32."', "32.")
     text = text.replace("Scheduler hit", "[2026-03-10 14:17:52 TP1] Scheduler hit")
     assert not any(x.matches for x in explain_text(text, view))
+
+
+CONFLICT = (
+    "room routing conflict: sent to prefill worker <w> but bootstrap room <r> belongs to "
+    "worker <x>. "
+    "Set ALLOW_MIXED_ROUTING=1 to allow it."
+)
+HEALTH = (
+    "Peer at <addr> answered the health check before, but now it is down. Request <rid> has "
+    "been marked failed."
+)
+
+
+def test_a_fragment_quoted_from_a_messages_middle_is_known():
+    view = MemoryCatalog([_entry("c", CONFLICT), _entry("d", HEALTH), _entry("a", POOL)])
+    # the head left out and the end cut: the paster quoted the part that varies
+    text = (
+        'every request failed with "sent to prefill worker 0 but bootstrap room X belongs to '
+        'worker Y" on DP1'
+    )
+    (exp,) = explain_text(text, view)
+    assert exp.matches[0].entry.template == CONFLICT
+    assert any("start left out" in r for r in exp.matches[0].reasons)
+    # too short a fragment (under CUT_KNOWN literal characters) is not an answer
+    assert explain_text('it says "but bootstrap room X belongs to" sometimes', view) == ()
+
+
+def test_a_message_cut_mid_word_in_backticks_is_known():
+    view = MemoryCatalog([_entry("d", HEALTH), _entry("a", POOL)])
+    text = (
+        "The first request fails with:\n\n"
+        "> `Peer at {self.addr} answered the health check before, but now it is`"
+    )
+    (exp,) = explain_text(text, view)
+    assert exp.matches[0].entry.template == HEALTH
+    assert exp.matches[0].score < 0.9  # a cut message: found, not confident

@@ -11,7 +11,7 @@ import builtins
 
 from errexplain._startup import TYPE_CHECKING, compile_regex, replace
 from errexplain.bounds import ERRORS, MESSAGE_CHARS
-from errexplain.match.rank import ELLIPSES, FUZZY_CUTOFF, Hit, Ranking, in_file, rank
+from errexplain.match.rank import ELLIPSES, FUZZY_CUTOFF, Hit, Ranking, cut_literal, in_file, rank
 from errexplain.match.release import Facts, Window, guess, pin, site_lines, window
 from errexplain.match.sites import ambiguous, assert_test, locate, wants_sites
 from errexplain.match.template import compile_template, sentence_stops
@@ -694,6 +694,9 @@ BARE_MIN_CHARS = 20
 BARE_MAX_CANDIDATES = 400
 BARE_SCORE = 0.9
 BARE_RECORD_SCORE = 0.85
+CUT_KNOWN = 40
+"""A line that is the start or a middle part of a template, cut by its paster, is known well
+when at least this many of the template's literal characters are matched in order."""
 RECORD_HEAD = 12
 """A line of a paste with no exception in it is taken as an error message only when the catalog
 knows it this well: an exact match of at least BARE_MIN_CHARS literal characters covering most
@@ -802,6 +805,20 @@ def _bare_candidates(
     return out
 
 
+def _with_cut(ranking: Ranking, msg: str) -> Ranking:
+    """A ranking with no hit whose nearest template the line is a long cut part of (its start,
+    or a fragment from its middle: `_known_well`) offers that template as its hit."""
+    if ranking.hits or not ranking.nearest:
+        return ranking
+    top = ranking.nearest[0]
+    if top.score < FUZZY_CUTOFF - 0.1 or cut_literal(top.template, msg) < CUT_KNOWN:
+        return ranking
+    text = compile_template(top.template).literals  # its wordings in other releases too
+    same = tuple(h for h in ranking.nearest if compile_template(h.template).literals == text)
+    rest = tuple(h for h in ranking.nearest if h not in same)
+    return replace(ranking, hits=same, nearest=rest)
+
+
 def _known_well(hit: Hit, msg: str, coverage: float = 0.5, record: bool = False) -> bool:
     if hit.kind == "exact":
         literal = hit.cand.literal_len
@@ -810,7 +827,11 @@ def _known_well(hit: Hit, msg: str, coverage: float = 0.5, record: bool = False)
         # a log record is one message: a template whose long head starts it, values after
         lead = compile_template(hit.cand.template).literals[0].strip()
         return record and len(lead) >= RECORD_HEAD and msg.startswith(lead)
-    return hit.score >= (BARE_RECORD_SCORE if record else BARE_SCORE)
+    if hit.score >= (BARE_RECORD_SCORE if record else BARE_SCORE):
+        return True
+    # a message cut by its paster (its end, or its head and end: a fragment quoted in prose)
+    # whose remaining text is a long run of one template's literal text, values aside
+    return hit.score >= FUZZY_CUTOFF - 0.1 and cut_literal(hit.template, msg) >= CUT_KNOWN
 
 
 PROSE_HEAD, PROSE_FIND = 12, 20
@@ -884,7 +905,7 @@ def _best_reading(
     first: Ranking | None = None
     for group in (cands, heads):
         for msg in group:
-            ranking = rank(view, msg)
+            ranking = _with_cut(rank(view, msg), msg)
             first = first or ranking
             hit = ranking.hits[0] if ranking.hits else None
             whole = msg in records  # a log record's message as printed
@@ -951,7 +972,10 @@ def _as_error(
     """A line of the paste that is a catalogued message (no exception line printed), explained
     as an error of its own with the entries in `known`: the paste's release (version strings,
     a stated release) orders same-text wordings and pins the source, as for any error."""
-    full = explain_error(RaisedError("", msg, line_no=no), view, text=text, release=release)
+    # a cut line known well may score under the cutoff (`_with_cut`): its hits stay matches
+    low = min((h.raw for h in ranking.hits if h.id in known), default=FUZZY_CUTOFF)
+    error = RaisedError("", msg, line_no=no)
+    full = explain_error(error, view, text=text, release=release, cutoff=min(FUZZY_CUTOFF, low))
     matches = tuple(m for m in full.matches if m.entry.id in known)
     if not matches:  # (the release may reorder, never remove, a known candidate)
         matches = tuple(_to_match(view, h) for h in ranking.hits if h.id in known)

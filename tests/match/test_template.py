@@ -137,3 +137,35 @@ def test_sentence_stops_are_stops_that_more_text_follows():
     text = "Rank 0 is dead. Took 3.5 s! Why? 2. done."
     assert [text[i] for i in sentence_stops(text)] == [".", "!", "?"]
     assert sentence_stops("v1.2 is out") == [] and sentence_stops("it ends.") == []
+
+
+@pytest.mark.parametrize(
+    ("msg", "matched"),
+    [
+        # the head left out, the rest whole: every literal character after the start
+        ("pool page sizes must agree across ranks, got 4 and 8.", 48),
+        # the head left out and the end cut (a fragment quoted in prose)
+        ("page sizes must agree across ranks, got 4 and", 42),
+        # a value first: the message starts at the literal chunk after the first placeholder
+        ("replicas of the router are not ready yet", 0),
+        # the template's own start is a prefix reading, not an infix one
+        ("Paged KV pool page sizes must agree", 0),
+        # not at a word start inside the literal text
+        ("ool page sizes must agree across ranks", 0),
+        # words of the template, not in its order
+        ("sizes must agree across ranks page pool", 0),
+    ],
+)
+def test_match_infix_reads_a_message_quoted_from_a_templates_middle(msg, matched):
+    from errexplain.match.template import compile_template, match_infix
+
+    template = "Paged KV pool page sizes must agree across ranks, got <a> and <b>."
+    assert match_infix(compile_template(template), msg) == matched
+
+
+def test_match_infix_after_a_placeholder():
+    from errexplain.match.template import compile_template, match_infix
+
+    compiled = compile_template("<n> replicas of the router are not ready yet (<why>)")
+    # the leading value left out: the message starts at the second literal chunk
+    assert match_infix(compiled, "replicas of the router are not ready yet (timeout)") == 43

@@ -24,6 +24,7 @@ from errexplain.match.template import (
     compile_template,
     loosen,
     match_compiled,
+    match_infix,
     match_prefix,
     normalize_ws,
     sentence_stops,
@@ -398,6 +399,33 @@ def _prefix_score(template: str, msg: str) -> tuple[float, str] | None:
     )
 
 
+INFIX_MIN, INFIX_BASE, INFIX_CAP = 30, 0.72, 0.88
+"""A message quoted from a template's middle (`match_infix`): at least INFIX_MIN literal
+characters matched in order; scored below a message that starts where the template starts
+(PREFIX_BASE), and never above INFIX_CAP on its own: the left-out head might have told it
+apart from a sibling."""
+
+
+def _infix_score(template: str, msg: str) -> tuple[float, str] | None:
+    """The message is a part of this template from a word inside it, its head left out."""
+    compiled = compile_template(template)
+    matched = match_infix(compiled, msg)
+    if matched < INFIX_MIN:
+        return None
+    share = matched / max(compiled.literal_len, 1)
+    return min(INFIX_CAP, INFIX_BASE + PREFIX_SPAN * share), (
+        f"the message is a part of this template, its start left out ({matched} of "
+        f"{compiled.literal_len} literal characters in order)"
+    )
+
+
+def cut_literal(template: str, msg: str) -> int:
+    """Literal characters of the template a cut message matches in order, read from the
+    template's start or from a word inside it (0 when it is neither)."""
+    compiled = compile_template(template)
+    return max(match_prefix(compiled, msg)[0], match_infix(compiled, msg))
+
+
 def _word_score(template: str, msg_words: dict[str, int], msg: str) -> tuple[float, str] | None:
     """Placeholders can hold any text, so compare only the template's literal words: the share
     of them (by length) that the message contains, so that a dropped, inserted or reworded word
@@ -539,6 +567,7 @@ def _best_fuzzy(
     for other in (
         _loose_score(template, loose_msg),
         _prefix_score(template, msg),
+        _infix_score(template, msg),
         _word_score(template, msg_words, msg),
         _elided_score(template, parts) if parts else None,
         _elided_score(template, sentences, marked=False) if sentences else None,

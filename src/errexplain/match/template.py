@@ -246,6 +246,42 @@ def match_prefix(compiled: Compiled, msg: str) -> tuple[int, bool]:
     return (matched, False) if pos < len(msg) else (0, False)
 
 
+INFIX_HEAD = 12
+"""Characters of a message's start looked for inside a template's literal text (`match_infix`)."""
+INFIX_TRIES = 3
+
+
+def _word_start(chunk: str, at: int) -> bool:
+    return at == 0 or (not chunk[at - 1].isalnum() and chunk[at - 1] != "_")
+
+
+def match_infix(compiled: Compiled, msg: str) -> int:
+    """For a message quoted from the middle of a filled template (its head left out, its end
+    perhaps cut: `dispatched to dp_rank 0 but bootstrap_room X implies dp_rank Y` of
+    `follow_bootstrap_room conflict: dispatched to dp_rank <r> but ...`): how many literal
+    characters of the template it matches in order, read from a word of the template's literal
+    text where the message starts (the message's first INFIX_HEAD characters found there, at a
+    word start, not at the template's very start); 0 when it is not such a part. Bounded: at
+    most INFIX_TRIES starts are read, each as :func:`match_prefix` reads a message."""
+    head = msg[:INFIX_HEAD]
+    if len(head) < INFIX_HEAD or not head[:1].isalnum():
+        return 0
+    lits, names = compiled.literals, compiled.names
+    best, tries = 0, 0
+    for i, chunk in enumerate(lits):
+        at = chunk.find(head)
+        while at >= 0 and tries < INFIX_TRIES:
+            if (i, at) != (0, 0) and _word_start(chunk, at):
+                tries += 1
+                rest = (chunk[at:], *lits[i + 1 :])
+                sub = Compiled(rest, names[i:], sum(len(c.strip()) for c in rest))
+                if match_compiled(sub, msg) is not None:
+                    return sub.literal_len
+                best = max(best, match_prefix(sub, msg)[0])
+            at = chunk.find(head, at + 1)
+    return best
+
+
 _LOOSE_DROP = compile_regex(r"[^\w<>\x00]+")
 
 
