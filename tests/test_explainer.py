@@ -433,3 +433,49 @@ def test_a_wrappers_key_value_tag_before_the_message_is_left_out(view, tag, left
     assert noted is left_out
     if left_out:
         assert exp.matches[0].entry.id == WIDGET
+
+
+def test_an_api_gateways_provider_tag_and_client_class_do_not_hide_the_servers_message(view):
+    # LiteLLM re-raises the server's 400 under its own class, its provider's tag first
+    text = "litellm.BadRequestError: Hosted_vllmException - the widget exploded badly near pier 4\n"
+    (exp,) = explain_text(text, view)
+    top = exp.matches[0]
+    assert top.entry.id == WIDGET and top.kind == "exact"
+    assert not any("not litellm" in r for r in top.reasons)  # the client's class is no clue
+    assert any("'Hosted_vllmException -'" in n for n in exp.notes)
+    # a class of the project's own named like a client's keeps its type check
+    (own,) = explain_text("demo.BadRequestError: the widget exploded badly near pier 4\n", view)
+    assert any("not demo.BadRequestError" in r for r in own.matches[0].reasons)
+
+
+def test_a_quoted_log_wrapper_is_read_whole_not_its_inner_exception() -> None:
+    wrapper = _entry(
+        "f" * 16, "Error in parse_stream_chunk: <e>", "error", "demo/parser.py", kind="log"
+    )
+    builtin = Entry(
+        id="9" * 16,
+        project="python",
+        exception="IndexError",
+        template="list index out of range",
+        source=Source("python", "3.12", None, None, None, None),
+        kind="builtin",
+    )
+    view = MemoryCatalog((*ENTRIES, wrapper, builtin))
+    text = (
+        'the stream breaks with "Error in parse_stream_chunk: list index out of range" after a few'
+    )
+    (exp,) = explain_text(text, view)
+    assert exp.matches[0].entry.id == "f" * 16
+    # a log record of the wrapper whose leading-placeholder twin reads the whole line
+    kw = Entry(
+        id="8" * 16,
+        project="python",
+        exception="TypeError",
+        template="<f>() got an unexpected keyword argument <a>",
+        source=Source("python", "3.12", None, None, None, None),
+        kind="builtin",
+    )
+    view = MemoryCatalog((*ENTRIES, wrapper, kw))
+    line = "[2026-08-26 10:38:03] Error in parse_stream_chunk: T.render() got an unexpected keyword argument 'effort'\n"
+    (exp,) = explain_text(line, view)
+    assert exp.matches[0].entry.id == "f" * 16

@@ -11,7 +11,16 @@ import builtins
 
 from errexplain._startup import TYPE_CHECKING, compile_regex, replace
 from errexplain.bounds import ERRORS, MESSAGE_CHARS
-from errexplain.match.rank import ELLIPSES, FUZZY_CUTOFF, Hit, Ranking, cut_literal, in_file, rank
+from errexplain.match.rank import (
+    ELLIPSES,
+    FUZZY_CUTOFF,
+    WRAPPER_LEAD,
+    Hit,
+    Ranking,
+    cut_literal,
+    in_file,
+    rank,
+)
 from errexplain.match.release import Facts, Window, guess, pin, site_lines, window
 from errexplain.match.sites import ambiguous, assert_test, locate, wants_sites
 from errexplain.match.template import compile_template, sentence_stops
@@ -416,7 +425,7 @@ def explain_error(
     notes = []
     if tag:
         notes.append(
-            f"the tag {tag.strip()} before the message, put on by what passed it on, was left out"
+            f"the tag '{tag.strip()}' before the message, put on by what passed it on, was left out"
         )
     if cut > 0:
         notes.append(
@@ -878,9 +887,17 @@ def _untagged(
     return ranking, ""
 
 
+_PROVIDER_TAG = compile_regex(r"[A-Z][A-Za-z0-9_]{0,40}Exception - ")
+
+
 def wrapper_tag(message: str) -> str:
     """The `[address=0.0.0.0:37905, pid=4194] ` a wrapper that passed an error on (an actor or
-    RPC layer) put before its message: a bracket of `key=value` pairs only, else ""."""
+    RPC layer) put before its message: a bracket of `key=value` pairs only; or the provider
+    tag an API gateway puts before the message its backend answered (LiteLLM's
+    `OpenAIException - `, `Hosted_vllmException - `); else ""."""
+    provider = _PROVIDER_TAG.match(message)
+    if provider:
+        return provider.group()
     if not message.startswith("["):
         return ""
     end = message.find("] ", 1, 200)
@@ -904,22 +921,45 @@ def _best_reading(
     best: _Reading | None = None
     first: Ranking | None = None
     for group in (cands, heads):
+        known: list[_Reading] = []
         for msg in group:
             ranking = _with_cut(rank(view, msg), msg)
             first = first or ranking
             hit = ranking.hits[0] if ranking.hits else None
             whole = msg in records  # a log record's message as printed
-            if (
-                hit is not None
-                and _known_well(hit, msg, coverage, whole)
-                and (best is None or (whole, hit.raw) > (best[3], best[0]))
-            ):
-                # a log record's whole text, known well, is the message as printed: a part
-                # of it (the exception after `Error in parse_streaming_increment: `) is a
-                # value inside that message, however well that part is known
-                best = (hit.raw, msg, ranking, whole)
+            if hit is not None and _known_well(hit, msg, coverage, whole):
+                known.append((hit.raw, msg, ranking, whole))
+                if best is None or (whole, hit.raw) > (best[3], best[0]):
+                    # a log record's whole text, known well, is the message as printed: a
+                    # part of it (the exception after `Error in parse_streaming_increment: `)
+                    # is a value inside that message, however well that part is known
+                    best = (hit.raw, msg, ranking, whole)
         if best is not None:
-            return best
+            return _wrapping(known, best)
+    return _from_first(view, cands, first, coverage)
+
+
+def _wrapping(known: list[_Reading], best: _Reading) -> _Reading:
+    """The reading of a line whose exact match wraps the best one: `Error in
+    parse_streaming_increment: list index out of range` quoted in prose is the logged wrapper
+    with the exception's text as its value, not the exception alone (as for a log record)."""
+    inner = best[1]
+    for reading in known:
+        hit = reading[2].hits[0]
+        if (
+            reading[1] != inner
+            and hit.kind == "exact"
+            and any(inner in value for _, value in hit.values)
+            and len(compile_template(hit.template).literals[0].strip()) >= WRAPPER_LEAD
+        ):
+            return reading
+    return best
+
+
+def _from_first(
+    view: CatalogView, cands: list[str], first: Ranking | None, coverage: float
+) -> _Reading | None:
+    """The line read again from a near template's head (:func:`_from_heads`)."""
     if first is None or not cands:
         return None
     for msg in _from_heads(cands[0], first):

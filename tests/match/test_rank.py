@@ -458,3 +458,38 @@ def test_a_frame_in_the_function_that_raised_the_text_in_an_older_release_tells_
             top = exp.matches[0]
             assert top.entry.id == disk.id
             assert "a traceback frame is in demo/mixin.py (update_from_disk)" in top.reasons
+
+
+def test_a_multiline_message_with_its_middle_lines_left_out_is_elided() -> None:
+    from errexplain.catalog.memory import MemoryCatalog
+    from errexplain.match.rank import rank
+    from errexplain.models import Entry, Source
+
+    help_text = (
+        "GPU fault: bad access<help>Kernel faults are reported late. For debugging pass "
+        "SYNC_LAUNCH=1 Build with `FAULT_CHECKS` to enable device-side checks."
+    )
+    short = "GPU fault: <detail>"
+    view = MemoryCatalog(
+        [
+            Entry(
+                id="a" * 16,
+                project="gpu",
+                exception="AcceleratorError",
+                template=help_text,
+                source=Source("gpu", "1", None, None, None, None),
+                kind="builtin",
+            ),
+            Entry(
+                id="b" * 16,
+                project="demo",
+                exception="Exception",
+                template=short,
+                source=Source("demo", "1", "demo/x.py", 3, "f", None),
+            ),
+        ]
+    )
+    msg = "GPU fault: bad access\nBuild with `FAULT_CHECKS` to enable device-side checks."
+    top = rank(view, msg, "gpu.AcceleratorError").hits[0]
+    assert top.cand.id == "a" * 16
+    assert any("sentences are found in order" in r for r in top.reasons)

@@ -215,6 +215,18 @@ def _same_site(cand: Candidate, frame: Frame) -> bool:
     return len(code) >= 10 and code in (cand.condition or "")
 
 
+CLIENT_MODULES = frozenset({"litellm", "openai", "anthropic", "httpx", "requests"})
+"""Packages whose exceptions carry a server's error message as the client received it
+(`litellm.BadRequestError: OpenAIException - <the server's message>`): the class is the
+client's, not the one the server raised, so it neither confirms nor contradicts a site."""
+
+
+def client_side(exc_type: str) -> bool:
+    """An exception class of an HTTP client or API SDK (:data:`CLIENT_MODULES`)."""
+    head, dot, _ = exc_type.partition(".")
+    return bool(dot) and head in CLIENT_MODULES
+
+
 def _type_ok(cand: Candidate, exc_type: str) -> bool:
     if not exc_type:
         return True
@@ -504,18 +516,20 @@ def _elided_parts(msg: str) -> list[str]:
 
 
 def _sentence_parts(msg: str) -> list[str]:
-    """The sentences of a message, for a paster who left one out without marking it
-    (``The memory capacity is unbalanced. min_per_gpu_memory=16.28, ...``): [] unless there
-    are two or more, the first long enough to anchor the template's start."""
+    """The sentences (and lines) of a message, for a paster who left one out without marking
+    it (``The memory capacity is unbalanced. min_per_gpu_memory=16.28, ...``; torch's help
+    lines between a CUDA error's first and last line): [] unless there are two or more, the
+    first long enough to anchor the template's start."""
     if "…" in msg or "..." in msg:
         return []
     parts: list[str] = []
-    start = 0
-    for stop in sentence_stops(msg):
-        parts.append(msg[start : stop + 1].strip())
-        start = stop + 1
-    parts.append(msg[start:].strip())
-    parts = [p for p in parts if p]
+    for line in msg.splitlines():  # a line of a message is a part as a sentence is
+        start = 0
+        for stop in sentence_stops(line):
+            parts.append(line[start : stop + 1].strip())
+            start = stop + 1
+        parts.append(line[start:].strip())
+    parts = [normalize_ws(p) for p in parts if p.strip()]
     if len(parts) < 2 or len(parts[0]) < MIN_PREFIX or min(map(len, parts)) < ELIDED_MIN:
         return []
     return parts
@@ -583,9 +597,11 @@ def _fuzzy(
     exc_type: str,
     frames: FrameSites,
     window: Window | None = None,
+    raw: str = "",
 ) -> list[Hit]:
+    """`raw`: the message with its line breaks (`msg` is whitespace-normalised)."""
     masked, loose, parts = mask(msg), loosen(msg), _elided_parts(msg)
-    sentences = _sentence_parts(msg)
+    sentences = _sentence_parts(raw or msg)
     msg_words: dict[str, int] = {}
     for w in words(msg):
         msg_words[w] = msg_words.get(w, 0) + 1
@@ -621,9 +637,18 @@ def _wrapped_inside(hits: Sequence[Hit], cutoff: float) -> dict[int, float]:
     caps: dict[int, float] = {}
     for w in wrappers:
         inner = set(words(" ".join(v for _, v in w.values)))
+        head = compile_template(w.template).literals[0].strip()
         for h in hits:
-            if h.kind == "exact" or h.raw < w.raw:
+            if h.raw < w.raw or h is w:
                 continue
+            if h.kind == "exact":
+                # matched whole only because its leading placeholder took the wrapper's
+                # head: `<f>() got an unexpected keyword argument <a>` reading `Error in
+                # request: f() got ...` with f = `Error in request: f`
+                if not (h.values and h.values[0][1].startswith(head)):
+                    continue
+                if compile_template(h.template).literals[0].strip():
+                    continue
             own = set(template_words(h.template))
             if own and own <= inner:
                 caps[h.pos] = min(caps.get(h.pos, 2.0), w.raw - 0.005)
@@ -699,10 +724,12 @@ def rank(
     msg = normalize_ws(message)
     if not msg:
         return Ranking((), (), False)
+    if client_side(exc_type):
+        exc_type = ""  # the server's message, re-raised by its client under the client's class
     seen = FrameSites(view, frames)
     hits = _exact(view, msg, exc_type, seen, window)
     if fuzzy and not any(_type_ok(h.cand, exc_type) and _confident(h, msg) for h in hits):
-        hits.extend(_fuzzy(view, msg, exc_type, seen, window))
+        hits.extend(_fuzzy(view, msg, exc_type, seen, window, message))
     best: dict[int, Hit] = {}
     for h in hits:
         old = best.get(h.pos)

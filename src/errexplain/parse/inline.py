@@ -87,10 +87,23 @@ def string_at(text: str, pos: int, quote: str) -> tuple[str, int] | None:
     return decode_literal(text[pos : m.end() - 1]), m.end()
 
 
+def _cut_at_end(text: str, pos: int) -> tuple[str, int] | None:
+    """A string whose body starts at `pos` and runs, unclosed, to the end of the text (a paste
+    cut inside the body's message): its text so far, else None."""
+    end = text.find("\n", pos)
+    if end >= 0 and text[end:].strip():
+        return None
+    body = text[pos:] if end < 0 else text[pos:end]
+    if not body.strip():
+        return None
+    return decode_literal(body.rstrip("\\")), len(text)
+
+
 def json_errors(text: str) -> list[tuple[int, str]]:
     """(offset of the key, decoded message) of every HTTP error body in `text`: a `message` or
     `detail` string key in an object that shows it is an error (an `error` key, an error
-    `object`/`type`/`status`, a 4xx/5xx code) or a body that is only `{"detail": ...}`."""
+    `object`/`type`/`status`, a 4xx/5xx code) or a body that is only `{"detail": ...}`. A
+    message cut by the end of the paste is read up to there."""
     if "message" not in text and "detail" not in text:
         return []
     markers = [m.start() for m in _MARKER.finditer(text)]
@@ -100,7 +113,7 @@ def json_errors(text: str) -> list[tuple[int, str]]:
         m = _KEY.search(text, pos)
         if m is None:
             break
-        literal = string_at(text, m.end(), m.group(3))
+        literal = string_at(text, m.end(), m.group(3)) or _cut_at_end(text, m.end())
         if literal is None:
             pos = m.end()
             continue
