@@ -476,6 +476,9 @@ def test_a_quoted_log_wrapper_is_read_whole_not_its_inner_exception() -> None:
         kind="builtin",
     )
     view = MemoryCatalog((*ENTRIES, wrapper, kw))
-    line = "[2026-08-26 10:38:03] Error in parse_stream_chunk: T.render() got an unexpected keyword argument 'effort'\n"
+    line = (
+        "[2026-08-26 10:38:03] Error in parse_stream_chunk: "
+        "T.render() got an unexpected keyword argument 'effort'\n"
+    )
     (exp,) = explain_text(line, view)
     assert exp.matches[0].entry.id == "f" * 16

@@ -106,7 +106,10 @@ def test_jupyter_line_kinds(text, kind):
 def test_an_error_bodys_message_cut_by_the_end_of_the_paste_is_read_to_there() -> None:
     from errexplain.parse.inline import json_errors
 
-    cut = "BadRequestError: Error code: 400 - {'object': 'error', 'message': \"LoRA adapter 'x' was req"
+    cut = (
+        "BadRequestError: Error code: 400 - "
+        "{'object': 'error', 'message': \"LoRA adapter 'x' was req"
+    )
     assert json_errors(cut) == [(cut.index("'message'"), "LoRA adapter 'x' was req")]
     # an unclosed string with more of the paste after it is no body
     assert json_errors(cut + "\nmore text after\n") == []

@@ -707,6 +707,20 @@ def _probable(ordered: Sequence[Hit], msg: str) -> Hit | None:
     return replace(top, kind="probable", reasons=(*top.reasons, why))
 
 
+def _best_per_site(hits: Sequence[Hit]) -> dict[int, Hit]:
+    """One hit per candidate: an exact match keeps its values, with the better score."""
+    best: dict[int, Hit] = {}
+    for h in hits:
+        old = best.get(h.pos)
+        if old is None:
+            best[h.pos] = h
+        elif old.kind == "exact":
+            best[h.pos] = replace(old, raw=max(old.raw, h.raw))
+        elif h.kind == "exact" or h.raw > old.raw:
+            best[h.pos] = replace(h, raw=max(old.raw, h.raw))
+    return best
+
+
 def rank(
     view: CatalogView,
     message: str,
@@ -730,15 +744,7 @@ def rank(
     hits = _exact(view, msg, exc_type, seen, window)
     if fuzzy and not any(_type_ok(h.cand, exc_type) and _confident(h, msg) for h in hits):
         hits.extend(_fuzzy(view, msg, exc_type, seen, window, message))
-    best: dict[int, Hit] = {}
-    for h in hits:
-        old = best.get(h.pos)
-        if old is None:
-            best[h.pos] = h
-        elif old.kind == "exact":  # an exact match keeps its values, with the better score
-            best[h.pos] = replace(old, raw=max(old.raw, h.raw))
-        elif h.kind == "exact" or h.raw > old.raw:
-            best[h.pos] = replace(h, raw=max(old.raw, h.raw))
+    best = _best_per_site(hits)
     for pos, cap in _wrapped_inside(list(best.values()), cutoff).items():
         h = best[pos]
         why = "its words are only inside the value of a wrapping message's template"
