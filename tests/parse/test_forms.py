@@ -677,3 +677,33 @@ def test_argparse_usage_errors_after_a_long_usage_text() -> None:
     assert parse_traceback("a sentence with error: in it\n") == ()
     (err,) = parse_traceback("sglang: error: argument --port: invalid int value: 'x'\n")
     assert err.form == "argparse"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # prose in a script written without spaces: the error starts right after it
+        "启动服务时报错ValueError: widget count 3 is not divisible by 2",
+        "サーバー起動でValueError: widget count 3 is not divisible by 2",
+        # what `raise Exception(...)` prints, quoted mid-sentence
+        "when loading it fails with Exception: widget count 3 is not divisible by 2",
+    ],
+)
+def test_an_exception_right_after_prose_is_found(text: str) -> None:
+    err = one(text)
+    assert err.type in ("ValueError", "Exception")
+    assert err.message == "widget count 3 is not divisible by 2"
+
+
+def test_prose_lines_each_naming_an_error_are_each_an_error() -> None:
+    text = (
+        " with --tp 8 --ep 8 it fails: RuntimeError: sizes 32 and 256 do not match\n"
+        " with --tp 8 --ep 1 it fails: ValueError: width 192 is not divisible by 128\n"
+        "with --tp 4 it loads\n"
+    )
+    first, second = parse_traceback(text)
+    assert (first.type, first.message) == ("RuntimeError", "sizes 32 and 256 do not match")
+    assert second.type == "ValueError"
+    assert second.message.startswith("width 192 is not divisible by 128")
+    # a word ending in a class-like name is no exception (`MyValueError:` inside an identifier)
+    assert parse_traceback("see the field cfgValueError: none") == ()

@@ -105,8 +105,12 @@ _NAME = r"(?:[A-Za-z_]\w{0,100}\.){0,10}"
 _HEAD = compile_regex(
     rf"(?P<type>{_NAME}[A-Za-z_]\w{{0,100}})(?P<args>\([^()\n]{{0,300}}\))?(?::(?P<msg>.*))?"
 )
+# the type starts after anything but an ASCII identifier character or a dot: prose in a script
+# with no spaces between words (`出现Exception: ...`) ends right before it; `Exception` itself
+# (what `raise Exception(...)` prints) counts, a bare `Error:` does not
 _EMBEDDED = compile_regex(
-    rf"(?<![\w.])(?P<type>{_NAME}[A-Z]\w{{0,100}}(?:Error|Exception|Interrupt|Exit))"
+    rf"(?<![A-Za-z0-9_.])(?P<type>{_NAME}(?:[A-Z]\w{{0,100}}(?:Error|Interrupt|Exit)"
+    r"|(?:[A-Z]\w{0,100})?Exception))"
     r"(?P<args>\([^()\n]{0,300}\))?:(?: |$)"
 )
 # Jupyter/IPython tracebacks: `File ~/x.py:70, in f(a, b)`, `Cell In[3], line 5`,

@@ -686,6 +686,8 @@ def _stops(ln: Line, prefix: str | None, first: str) -> bool:
         return True
     if not ln.text[:1].isspace() and ":" in st and exception_head(st, lax=False):
         return True
+    if ":" in st and any(not quoted for _, _, quoted in embedded_exceptions(st)):
+        return True  # prose that goes on to the next error (`with --ep-size 1 got ValueError: x`)
     return _echoes(st, first)
 
 
