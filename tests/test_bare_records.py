@@ -54,9 +54,17 @@ def test_a_log_record_is_known_by_its_literal_text_whatever_the_length_of_its_va
     assert explain_text(f"so the config file {path} does not exist, right?\n", view) == ()
 
 
-def test_no_line_of_a_normal_server_start_is_taken(bundled_index):
+def test_a_normal_server_start_shows_no_failure(bundled_index):
+    """Its info lines are never taken; a routine warning (a default chosen, a setting
+    adjusted) is explained as what it is, a quiet warning noted as context, never as a
+    failure or a raised error."""
+    from errexplain.explainer import QUIET_NOTE
+
     text = (Path(__file__).parent / "data" / "startup_info.log").read_text()
-    assert explain_text(text, bundled_index) == ()
+    for exp in explain_text(text, bundled_index):
+        top = exp.matches[0].entry
+        assert top.kind == "log" and top.exception == "warning", top.template
+        assert QUIET_NOTE in exp.notes
 
 
 WATCHDOG = "Watchdog timeout (self.watchdog_timeout=<timeout>)"
@@ -188,3 +196,31 @@ def test_a_recorded_reason_inside_a_catalogued_log_line_comes_after_the_line():
     # the exception pasted alone is the recorded reason's
     (alone,) = explain_text("KVTransferError: Aborted by AbortReq.", view)
     assert alone.matches[0].entry.id == "g" * 16
+
+
+def test_a_warning_is_explained_when_pasted_and_stays_context_beside_an_error():
+    notice = _entry(
+        "w", "warning", "Using the default tile config for <n> experts", "moe.py", 40, "log"
+    )
+    broken = _entry(
+        "x",
+        "warning",
+        "Tile config for <n> experts is invalid for the weights",
+        "moe.py",
+        50,
+        "log",
+    )
+    view = _view(notice, broken)
+    pasted = "[2026-10-02 11:04:09 TP0] Using the default tile config for 256 experts"
+    (exp,) = explain_text(pasted, view)
+    assert exp.matches[0].entry.id == "w" * 16
+    crash = (
+        "[2026-10-02 11:04:09 TP0] Using the default tile config for 256 experts\n"
+        "[2026-10-02 11:04:09 TP0] Tile config for 256 experts is invalid for the weights\n"
+        "Traceback (most recent call last):\n"
+        '  File "demo/tok.py", line 10, in f\n'
+        "ValueError: Failed to load the tokenizer for Qwen/Qwen3-8B, check the path\n"
+    )
+    # beside the traceback: the warning that reports a failure is an error of its own, the
+    # notice is context
+    assert [e.matches[0].entry.id for e in explain_text(crash, view)] == ["x" * 16, "a" * 16]

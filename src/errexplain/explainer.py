@@ -11,6 +11,7 @@ import builtins
 
 from errexplain._startup import TYPE_CHECKING, compile_regex, replace
 from errexplain.bounds import ERRORS, MESSAGE_CHARS
+from errexplain.match.normalize import reports_failure
 from errexplain.match.rank import (
     ELLIPSES,
     FUZZY_CUTOFF,
@@ -502,6 +503,17 @@ def explain_text_bounded(
     return tuple(out), len(errors) - len(kept)
 
 
+def _quiet(exp: Explanation) -> bool:
+    """An explanation whose answer is a logged warning that reports no failure by its words
+    (`Attention backend not explicitly specified. Use flashinfer backend by default.`)."""
+    top = exp.matches[0] if exp.matches else None
+    return (
+        top is not None
+        and top.entry.kind == "log"
+        and not reports_failure(top.entry.exception, top.entry.template)
+    )
+
+
 BESIDE_LINES = 60
 BESIDE_SCORE = 0.95
 BESIDE_NEAR = 12
@@ -559,8 +571,9 @@ def _logged_beside(
             or hit.score < BESIDE_SCORE
             or hit.id in taken_ids
             or not _known_well(hit, st, 0.5, True)
+            or (hit.cand.kind == "log" and not reports_failure(hit.cand.exception, hit.template))
         ):
-            continue
+            continue  # (a warning beside an error is context unless it reports a failure)
         taken_ids.add(hit.id)
         out.append(_as_error(view, st, no, ranking, {hit.id}, text, release))
     return out
@@ -1022,8 +1035,17 @@ def _as_error(
     notes: tuple[str, ...] = (
         "no exception line in the text: this line reads as a catalogued message",
     )
+    out = replace(full, matches=matches, nearest=(), generic=None)
+    if _quiet(out):
+        notes += (QUIET_NOTE,)
     notes += tuple(n for n in full.notes if n not in notes)
-    return replace(full, matches=matches, nearest=(), generic=None, notes=notes)
+    return replace(out, notes=notes)
+
+
+QUIET_NOTE = (
+    "a warning the program logged that reports no failure by its words: often context "
+    "(a default chosen, a setting adjusted), not the cause"
+)
 
 
 def pasted_errors(text: str) -> tuple[RaisedError, ...]:

@@ -252,8 +252,9 @@ def test_a_short_generic_template_does_not_win_with_confidence():
 )
 def test_a_short_template_found_only_word_by_word_is_never_confident(msg, capped):
     """Two or three generic words that a message has, but not side by side as the template
-    has them (f023: triton's `Unsupported rhs dtype fp8e4nv`), score at most 0.84."""
-    from errexplain.match.rank import SHORT_APART_CAP
+    has them (f023: triton's `Unsupported rhs dtype fp8e4nv`), score at most SHORT_APART_CAP,
+    under the cutoff: a nearest candidate, never the match."""
+    from errexplain.match.rank import FUZZY_CUTOFF, SHORT_APART_CAP
 
     view = _view(_entry("e" * 16, "AssertionError", "unsupported dtype: <dtype>"))
     r = rank(view, msg, "AssertionError")
@@ -261,6 +262,7 @@ def test_a_short_template_found_only_word_by_word_is_never_confident(msg, capped
     assert (best.score <= SHORT_APART_CAP) is capped
     if capped:
         assert "not side by side" in best.reasons[0]
+        assert not r.hits and SHORT_APART_CAP < FUZZY_CUTOFF
 
 
 def test_a_short_template_keeps_a_word_glued_to_its_placeholder():

@@ -2,35 +2,25 @@
 
 Users paste these lines as they paste tracebacks. A call is a logged error when it calls
 ``error``, ``critical`` or ``exception`` on ``logging`` or on an object named like a logger
-(``logger``, ``self._logger``, ``log``), or ``warning`` and ``info`` when its literal text reports
-a failure (users paste the ``Decode out of memory happened. #retracted_reqs: ...`` an older
+(``logger``, ``self._logger``, ``log``), ``warning``, and ``info`` when its literal text reports a
+failure (users paste the ``Decode out of memory happened. #retracted_reqs: ...`` an older
 scheduler logged at info level as they paste errors).
 """
 
 from __future__ import annotations
 
 import ast
-import re
 
-from errexplain.match.normalize import template_words
-from errexplain.match.template import compile_template
+from errexplain.match.normalize import reports_failure, template_words
 
 LEVELS = frozenset({"error", "critical", "exception", "warning", "info"})
-GATED = frozenset({"warning", "info"})
-"""Levels recorded only when the literal text reports a failure (FAILURE)."""
-FAILURE = re.compile(
-    r"(?<![-_=])\b(?:fail[a-z]*|error[a-z]*|cannot|can't|unable|invalid|not supported|"
-    r"unsupported|exceed[a-z]*|timeout|timed out|abort[a-z]*|out of memory|oom|leak[a-z]*|"
-    r"deadlock[a-z]*|crash[a-z]*|killed|dead|is full|retract[a-z]*|could not|couldn't|"
-    r"malformed)\b(?![-_=])",
-    re.IGNORECASE,
-)
-"""Words by which a warning or an info line reports a failure (the others are not recorded).
-A word joined to a flag or a field name (``--crash-dump-folder``, ``failed_requests``,
-``timeout=<t>``) names a setting, not a failure."""
-INFO_SETTING = frozenset({"timeout"})
-"""Words that an info line uses for a setting (`Setting distributed timeout to <n> seconds`):
-they report a failure there only as a heading (`Timeout: not all nodes are ready`)."""
+GATED = frozenset({"info"})
+"""Levels recorded only when the literal text reports a failure (`reports_failure`): an info
+line (`Load weight begin. avail mem=...`) is context. Every warning with literal words is
+recorded: users paste the warning that names their problem (`Number of tokens in multimodal
+embedding does not match those in the input text ...`, `Received output for rid=... but the
+state was deleted ...`) whatever its words; beside an error, only a warning that reports a
+failure is an error of its own (explainer._logged_beside)."""
 
 
 ABORT_SINKS = {
@@ -113,16 +103,7 @@ def log_level(call: ast.Call) -> str | None:
 
 
 def worth_recording(level: str, template: str) -> bool:
-    """Only messages with literal words; a warning or info line only when its text reports a
-    failure."""
+    """Only messages with literal words; an info line only when its text reports a failure."""
     if not template_words(template):
         return False
-    if level not in GATED:
-        return True
-    text = compile_template(template).literal_text
-    for m in FAILURE.finditer(text):
-        if level != "info" or m.group().lower() not in INFO_SETTING:
-            return True
-        if text[m.end() : m.end() + 1] in (":", "!"):
-            return True
-    return False
+    return level not in GATED or reports_failure(level, template)

@@ -173,3 +173,32 @@ def word_stats(
     zeros = repeat(0.0)
     wsum = tuple([sum(map(weight, ws, zeros)) for _, ws, _ in facts])  # (idf.get(w, 0.0))
     return WordStats({w: tuple(v) for w, v in post.items()}, idf, wsum)
+
+
+FAILURE = compile_regex(
+    r"(?<![-_=])\b(?:fail[a-z]*|error[a-z]*|cannot|can't|unable|invalid|not supported|"
+    r"unsupported|exceed[a-z]*|timeout|timed out|abort[a-z]*|out of memory|oom|leak[a-z]*|"
+    r"deadlock[a-z]*|crash[a-z]*|killed|dead|is full|retract[a-z]*|could not|couldn't|"
+    r"malformed)\b(?![-_=])",
+    2,  # re.IGNORECASE, without importing re
+)
+"""Words by which a warning or an info line reports a failure. A word joined to a flag or a
+field name (``--crash-dump-folder``, ``failed_requests``, ``timeout=<t>``) names a setting, not
+a failure."""
+INFO_SETTING = frozenset({"timeout"})
+"""Words that an info line uses for a setting (`Setting distributed timeout to <n> seconds`):
+they report a failure there only as a heading (`Timeout: not all nodes are ready`)."""
+
+
+def reports_failure(level: str, template: str) -> bool:
+    """Whether a log line of this level reports a failure by its literal words (an error,
+    critical or exception line always does)."""
+    if level not in ("warning", "info"):
+        return True
+    text = compile_template(template).literal_text
+    for m in FAILURE.finditer(text):
+        if level != "info" or m.group().lower() not in INFO_SETTING:
+            return True
+        if text[m.end() : m.end() + 1] in (":", "!"):
+            return True
+    return False

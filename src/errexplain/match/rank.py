@@ -474,9 +474,11 @@ def _word_score(template: str, msg_words: dict[str, int], msg: str) -> tuple[flo
     return score, f"fuzzy: the message has {share:.0%} of the template's literal words"
 
 
-SHORT_WORDS, SHORT_APART_CAP = 3, 0.84
+SHORT_WORDS, SHORT_APART_CAP = 3, 0.79
 """A template of this many literal words or fewer whose words the message has, but not as
-the template's phrases, scores at most SHORT_APART_CAP (under the 0.85 a log record needs)."""
+the template's phrases, scores at most SHORT_APART_CAP: under the cutoff, a nearest candidate
+at best (`Tool <name> not found` is no answer for `Tool calls found but MCP tracking not
+initialized`)."""
 
 
 def _phrases_kept(literals: Sequence[str], msg: str) -> bool:
