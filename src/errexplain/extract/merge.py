@@ -144,11 +144,22 @@ class Matching:
         return set(self.pairs.values())
 
 
-def _match_by_id(old: Sequence[Entry], ids: Sequence[str], m: Matching) -> None:
+def _match_by_id(
+    old: Sequence[Entry], sites: Sequence[Site], ids: Sequence[str], m: Matching
+) -> None:
+    """Same id: the same site, unless the entry is a removed site of another kind or exception
+    (a history catalog keeps `raise ValueError(msg)` or `logger.error(msg)` of older releases
+    beside the `logger.warning(msg)` that replaced it in the same function; the warning has its
+    own id there, and pairs by place and text below)."""
     index = {e.get("id"): i for i, e in enumerate(old)}
     for s, new_id in enumerate(ids):
-        if new_id in index:
-            m.pairs[s] = index[new_id]
+        i = index.get(new_id)
+        if i is None:
+            continue
+        was = (old[i].get("kind", "raise"), old[i].get("exception"))
+        if old[i].get("removed_in") and was != (sites[s].kind, sites[s].exception):
+            continue
+        m.pairs[s] = i
 
 
 def _match_by_key(old: Sequence[Entry], sites: Sequence[Site], m: Matching) -> None:
@@ -200,7 +211,7 @@ def _similar(old: Entry, site: Site) -> bool:
 
 def match(old: Sequence[Entry], sites: Sequence[Site], ids: Sequence[str]) -> Matching:
     m = Matching({})
-    _match_by_id(old, ids, m)
+    _match_by_id(old, sites, ids, m)
     _match_by_key(old, sites, m)
     _match_similar(old, sites, m)
     return m
