@@ -245,19 +245,32 @@ def _wait_for_workers(pid: int, timeout: float = 60.0) -> None:
 
 
 def test_ctrl_c_while_the_catalog_loads_is_quiet(tmp_path):
-    env = {**os.environ, "ERREXPLAIN_CACHE_DIR": str(tmp_path)}  # an empty cache: YAML workers
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "errexplain", str(KIMI_LOG)],
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        start_new_session=True,
-    )
-    _wait_for_workers(proc.pid)  # the build is under way (a fixed sleep raced a fast build)
-    os.killpg(proc.pid, signal.SIGINT)  # as a terminal's Ctrl-C: the whole process group
-    _, err = proc.communicate(timeout=60)
-    assert proc.returncode == 130
-    assert b"Traceback" not in err and len(err.splitlines()) <= 1
+    """Ctrl-C while the index is built: exit 130, one line at most, no traceback. The signal
+    is sent once the YAML workers run; a build that ends in that instant is a finished run
+    (exit 0, its answer printed), so the interrupt is tried again, up to three times, with an
+    empty cache each time."""
+    codes = []
+    for attempt in range(3):
+        cache = tmp_path / str(attempt)  # an empty cache: YAML workers
+        env = {**os.environ, "ERREXPLAIN_CACHE_DIR": str(cache)}
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "errexplain", str(KIMI_LOG)],
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            start_new_session=True,
+        )
+        _wait_for_workers(proc.pid)  # the build is under way (a fixed sleep raced a fast build)
+        os.killpg(proc.pid, signal.SIGINT)  # as a terminal's Ctrl-C: the whole process group
+        out, err = proc.communicate(timeout=60)
+        assert b"Traceback" not in err
+        codes.append(proc.returncode)
+        if proc.returncode == 0:  # finished before the signal landed: a whole answer
+            assert b"Kimi-K3 processor feature length" in out
+            continue
+        assert proc.returncode == 130 and len(err.splitlines()) <= 1
+        break
+    assert 130 in codes, codes
 
 
 # ---------------------------------------------------------------------- colour and the pager
