@@ -482,3 +482,96 @@ def test_a_quoted_log_wrapper_is_read_whole_not_its_inner_exception() -> None:
     )
     (exp,) = explain_text(line, view)
     assert exp.matches[0].entry.id == "f" * 16
+
+
+def test_another_packages_exception_inside_a_catalogued_log_line_is_not_the_lines():
+    # the line's wrapper (`Worker hit an exception: <e>`) only reports an exception that a
+    # class of another package names: it was created there, so the line is no answer for it
+    hit = _entry("7" * 16, "Worker hit an exception: <e>", "error", "demo/worker.py", kind="log")
+    view = MemoryCatalog((*ENTRIES, hit))
+    text = (
+        "[2026-01-02 10:00:00 TP0] Worker hit an exception: compiler.exc.Unsupported: "
+        "graph break on a print call inside the region\n"
+    )
+    [exp] = explain_text(text, view)
+    assert exp.error.type == "compiler.exc.Unsupported"
+    assert not exp.matches
+    # a class of the line's own package is the line's to explain (its text is built elsewhere)
+    own = text.replace("compiler.exc.Unsupported", "demo.errors.WorkerFault")
+    [exp] = explain_text(own, view)
+    assert exp.matches and exp.matches[0].entry.id == "7" * 16
+
+
+def test_a_lead_word_that_a_template_spells_is_the_messages_not_a_log_level():
+    # one project raises `error: unrecognized options: x` itself, another (a parser library)
+    # prints `prog: error: unrecognized options: x` around its own `unrecognized options: x`
+    own = _entry("3" * 16, "error: unrecognized options: <x>", "SystemExit", "demo/cli.py")
+    lib = Entry(
+        id="4" * 16,
+        project="python",
+        exception="SystemExit",
+        template="unrecognized options: <x>",
+        source=Source("python", "3.12", None, None, None, None),
+    )
+    view = MemoryCatalog((*ENTRIES, own, lib))
+    [exp] = explain_text("$ demo serve --fast\n\nerror: unrecognized options: --fast\n", view)
+    assert exp.matches[0].entry.id == "3" * 16
+    [exp] = explain_text("demo.py: error: unrecognized options: --fast\n", view)
+    assert exp.matches[0].entry.id == "4" * 16
+
+
+def test_prose_after_a_quoted_messages_line_is_left_out_when_the_whole_is_unknown():
+    died = _entry(
+        "8" * 16,
+        "Rank <r> worker died during start-up (exit code: <c>). If the exit code is -9 (SIGKILL), "
+        "the OS OOM killer is a common cause: run `dmesg -T | grep -i oom` to check.",
+        "RuntimeError",
+        "demo/engine.py",
+    )
+    view = MemoryCatalog((*ENTRIES, died))
+    text = (
+        "It loaded the checkpoint, then crashed during graph capture; the launcher\n"
+        "reported RuntimeError: Rank 0 worker died during start-up (exit code -11).\n"
+        "The standard configuration was bounded; the second launch kept a\n"
+        "complete final log after the first container exited. No fallback was tried.\n"
+    )
+    [exp] = explain_text(text, view)
+    assert exp.matches[0].entry.id == "8" * 16
+    assert exp.error.message == "Rank 0 worker died during start-up (exit code -11)."
+    assert exp.notes[0].startswith("only the message's first line was matched")
+    # a message whose lines all belong to it is matched whole, with no such note
+    [exp] = explain_text(TRACEBACK, view)
+    assert not any(n.startswith("only the message's first line") for n in exp.notes)
+
+
+def test_a_quiet_warning_before_a_cut_traceback_is_not_its_error():
+    quiet = _entry(
+        "5" * 16,
+        "The error text 'op scheduled late' printed below can be ignored.",
+        "warning",
+        "demo/ops.py",
+        kind="log",
+    )
+    loud = _entry(
+        "6" * 16,
+        "Tokens in the prompt do not match its images: <a> != <b>",
+        "warning",
+        "demo/mm.py",
+        kind="log",
+    )
+    view = MemoryCatalog((*ENTRIES, quiet, loud))
+
+    def paste(first: str) -> str:
+        return (
+            f"[2026-01-02 10:00:01 TP0] {first}\n"
+            "[2026-01-02 10:00:01 TP0] Load weight begin. avail mem=23.43 GB\n"
+            "[2026-01-02 10:00:02 TP0] Worker hit an exception: "
+            "Traceback (most recent call last):\n"
+            '  File "/x/demo/run.py", line 3, in main\n'
+            "    ru"
+        )
+
+    text = paste("The error text 'op scheduled late' printed below can be ignored.")
+    assert not any(x.matches for x in explain_text(text, view))  # the cut traceback only
+    text = paste("Tokens in the prompt do not match its images: 3 != 4")
+    assert [x.matches[0].entry.id for x in explain_text(text, view) if x.matches] == ["6" * 16]

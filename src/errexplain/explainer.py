@@ -479,6 +479,8 @@ def explain_text_bounded(
     out = []
     for e in kept:
         exp = explain_error(e, view, cutoff=cutoff, text=text, release=release)
+        if not exp.matches:
+            exp = _first_line_only(e, view, cutoff, text, release) or exp
         if _unraised_only(exp) and e.form in ("log", "repr") and e.line_no:
             if by_no is None:  # once per text, not once per error (linear in the paste)
                 from errexplain.parse.lines import clean_lines
@@ -495,9 +497,12 @@ def explain_text_bounded(
             # paster quoted elsewhere (in quotes or backticks: an issue's title, a sentence),
             # else a log record read as in a paste with no exception line (a logged warning
             # before the cut traceback); prose around it is not read line by line
-            beside = list(bare_messages(text, view, release=release, quoted=True)) or list(
-                bare_messages(text, view, release=release, records_only=True)
-            )
+            # (a quiet warning there is the start-up's context, not what the trace cut off)
+            beside = list(bare_messages(text, view, release=release, quoted=True)) or [
+                x
+                for x in bare_messages(text, view, release=release, records_only=True)
+                if not _quiet(x)
+            ]
         if beside:
             out = sorted([*out, *beside[: ERRORS - len(errors)]], key=lambda x: x.error.line_no)
     return tuple(out), len(errors) - len(kept)
@@ -683,7 +688,7 @@ def _enclosing_line(
         )
         if inner is not None:
             break
-    if inner is None:
+    if inner is None or _foreign_class(err.type, inner.matches[0].entry):
         return None
     error = replace(inner.error, type=err.type, count=err.count, ranks=err.ranks, form=err.form)
     error = replace(error, line_no=err.line_no, truncated=err.truncated)
@@ -710,6 +715,41 @@ def _enclosing_line(
     )
     matches = (*inner.matches, *later)
     return replace(inner, error=error, matches=matches, notes=(note,))
+
+
+FIRST_LINE_NOTE = (
+    "only the message's first line was matched: the lines after it read as the paster's own "
+    "text, not the message's"
+)
+
+
+def _first_line_only(
+    error: RaisedError,
+    view: CatalogView,
+    cutoff: float,
+    text: str,
+    release: Mapping[str, str] | None,
+) -> Explanation | None:
+    """A message of several lines that nothing matches, read up to the end of its first line
+    (an error quoted in prose whose sentence the paster's text runs on after: `the launcher
+    reported RuntimeError: <message>.` and a new sentence on the next line)."""
+    first, nl, _ = error.message.partition("\n")
+    if not nl or len(first.strip()) < BARE_MIN_CHARS:
+        return None
+    exp = explain_error(
+        replace(error, message=first), view, cutoff=cutoff, text=text, release=release
+    )
+    if not exp.matches:
+        return None
+    return replace(exp, notes=(FIRST_LINE_NOTE, *exp.notes))
+
+
+def _foreign_class(type_name: str, entry: Entry) -> bool:
+    """An exception class named with its module (`torch._dynamo.exc.Unsupported`) from another
+    package than the log line's site: it was created there, the line only reports it."""
+    head, dot, _ = type_name.partition(".")
+    root = (entry.source.path or "").split("/", 1)[0]
+    return bool(dot and root and head != root)
 
 
 BARE_MIN_CHARS = 20
@@ -948,25 +988,48 @@ def _best_reading(
                     # is a value inside that message, however well that part is known
                     best = (hit.raw, msg, ranking, whole)
         if best is not None:
-            return _wrapping(known, best)
+            return _wrapping(known, best, group)
     return _from_first(view, cands, first, coverage)
 
 
-def _wrapping(known: list[_Reading], best: _Reading) -> _Reading:
+def _wrapping(known: list[_Reading], best: _Reading, cands: list[str]) -> _Reading:
     """The reading of a line whose exact match wraps the best one: `Error in
     parse_streaming_increment: list index out of range` quoted in prose is the logged wrapper
-    with the exception's text as its value, not the exception alone (as for a log record)."""
+    with the exception's text as its value, not the exception alone (as for a log record); a
+    fuller reading whose template spells more of the line in its own words than the best one's."""
     inner = best[1]
     for reading in known:
         hit = reading[2].hits[0]
-        if (
-            reading[1] != inner
-            and hit.kind == "exact"
-            and any(inner in value for _, value in hit.values)
-            and len(compile_template(hit.template).literals[0].strip()) >= WRAPPER_LEAD
+        if reading[1] == inner or hit.kind != "exact" or inner not in reading[1]:
+            continue
+        literals = compile_template(hit.template).literals
+        if any(inner in value for _, value in hit.values) and (
+            len(literals[0].strip()) >= WRAPPER_LEAD
+        ):
+            return reading
+        # the fuller reading's template spells more of the line (`error: unrecognized
+        # arguments: x` raised with its `error: ` by a project, read without it as another's
+        # `unrecognized arguments: x`): the lead word is the message's, not a log level; not
+        # when the line has more before it (`prog: error: ...`: a head left out again)
+        if sum(map(len, literals)) > _literal_chars(best[2].hits[0].template) and _opens(
+            cands[0], reading[1]
         ):
             return reading
     return best
+
+
+_OPENERS = "\"'`(\u201c\u2018\u300c"  # quotes, backtick, parenthesis; curly and CJK quotes
+
+
+def _opens(line: str, part: str) -> bool:
+    """Whether `part` of a line starts the line or a quoted span of it."""
+    at = line.find(part)
+    head = line[:at].rstrip() if at >= 0 else "-"
+    return not head or head[-1] in _OPENERS
+
+
+def _literal_chars(template: str) -> int:
+    return sum(map(len, compile_template(template).literals))
 
 
 def _from_first(

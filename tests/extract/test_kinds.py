@@ -174,6 +174,12 @@ def test_which_log_lines_report_a_failure():
     assert not reports_failure("warning", "Extracted failed_requests: <x>, timeout=<x>")
     assert not reports_failure("info", "Setting distributed timeout to <x> seconds")
     assert reports_failure("info", "Timeout: not all nodes are ready after <x> seconds")
+    # a count or a shape that disagrees is a failure however it is worded
+    assert reports_failure("warning", "Tokens in the prompt do not match its images: <a> != <b>")
+    assert reports_failure("warning", "Shape mismatch between <a> and <b>; padding")
+    # a warning that dismisses what it quotes reports no failure of its own
+    assert not reports_failure("warning", "The error 'op scheduled late' below can be ignored.")
+    assert not reports_failure("warning", "Failed to pin memory; this is harmless")
 
 
 def test_log_sites_skip_helper_resolution():

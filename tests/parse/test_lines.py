@@ -114,6 +114,13 @@ def test_exception_head(line, lax, expected):
             ("KVTransferError", "peer closed"),
         ),
         ("I get `ValueError: bad` when starting", ("ValueError", "bad")),
+        # a class of an errors module, whatever its name
+        (
+            "Worker hit: compiler.exc.Unsupported: graph break on print",
+            ("compiler.exc.Unsupported", "graph break on print"),
+        ),
+        ("it says kernels.errors.OutOfResources: smem", ("kernels.errors.OutOfResources", "smem")),
+        ("see notes.Unsupported: nothing", None),  # a module not named for errors
         ("no exception in this line", None),
     ],
 )

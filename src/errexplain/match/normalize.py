@@ -179,7 +179,7 @@ FAILURE = compile_regex(
     r"(?<![-_=])\b(?:fail[a-z]*|error[a-z]*|cannot|can't|unable|invalid|not supported|"
     r"unsupported|exceed[a-z]*|timeout|timed out|abort[a-z]*|out of memory|oom|leak[a-z]*|"
     r"deadlock[a-z]*|crash[a-z]*|killed|dead|is full|retract[a-z]*|could not|couldn't|"
-    r"malformed)\b(?![-_=])",
+    r"malformed|mismatch[a-z]*|(?:does|do|did)(?: not|n't) match)\b(?![-_=])",
     2,  # re.IGNORECASE, without importing re
 )
 """Words by which a warning or an info line reports a failure. A word joined to a flag or a
@@ -190,12 +190,22 @@ INFO_SETTING = frozenset({"timeout"})
 they report a failure there only as a heading (`Timeout: not all nodes are ready`)."""
 
 
+DISMISSED = compile_regex(
+    r"\b(?:can|may|could) (?:be )?(?:safely )?ignored\b|\bsafe to ignore\b|\b(?:is|are) harmless\b",
+    2,
+)
+"""Words by which a warning says that what it reports is no failure (`The following error message
+'...' can be ignored.`): the failure words it quotes are not its own."""
+
+
 def reports_failure(level: str, template: str) -> bool:
     """Whether a log line of this level reports a failure by its literal words (an error,
-    critical or exception line always does)."""
+    critical or exception line always does; a warning that says it can be ignored never)."""
     if level not in ("warning", "info"):
         return True
     text = compile_template(template).literal_text
+    if DISMISSED.search(text):
+        return False
     for m in FAILURE.finditer(text):
         if level != "info" or m.group().lower() not in INFO_SETTING:
             return True

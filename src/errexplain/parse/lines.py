@@ -107,10 +107,13 @@ _HEAD = compile_regex(
 )
 # the type starts after anything but an ASCII identifier character or a dot: prose in a script
 # with no spaces between words (`出现Exception: ...`) ends right before it; `Exception` itself
-# (what `raise Exception(...)` prints) counts, a bare `Error:` does not
+# (what `raise Exception(...)` prints) counts, a bare `Error:` does not; a class of an errors
+# module counts whatever its name (`torch._dynamo.exc.Unsupported`,
+# `triton.runtime.errors.OutOfResources`)
 _EMBEDDED = compile_regex(
     rf"(?<![A-Za-z0-9_.])(?P<type>{_NAME}(?:[A-Z]\w{{0,100}}(?:Error|Interrupt|Exit)"
-    r"|(?:[A-Z]\w{0,100})?Exception))"
+    r"|(?:[A-Z]\w{0,100})?Exception)"
+    rf"|{_NAME}(?:exc|errors?|exceptions?)\.[A-Z]\w{{0,100}})"
     r"(?P<args>\([^()\n]{0,300}\))?:(?: |$)"
 )
 # Jupyter/IPython tracebacks: `File ~/x.py:70, in f(a, b)`, `Cell In[3], line 5`,
