@@ -305,12 +305,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--corpus", type=Path, default=CORPUS)
     ap.add_argument("--show-misses", action="store_true")
     ap.add_argument(
-        "--ids", default="", help="only cases whose id starts with one of these letters (a batch)"
+        "--ids",
+        default="",
+        help="only cases whose id starts with one of these comma-separated prefixes (batches): "
+        "y,za",
     )
     args = ap.parse_args(argv)
     cases = load_truth(args.corpus)
     if args.ids:
-        cases = [c for c in cases if c["id"][:1] in args.ids]
+        heads = tuple(p.strip() for p in args.ids.split(",") if p.strip())
+        cases = [c for c in cases if c["id"].startswith(heads)]
     if args.split != "all":
         cases = [c for c in cases if c.get("split") == args.split]
     out = run(cases, args.show_misses)

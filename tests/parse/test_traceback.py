@@ -179,6 +179,24 @@ def test_mid_traceback_without_indentation() -> None:
     assert not err.truncated
 
 
+def test_a_frame_whose_head_the_paster_cut_off_is_a_frame() -> None:
+    text = (
+        "loading the adapters fails:\n\n"
+        'envs/py/lib/python3.10/site-packages/demo/layers/linear.py", line 1226, in weight_loader\n'
+        "    assert param_data.shape == loaded_weight.shape\n"
+        "AssertionError\n\n"
+        "Please help\n"
+    )
+    [err] = parse_traceback(text)
+    assert err.type == "AssertionError" and err.message == ""
+    [frame] = err.frames
+    assert frame.path.endswith("demo/layers/linear.py") and frame.line == 1226
+    assert frame.function == "weight_loader"
+    assert frame.code == "assert param_data.shape == loaded_weight.shape"
+    # prose that names a file and a line is no frame
+    assert not parse_traceback('see "linear.py", line 12 for the check\n')
+
+
 def test_bare_error_line() -> None:
     err = only("bare_error.txt")
     assert err.type == "ImportError"

@@ -95,6 +95,11 @@ FRAME = compile_regex(
     r'File "(?P<path>[^"\n]{1,1000})", {0,4}line {0,4}(?P<line>\d{1,9})'
     r"(?:, {0,4}in (?P<func>.{1,500}))?"
 )
+# a frame line whose head the paster cut off (`site-packages/pkg/x.py", line 12, in f`)
+CUT_FRAME = compile_regex(
+    r'(?P<path>[^"\s]{1,1000}\.py)", {0,4}line {0,4}(?P<line>\d{1,9})'
+    r"(?:, {0,4}in (?P<func>.{1,500}))?"
+)
 _HEADER = compile_regex(r"(?:Exception Group )?Traceback \(most recent call last\):")
 _GROUP = "+ Exception Group Traceback (most recent call last):"
 CHAIN = {
@@ -467,7 +472,12 @@ def line_kind(st: str) -> str:
         return "chain"
     if st.endswith(_JHEADER_END) and _JHEADER.fullmatch(st):
         return "jheader"
-    return ""
+    return _cut_frame_kind(st)
+
+
+def _cut_frame_kind(st: str) -> str:
+    """A frame whose `File "` head the paster cut off."""
+    return "frame" if '", line ' in st and CUT_FRAME.fullmatch(st) else ""
 
 
 def _jupyter_kind(st: str) -> str:

@@ -25,6 +25,7 @@ from errexplain.parse.inline import (
 from errexplain.parse.lines import (
     AT_LINE,
     CHAIN,
+    CUT_FRAME,
     ELIDED,
     FRAME,
     JCONTEXT,
@@ -440,7 +441,7 @@ class _Stream:
         return ""
 
     def _frame(self, line: Line, st: str) -> None:
-        m = FRAME.fullmatch(st)
+        m = FRAME.fullmatch(st) or CUT_FRAME.fullmatch(st)
         if m is None:
             return
         if self.trace is None:
