@@ -194,3 +194,37 @@ def test_a_message_cut_mid_word_in_backticks_is_known():
     (exp,) = explain_text(text, view)
     assert exp.matches[0].entry.template == HEALTH
     assert exp.matches[0].score < 0.9  # a cut message: found, not confident
+
+
+def test_a_span_quoted_whole_and_matched_exactly_is_known_however_long_its_values():
+    view = MemoryCatalog([_entry("c", "Graph capture failed with error: <e>")])
+    # the value (the caught error's text) is longer than the literal head: in a sentence the
+    # line is not known; quoted whole by the paster, the span is the message as printed
+    text = (
+        "- Error: `Graph capture failed with error: RuntimeError when making fake tensor call` "
+        "then the tracer gives up.\n"
+    )
+    [exp] = explain_text(text, view)
+    assert exp.matches[0].entry.id == "c" * 16 and exp.matches[0].kind == "exact"
+    assert not explain_text(
+        "Graph capture failed with error: RuntimeError when making fake tensor call\n", view
+    )
+
+
+def test_a_value_the_paster_elided_with_a_short_head_before_it():
+    # `(...)` stands for a value: the head before it is short, the parts long in all
+    view = MemoryCatalog(
+        [_entry("c", "The batch (<n> items) is larger than the pool's capacity (<m> items).")]
+    )
+    text = "runs can fail with `The batch (...) is larger than the pool's capacity (64 items)`\n"
+    [exp] = explain_text(text, view)
+    assert exp.matches[0].entry.id == "c" * 16
+    # a short head alone with a short rest anchors nothing
+    assert not explain_text("it said `The batch (...) is larger`\n", view)
+
+
+def test_a_near_templates_head_inside_a_quoted_message_starts_no_reading():
+    # `raise RuntimeError("server launch failed")`: the quoted message is "server launch
+    # failed"; the head of a short template inside it is not where another message starts
+    view = MemoryCatalog([_entry("c", "launch failed")])
+    assert not explain_text('raise RuntimeError("server launch failed")\n', view)

@@ -820,12 +820,13 @@ def _sentence_heads(st: str) -> list[str]:
 
 def _bare_candidates(
     text: str, quoted: bool = False, records_only: bool = False
-) -> list[tuple[int, list[str], list[str], set[str]]]:
+) -> list[tuple[int, list[str], list[str], dict[str, str]]]:
     """Per line: the line, the line joined with the next one or two (a message wrapped by the
     paster), its quoted parts, what follows each `: ` and the text up to each sentence end: the
     places a message hides in prose and logs; and, when the line is a log record (it had a log
     prefix, which was removed), which of them are its message as printed (the whole line and
-    its first sentences). The sentence heads come apart: they are read only when none of the
+    its first sentences: "record"), and which parts the paster quoted whole ("quoted"). The
+    sentence heads come apart: they are read only when none of the
     fuller readings is known well (`Health check failed.` of a longer quoted message would match
     a shorter template loosely). `quoted`: only the parts in quotes or backticks;
     `records_only`: only log records' messages as printed."""
@@ -835,7 +836,7 @@ def _bare_candidates(
     records = {ln.no for ln in cleaned if ln.record}
     lines = [(ln.no, ln.text.strip()) for ln in cleaned]
     seen: set[str] = set()
-    out: list[tuple[int, list[str], list[str], set[str]]] = []
+    out: list[tuple[int, list[str], list[str], dict[str, str]]] = []
     total = 0
     for i, (no, st) in enumerate(lines):
         if not st or (records_only and (no not in records or _announces(st))):
@@ -859,8 +860,11 @@ def _bare_candidates(
         whole = {st, *(h for h in heads if st.startswith(h))} if no in records else set()
         if records_only:
             fresh, later = [c for c in fresh if c in whole], [h for h in later if h in whole]
+        printed = dict.fromkeys(whole, "record")
+        if not records_only:  # a span the paster quoted whole is a message as printed too
+            printed |= {q: "quoted" for q in _quoted(st) if q in fresh and q not in printed}
         if fresh or later:
-            out.append((no, fresh, later, whole))
+            out.append((no, fresh, later, printed))
             total += len(fresh) + len(later)
         if total >= BARE_MAX_CANDIDATES:
             break
@@ -913,8 +917,8 @@ def _from_heads(line: str, ranking: Ranking) -> list[str]:
         if len(head) < PROSE_HEAD:
             continue
         at = line.find(head[:PROSE_FIND], 1)  # its start: the message may be cut inside it
-        if at <= 0:
-            continue
+        if at <= 0 or _inside_quotes(line, at):
+            continue  # (inside a quoted message: its words, not the start of another)
         ends = [(line.find(m, at + 1), len(m)) for m in ELLIPSES]
         cut = min(((e + n) for e, n in ends if e > 0), default=0)
         for part in (line[at:], line[at:cut]):
@@ -966,7 +970,11 @@ def wrapper_tag(message: str) -> str:
 
 
 def _best_reading(
-    view: CatalogView, cands: list[str], heads: list[str], records: set[str], coverage: float
+    view: CatalogView,
+    cands: list[str],
+    heads: list[str],
+    printed: Mapping[str, str],
+    coverage: float,
 ) -> _Reading | None:
     """(raw score, text, ranking, whether it is a record's message) of the best-known reading
     of a line: its fuller readings, else its sentence heads, else the line read again from a
@@ -979,10 +987,15 @@ def _best_reading(
             ranking = _with_cut(rank(view, msg), msg)
             first = first or ranking
             hit = ranking.hits[0] if ranking.hits else None
-            whole = msg in records  # a log record's message as printed
+            # a log record's message as printed, or a span quoted whole matched exactly (its
+            # values however long): known as a record is
+            whole = printed.get(msg) == "record" or (
+                msg in printed and hit is not None and hit.kind == "exact"
+            )
             if hit is not None and _known_well(hit, msg, coverage, whole):
                 known.append((hit.raw, msg, ranking, whole))
-                if best is None or (whole, hit.raw) > (best[3], best[0]):
+                record = printed.get(msg) == "record"
+                if best is None or (record, hit.raw) > (printed.get(best[1]) == "record", best[0]):
                     # a log record's whole text, known well, is the message as printed: a
                     # part of it (the exception after `Error in parse_streaming_increment: `)
                     # is a value inside that message, however well that part is known
@@ -1019,6 +1032,16 @@ def _wrapping(known: list[_Reading], best: _Reading, cands: list[str]) -> _Readi
 
 
 _OPENERS = "\"'`(\u201c\u2018\u300c"  # quotes, backtick, parenthesis; curly and CJK quotes
+
+
+def _inside_quotes(line: str, at: int) -> bool:
+    """Whether `at` lies after the first character of a span the line quotes (double quotes,
+    backticks): `raise RuntimeError("server launch failed")` quotes its message whole."""
+    for q in ('"', "`"):
+        start = line.rfind(q, 0, at)
+        if start >= 0 and start < at - 1 and line.count(q, 0, start) % 2 == 0:
+            return line.find(q, at) > 0
+    return False
 
 
 def _opens(line: str, part: str) -> bool:
@@ -1063,8 +1086,8 @@ def bare_messages(
     whatever follows the message). An exact match must pin down `coverage` of the line with
     its literal text (less when an exception was seen inside the line: long values)."""
     found: dict[int, tuple[float, Explanation]] = {}
-    for no, cands, heads, records in _bare_candidates(text, quoted, records_only):
-        best = _best_reading(view, cands, heads, records, coverage)
+    for no, cands, heads, printed in _bare_candidates(text, quoted, records_only):
+        best = _best_reading(view, cands, heads, printed, coverage)
         if best is None:
             continue
         raw, msg, ranking, whole = best

@@ -512,7 +512,11 @@ def _elided_parts(msg: str) -> list[str]:
         return []
     parts = [p.strip(" .…") for p in msg.replace("…", "...").split("...")]
     parts = [p for p in parts if p]
-    if len(parts) < 2 or len(parts[0]) < MIN_PREFIX or min(map(len, parts)) < ELIDED_MIN:
+    if len(parts) < 2 or min(map(len, parts)) < ELIDED_MIN:
+        return []
+    # a short head anchors the template's start when the parts are long in all (`The input
+    # (...) is longer than the model's context length (32768 tokens)`: a value elided)
+    if len(parts[0]) < MIN_PREFIX and sum(map(len, parts)) < 2 * MIN_PREFIX:
         return []
     return parts
 
