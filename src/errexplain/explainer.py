@@ -15,12 +15,12 @@ from errexplain.match.normalize import reports_failure
 from errexplain.match.rank import (
     ELLIPSES,
     FUZZY_CUTOFF,
-    WRAPPER_LEAD,
     Hit,
     Ranking,
     cut_literal,
     in_file,
     rank,
+    wrapper_head,
 )
 from errexplain.match.release import Facts, Window, guess, pin, site_lines, window
 from errexplain.match.sites import ambiguous, assert_test, locate, wants_sites
@@ -1015,16 +1015,13 @@ def _wrapping(known: list[_Reading], best: _Reading, cands: list[str]) -> _Readi
         hit = reading[2].hits[0]
         if reading[1] == inner or hit.kind != "exact" or inner not in reading[1]:
             continue
-        literals = compile_template(hit.template).literals
-        if any(inner in value for _, value in hit.values) and (
-            len(literals[0].strip()) >= WRAPPER_LEAD
-        ):
+        if any(inner in value for _, value in hit.values) and wrapper_head(hit.template):
             return reading
         # the fuller reading's template spells more of the line (`error: unrecognized
         # arguments: x` raised with its `error: ` by a project, read without it as another's
         # `unrecognized arguments: x`): the lead word is the message's, not a log level; not
         # when the line has more before it (`prog: error: ...`: a head left out again)
-        if sum(map(len, literals)) > _literal_chars(best[2].hits[0].template) and _opens(
+        if _literal_chars(hit.template) > _literal_chars(best[2].hits[0].template) and _opens(
             cands[0], reading[1]
         ):
             return reading

@@ -244,6 +244,15 @@ def _wait_for_workers(pid: int, timeout: float = 60.0) -> None:
     raise AssertionError("no loader workers started")
 
 
+def _as_a_terminal_starts_it() -> None:
+    """A shell started from a terminal runs a command with Ctrl-C at its default action. A
+    process that inherits it ignored (a test runner's worker may hand that down) keeps
+    ignoring it, as POSIX asks, and errexplain then rightly finishes: that is not the case
+    under test."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
 def test_ctrl_c_while_the_catalog_loads_is_quiet(tmp_path):
     """Ctrl-C while the index is built: exit 130, one line at most, no traceback. The signal
     is sent once the YAML workers run; a build that ends in that instant is a finished run
@@ -259,6 +268,7 @@ def test_ctrl_c_while_the_catalog_loads_is_quiet(tmp_path):
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             start_new_session=True,
+            preexec_fn=_as_a_terminal_starts_it,
         )
         _wait_for_workers(proc.pid)  # the build is under way (a fixed sleep raced a fast build)
         os.killpg(proc.pid, signal.SIGINT)  # as a terminal's Ctrl-C: the whole process group

@@ -627,16 +627,19 @@ WRAPPER_LEAD = 8
 explains a part of the line, so it ranks below the wrapper."""
 
 
+def wrapper_head(template: str) -> bool:
+    """Whether a template opens with WRAPPER_LEAD characters of literal text or more (`Error in
+    request: <e>`): matched exactly, it names the line's own family."""
+    return len(compile_template(template).literals[0].strip()) >= WRAPPER_LEAD
+
+
 def _wrapped_inside(hits: Sequence[Hit], cutoff: float) -> dict[int, float]:
     """Candidates (by position) whose literal words all sit in a placeholder value of an exact
     wrapper match (:data:`WRAPPER_LEAD`), with the score they must stay under."""
     wrappers = [
         h
         for h in hits
-        if h.kind == "exact"
-        and h.values
-        and h.raw >= cutoff
-        and len(compile_template(h.template).literals[0].strip()) >= WRAPPER_LEAD
+        if h.kind == "exact" and h.values and h.raw >= cutoff and wrapper_head(h.template)
     ]
     if not wrappers:
         return {}
