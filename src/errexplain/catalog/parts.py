@@ -23,6 +23,7 @@ import zlib
 from operator import attrgetter
 
 from errexplain._startup import TYPE_CHECKING, astuple, write_atomic
+from errexplain.catalog.forked import Forked, can_fork
 from errexplain.catalog.yamlio import read_bytes
 from errexplain.match.normalize import TemplateFacts, template_facts
 from errexplain.models import Entry, ExampleFix, Project, Source, Verified
@@ -38,6 +39,8 @@ MAGIC = b"ERRXPT01"
 PARALLEL_MIN_FILES = 400
 """From this many files to parse, a process per core parses them (YAML parsing is CPU-bound;
 the bundled catalog has ~3,600 module files); a build's `parallel` argument overrides it."""
+_BATCH = 64
+"""Files a worker parses before it sends their parts to the parent."""
 CACHE_MIN_FILES = 100
 """Projects with fewer module files are parsed every time, without a parts file."""
 KEEP_PARTS = 3
@@ -93,38 +96,6 @@ def _make_parts(job: tuple[list[int], list[str], Project, Parse]) -> list[tuple[
         return [(i, *make_part(paths[i], project, parse)) for i in wanted]
 
 
-class children_ignore_ctrl_c:  # used like a function: `with children_ignore_ctrl_c(): Pool(..)`
-    """Processes forked inside this block are born with SIGINT blocked, and unblock it only
-    once quiet_worker has set it to be ignored: a Ctrl-C that reaches the process group between
-    a fork and the worker's initializer would otherwise print the worker's KeyboardInterrupt
-    traceback. The parent blocks it too while forking and unblocks it on leaving, so a Ctrl-C
-    pressed meanwhile is delivered then, not lost."""
-
-    def __enter__(self) -> None:
-        import signal
-
-        self._blocked = hasattr(signal, "pthread_sigmask")
-        if self._blocked:
-            signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-
-    def __exit__(self, *exc: object) -> None:
-        import signal
-
-        if self._blocked:
-            signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
-
-
-def quiet_worker() -> None:
-    """A loader worker leaves Ctrl-C to the parent (which stops the pool and exits 130) and
-    dies quietly on SIGTERM, instead of each printing a traceback."""
-    import signal
-
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    if hasattr(signal, "pthread_sigmask"):  # born blocked (children_ignore_ctrl_c); now ignored
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
-
-
 class no_gc:  # used like a function: `with no_gc():` (as store.build_lock)
     """The collector paused: a catalog is a million small objects and no cycles, and each
     collection walks all of them (an eighth of a build)."""
@@ -171,20 +142,20 @@ def _parse_all(
     if n < 2 or not wanted:
         yield from _make_parts((wanted, paths, project, parse))
         return
-    import multiprocessing
-
-    try:
-        ctx = multiprocessing.get_context("fork")
-    except ValueError:  # no fork on this platform: stay in one process
+    if not can_fork():  # stay in one process
         yield from _make_parts((wanted, paths, project, parse))
         return
-    # many small jobs: the parent decodes finished ones while the workers parse the rest
-    jobs = [(wanted[i :: n * 4], paths, project, parse) for i in range(n * 4)]
-    with children_ignore_ctrl_c():
-        pool = ctx.Pool(n, initializer=quiet_worker)
-    with pool:
-        for part in pool.imap_unordered(_make_parts, jobs):
-            yield from part
+
+    def work(k: int) -> Iterator[list[tuple[int, bytes, bytes]]]:
+        """Child k's share, every n-th file, sent a batch at a time: the parent decodes
+        finished batches while the children parse the rest."""
+        mine = wanted[k::n]
+        for start in range(0, len(mine), _BATCH):
+            yield _make_parts((mine[start : start + _BATCH], paths, project, parse))
+
+    with Forked(n, work) as children:
+        for _, batch in children.results():
+            yield from batch
 
 
 def load_parts(

@@ -159,59 +159,33 @@ def _related(entry: Entry, enc: Encoder) -> tuple[tuple[str, str, str, str], ...
     )
 
 
-_encoder: list[Encoder] = []
-
-
-def _use(enc: Encoder) -> None:  # a pool initializer: the encoder comes in by fork
-    _encoder[:] = [enc]
-
-
-def _encode_span(span: tuple[int, int]) -> Encoded:
-    return _encoder[0](span)
-
-
 class Pending:
     """Records being encoded (by forked processes when there are many): `result()` gives the
     spans in order. The caller works on while they run, and calls `close()` in the end."""
 
     def __init__(self, enc: Encoder, parallel: bool | None = None) -> None:
-        from errexplain.catalog.parts import children_ignore_ctrl_c, workers
+        from errexplain.catalog.forked import Forked, can_fork
+        from errexplain.catalog.parts import workers
 
         n = len(enc.entries)
         count = workers(n >= PARALLEL_MIN_ENTRIES, parallel)
-        self._pool: Any = None
+        self._children: Forked | None = None
         self._done: list[Encoded] | None = None
-        if count < 2 or not n:
+        if count < 2 or not n or not can_fork():  # one process
             self._done = [enc((0, n))]
             return
-        import multiprocessing
-
-        try:
-            ctx = multiprocessing.get_context("fork")
-        except ValueError:  # no fork on this platform: stay in one process
-            self._done = [enc((0, n))]
-            return
-        bounds = [n * k // count for k in range(count + 1)]
-        spans = list(pairwise(bounds))
-        with children_ignore_ctrl_c():
-            self._pool = ctx.Pool(count, initializer=_start, initargs=(enc,))
-        self._async = self._pool.map_async(_encode_span, spans)
+        spans = list(pairwise([n * k // count for k in range(count + 1)]))
+        self._children = Forked(count, lambda k: (enc(spans[k]),))
 
     def result(self) -> list[Encoded]:
         if self._done is None:
-            self._done = list(self._async.get())
+            assert self._children is not None
+            got = dict(self._children.results())
+            self._done = [got[k] for k in range(len(got))]
         return self._done
 
     def close(self) -> None:
         """Stop the workers (after `result`, or when the build was interrupted)."""
-        if self._pool is not None:
-            self._pool.terminate()
-            self._pool.join()
-            self._pool = None
-
-
-def _start(enc: Encoder) -> None:
-    from errexplain.catalog.parts import quiet_worker
-
-    quiet_worker()
-    _use(enc)
+        if self._children is not None:
+            self._children.close()
+            self._children = None
