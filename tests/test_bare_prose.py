@@ -228,3 +228,37 @@ def test_a_near_templates_head_inside_a_quoted_message_starts_no_reading():
     # failed"; the head of a short template inside it is not where another message starts
     view = MemoryCatalog([_entry("c", "launch failed")])
     assert not explain_text('raise RuntimeError("server launch failed")\n', view)
+
+
+# ------------------------------------------------------------------ quoted spans of a line
+
+
+def _at(line: str, word: str) -> int:
+    return line.index(word)
+
+
+@pytest.mark.parametrize(
+    ("line", "word", "inside"),
+    [
+        ('raise RuntimeError("draft model checkpoint missing")', "checkpoint", True),
+        ('raise RuntimeError("draft model checkpoint missing")', "draft", False),  # its opening
+        ('"one" then two "three"', "two", False),  # between two quoted spans
+        ("the log said `page sizes must agree` twice", "sizes", True),
+        # a double quote left unclosed does not hide the backtick span around the position
+        ('he wrote "see `page sizes must agree` above', "sizes", True),
+        ('a "closed" span, then `ticks` after', "after", False),
+    ],
+)
+def test_inside_quotes_pairs_quotes_from_the_left(line, word, inside):
+    from errexplain.explainer import _inside_quotes
+
+    assert _inside_quotes(line, _at(line, word)) is inside
+
+
+def test_quoted_spans_are_paired_in_order_and_an_unclosed_quote_spans_nothing():
+    from errexplain.explainer import _quoted
+
+    line = "`Paged KV pool page sizes must agree` and 'unclosed quote of a message"
+    assert _quoted(line) == ["Paged KV pool page sizes must agree"]
+    two = '"first quoted message here" and "second quoted message here"'
+    assert _quoted(two) == ["first quoted message here", "second quoted message here"]

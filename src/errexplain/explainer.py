@@ -39,7 +39,7 @@ from errexplain.models import (
 from errexplain.parse import parse_traceback
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping, Sequence
+    from collections.abc import Iterator, Mapping, Sequence
 
     from errexplain.models import CatalogView
 
@@ -772,19 +772,26 @@ normal server start-up log is taken at 0.85, tests/test_bare_records.py)."""
 _QUOTES = (('"', '"'), ("'", "'"), ("`", "`"), ("\u201c", "\u201d"))
 
 
+def _quote_spans(line: str, left: str, right: str) -> Iterator[tuple[int, int]]:
+    """(opening, closing) positions of the spans `line` quotes with `left` ... `right`, paired
+    from the left; an opening quote left unclosed spans nothing."""
+    start = line.find(left)
+    while start >= 0:
+        end = line.find(right, start + 1)
+        if end < 0:
+            return
+        yield start, end
+        start = line.find(left, end + 1)
+
+
 def _quoted(st: str) -> list[str]:
     """Text between matching quotes on one line, long enough to be a message."""
     out = []
     for left, right in _QUOTES:
-        start = st.find(left)
-        while start >= 0:
-            end = st.find(right, start + 1)
-            if end < 0:
-                break
+        for start, end in _quote_spans(st, left, right):
             inner = st[start + 1 : end].strip()
             if len(inner) >= BARE_MIN_CHARS:
                 out.append(inner)
-            start = st.find(left, end + 1)
     return out
 
 
@@ -1033,12 +1040,11 @@ _OPENERS = "\"'`(\u201c\u2018\u300c"  # quotes, backtick, parenthesis; curly and
 
 def _inside_quotes(line: str, at: int) -> bool:
     """Whether `at` lies after the first character of a span the line quotes (double quotes,
-    backticks): `raise RuntimeError("server launch failed")` quotes its message whole."""
-    for q in ('"', "`"):
-        start = line.rfind(q, 0, at)
-        if start >= 0 and start < at - 1 and line.count(q, 0, start) % 2 == 0:
-            return line.find(q, at) > 0
-    return False
+    backticks): `raise RuntimeError("server launch failed")` quotes its message whole. A double
+    quote left unclosed before `at` does not hide a backtick span around it."""
+    return any(
+        start < at - 1 and at <= end for q in ('"', "`") for start, end in _quote_spans(line, q, q)
+    )
 
 
 def _opens(line: str, part: str) -> bool:

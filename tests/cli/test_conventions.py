@@ -17,6 +17,7 @@ import time
 from pathlib import Path
 
 import pytest
+from tests.interrupts import INTERRUPTED, ctrl_c, start
 from typer.testing import CliRunner
 
 from errexplain.cli import run_argv
@@ -244,15 +245,6 @@ def _wait_for_workers(pid: int, timeout: float = 60.0) -> None:
     raise AssertionError("no loader workers started")
 
 
-def _as_a_terminal_starts_it() -> None:
-    """A shell started from a terminal runs a command with Ctrl-C at its default action. A
-    process that inherits it ignored (a test runner's worker may hand that down) keeps
-    ignoring it, as POSIX asks, and errexplain then rightly finishes: that is not the case
-    under test."""
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
-
-
 def test_ctrl_c_while_the_catalog_loads_is_quiet(tmp_path):
     """Ctrl-C while the index is built: interrupted, one line at most, no traceback, and no
     hang (the workers are forked children with a pipe each, killed and reaped on the way out).
@@ -260,38 +252,23 @@ def test_ctrl_c_while_the_catalog_loads_is_quiet(tmp_path):
     finished run (exit 0, its answer printed), so the interrupt is tried again, up to three
     times, with an empty cache each time.
 
-    Interrupted is exit 130, or, in about one run in twenty since the workers are forked
-    children (3.10 and 3.11 alike; the cause is not found, and under strace or /proc polling it
-    does not happen), an end by SIGINT itself, with nothing printed: a shell reports both as
-    $? = 130."""
+    Interrupted: see tests.interrupts.INTERRUPTED (in about one run in twenty, 3.10 and 3.11
+    alike, an end by SIGINT itself; under strace or /proc polling it does not happen)."""
     codes = []
     for attempt in range(3):
         cache = tmp_path / str(attempt)  # an empty cache: YAML workers
         env = {**os.environ, "ERREXPLAIN_CACHE_DIR": str(cache)}
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "errexplain", str(KIMI_LOG)],
-            env=env,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            start_new_session=True,
-            preexec_fn=_as_a_terminal_starts_it,
-        )
+        proc = start([sys.executable, "-m", "errexplain", str(KIMI_LOG)], env=env)
         _wait_for_workers(proc.pid)  # the build is under way (a fixed sleep raced a fast build)
-        os.killpg(proc.pid, signal.SIGINT)  # as a terminal's Ctrl-C: the whole process group
-        try:
-            out, err = proc.communicate(timeout=60)
-        except subprocess.TimeoutExpired:  # a hang: leave no process or pipe to later tests
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.communicate()
-            raise
+        out, err = ctrl_c(proc)
         assert b"Traceback" not in err
         codes.append(proc.returncode)
         if proc.returncode == 0:  # finished before the signal landed: a whole answer
             assert b"Kimi-K3 processor feature length" in out
             continue
-        assert proc.returncode in (130, -signal.SIGINT) and len(err.splitlines()) <= 1
+        assert proc.returncode in INTERRUPTED and len(err.splitlines()) <= 1
         break
-    assert {130, -signal.SIGINT} & set(codes), codes
+    assert set(INTERRUPTED) & set(codes), codes
 
 
 # ---------------------------------------------------------------------- colour and the pager

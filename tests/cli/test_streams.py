@@ -4,13 +4,13 @@ code and one line of ours, never a Python traceback."""
 from __future__ import annotations
 
 import os
-import signal
 import subprocess
 import sys
 import time
 from pathlib import Path
 
 import pytest
+from tests.interrupts import INTERRUPTED, ctrl_c, start
 
 EXAMPLE = Path(__file__).parent.parent.parent / "examples" / "kimi_k3_multirank.log"
 CMD = [sys.executable, "-m", "errexplain"]
@@ -68,24 +68,8 @@ def test_ctrl_c_during_an_index_build_exits_130_without_worker_tracebacks(tmp_pa
         body = "".join(entry.format(k * 100 + i, i) for i in range(60))
         (cat / "demo" / f"m{k}.yaml").write_text(f"module: m{k}.py\nentries:\n{body}")
     env = {**os.environ, "ERREXPLAIN_CACHE_DIR": str(tmp_path / "cache")}
-    proc = subprocess.Popen(
-        [*CMD, "lookup", "--catalog", str(cat), "message 1 here"],
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        start_new_session=True,
-        # Ctrl-C at its default action, as a terminal's shell starts a command (a test runner's
-        # worker may hand it down ignored, and then the build rightly runs on)
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
-    )
+    proc = start([*CMD, "lookup", "--catalog", str(cat), "message 1 here"], env=env, text=True)
     time.sleep(3)
-    os.killpg(proc.pid, signal.SIGINT)  # as a terminal's Ctrl-C: the whole process group
-    try:
-        _, err = proc.communicate(timeout=60)
-    except subprocess.TimeoutExpired:  # a hang: leave no process or pipe to later tests
-        os.killpg(proc.pid, signal.SIGKILL)
-        proc.communicate()
-        raise
-    assert proc.returncode in (130, 0), err  # 0 when the build was already done
+    _, err = ctrl_c(proc)
+    assert proc.returncode in (*INTERRUPTED, 0), err  # 0 when the build was already done
     assert "Traceback" not in err and "KeyboardInterrupt" not in err, err

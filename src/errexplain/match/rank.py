@@ -15,6 +15,8 @@ a template. Templates with too little literal text never become candidates.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from errexplain._startup import TYPE_CHECKING, compile_regex, record, replace
 from errexplain.match.normalize import mask, mask_template, template_words, words
 from errexplain.match.release import Window
@@ -431,9 +433,11 @@ def _infix_score(template: str, msg: str) -> tuple[float, str] | None:
     )
 
 
+@lru_cache(maxsize=256)
 def cut_literal(template: str, msg: str) -> int:
     """Literal characters of the template a cut message matches in order, read from the
-    template's start or from a word inside it (0 when it is neither)."""
+    template's start or from a word inside it (0 when it is neither). Remembered: a line's
+    reading asks it twice of the same pair (once to offer a cut template, once to trust it)."""
     compiled = compile_template(template)
     return max(match_prefix(compiled, msg)[0], match_infix(compiled, msg))
 
