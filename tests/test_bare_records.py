@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from errexplain._startup import replace
 from errexplain.catalog.memory import MemoryCatalog
 from errexplain.explainer import BARE_RECORD_SCORE, BARE_SCORE, explain_text
 from errexplain.match.rank import rank
@@ -155,13 +156,16 @@ def test_a_log_record_whose_part_is_a_known_error_is_answered_by_the_record():
     # the record as printed is the message; the error inside is one of its values
     view = _view(
         _entry("d", "error", "Error in parse_streaming_increment: <e>", "fc.py", 40, "log"),
-        _entry(
-            "e",
-            "JSONDecodeError",
-            "Expecting value: line <l> column <c> (char <n>)",
-            "j.py",
-            5,
-            "raise",
+        replace(
+            _entry(
+                "e",
+                "JSONDecodeError",
+                "Expecting value: line <l> column <c> (char <n>)",
+                "j.py",
+                5,
+                "raise",
+            ),
+            project="python",  # another project's message: the handler's record explains it
         ),
     )
     line = (
@@ -224,3 +228,58 @@ def test_a_warning_is_explained_when_pasted_and_stays_context_beside_an_error():
     # beside the traceback: the warning that reports a failure is an error of its own, the
     # notice is context
     assert [e.matches[0].entry.id for e in explain_text(crash, view)] == ["x" * 16, "a" * 16]
+
+
+# --------------------------------------------- a generic lead passing on a caught exception
+
+WRAPPER = _entry("w", "abort", "Internal server error: <str(e)>", "serving.py", 90, "abort")
+DRAFT = _entry(
+    "d", "ValueError", "Unsupported draft tokenizer backend: <name>", "draft.py", 12, "raise"
+)
+LOGGED = _entry(
+    "l",
+    "error",
+    "Draft request failed for rank=<r> rid=<rid> with exception <e>",
+    "draft.py",
+    40,
+    "log",
+)
+
+
+def _top(text: str, *entries: Entry) -> str | None:
+    found = explain_text(text, MemoryCatalog([TOKENIZER, *entries]))
+    assert len(found) == 1, found
+    matches = found[0].matches
+    return matches[0].entry.id[0] if matches else None
+
+
+def test_a_generic_lead_passing_on_a_catalogued_message_gives_way_to_it():
+    body = (
+        '{"object":"error","message":"Internal server error: Unsupported draft tokenizer '
+        'backend: fastbpe","type":"InternalServerError","param":null,"code":500}'
+    )
+    assert _top(body, WRAPPER, DRAFT) == "d"
+    assert (
+        _top(
+            "Internal server error: Unsupported draft tokenizer backend: fastbpe\n", WRAPPER, DRAFT
+        )
+        == "d"
+    )
+
+
+def test_a_generic_lead_passing_on_someone_elses_message_is_the_answer():
+    body = (
+        '{"object":"error","message":"Internal server error: 1 validation error for '
+        "ScoreResponse\\nscore\\n  Input should be a valid number [type=float_type, "
+        'input_type=list]","type":"InternalServerError","param":null,"code":500}'
+    )
+    assert _top(body, WRAPPER, DRAFT) == "w"
+
+
+def test_a_wrapper_with_values_of_its_own_stays_the_answer():
+    # more than a lead: the request, the rank and the id are the wrapper's own words
+    line = (
+        "[2026-10-02 11:04:09 TP0] Draft request failed for rank=3 rid=9f2c with exception "
+        "Unsupported draft tokenizer backend: fastbpe\n"
+    )
+    assert _top(line, LOGGED, DRAFT) == "l"

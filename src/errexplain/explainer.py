@@ -19,6 +19,7 @@ from errexplain.match.rank import (
     Ranking,
     cut_literal,
     in_file,
+    passes_on,
     rank,
     wrapper_head,
 )
@@ -944,10 +945,32 @@ def _untagged(
     the error as raised is what follows the tag. (ranking, the tag left out or "")."""
     tag = wrapper_tag(error.message)
     if not tag:
-        return ranking, ""
+        return _passed_on(view, error, ranking, win)
     untagged = rank(view, error.message[len(tag) :], error.type, error.frames, window=win)
     if untagged.hits and (not ranking.hits or untagged.hits[0].raw > ranking.hits[0].raw):
         return untagged, tag
+    return ranking, ""
+
+
+def _passed_on(
+    view: CatalogView, error: RaisedError, ranking: Ranking, win: Window | None
+) -> tuple[Ranking, str]:
+    """The message a generic handler passed on (`Internal server error: <e>`: match.rank
+    .passes_on) read alone when it is a catalogued message of the handler's own project as a
+    whole: that is the error, the lead only says which handler sent it. (ranking, the lead
+    left out or "")."""
+    top = ranking.hits[0] if ranking.hits else None
+    if top is None or top.kind != "exact" or len(top.values) != 1 or not passes_on(top.template):
+        return ranking, ""
+    value = top.values[0][1]
+    if not error.message.endswith(value):
+        return ranking, ""
+    inner = rank(view, value, "", error.frames, window=win)
+    hit = inner.hits[0] if inner.hits else None
+    # (another project's message passed on, a JSONDecodeError's text behind `Error in
+    # parse_streaming_increment: `, is explained by the handler of the project that caught it)
+    if hit is not None and hit.cand.project == top.cand.project and _catalogued_whole(hit, value):
+        return inner, error.message[: len(error.message) - len(value)]
     return ranking, ""
 
 
@@ -1018,11 +1041,20 @@ def _wrapping(known: list[_Reading], best: _Reading, cands: list[str]) -> _Readi
     with the exception's text as its value, not the exception alone (as for a log record); a
     fuller reading whose template spells more of the line in its own words than the best one's."""
     inner = best[1]
+    inner_hit = best[2].hits[0]
     for reading in known:
         hit = reading[2].hits[0]
         if reading[1] == inner or hit.kind != "exact" or inner not in reading[1]:
             continue
         if any(inner in value for _, value in hit.values) and wrapper_head(hit.template):
+            if (
+                passes_on(hit.template)
+                and inner_hit.cand.project == hit.cand.project
+                and _catalogued_whole(inner_hit, inner)
+            ):
+                # `Internal server error: <e>` passing on a catalogued message: that message
+                # is the error, the lead only says which handler sent it
+                continue
             return reading
         # the fuller reading's template spells more of the line (`error: unrecognized
         # arguments: x` raised with its `error: ` by a project, read without it as another's
@@ -1033,6 +1065,13 @@ def _wrapping(known: list[_Reading], best: _Reading, cands: list[str]) -> _Readi
         ):
             return reading
     return best
+
+
+def _catalogued_whole(hit: Hit, msg: str) -> bool:
+    """Whether `msg` is a catalogued message as a whole: matched exactly by a template whose own
+    text is long and covers most of it (values aside)."""
+    literal = hit.cand.literal_len
+    return hit.kind == "exact" and literal >= BARE_MIN_CHARS and literal >= 0.5 * len(msg)
 
 
 _OPENERS = "\"'`(\u201c\u2018\u300c"  # quotes, backtick, parenthesis; curly and CJK quotes

@@ -558,9 +558,31 @@ def test_messages_sent_to_the_client_are_abort_sites():
         (13, "abort", "abort", "Aborted by the user.", "Scheduler.finish"),
         (14, "abort", "abort", "Beam group aborted.", "Scheduler.finish"),
         (20, "abort", "abort", "Tool <i> has a bad schema: <e>", "Serving.check"),
+        # a generic lead before the handled exception's text is what the client reads
+        (27, "abort", "abort", "Internal server error: <str(e)>", "Serving.wrap"),
     ]
     (first,) = [s for s in sites(ABORTS) if s.line == 6]
     assert first.condition == "n > limit"
+
+
+def test_an_abort_message_handed_on_as_it_is_made_is_an_abort_site():
+    code = """
+    class Scheduler:
+        def expire(self, queue, aborts):
+            for req in queue:
+                if req.waited > self.limit:
+                    aborts.append(AbortReq(rid=req.rid, abort_message="Queue wait limit hit."))
+            self.send(FINISH_ABORT("Draft verification gave up."), flush=True)
+            aborts.append(req)  # no message: nothing to record
+            log(AbortReq(rid=1), AbortReq(rid=2))  # no message either
+    """
+    got = [(s.line, s.kind, s.template, s.function) for s in sites(code)]
+    assert got == [
+        (6, "abort", "Queue wait limit hit.", "Scheduler.expire"),
+        (7, "abort", "Draft verification gave up.", "Scheduler.expire"),
+    ]
+    (first,) = [s for s in sites(code) if s.line == 6]
+    assert first.condition == "req.waited > self.limit"
 
 
 def test_every_warning_with_words_is_recorded():

@@ -495,3 +495,34 @@ def test_a_multiline_message_with_its_middle_lines_left_out_is_elided() -> None:
     top = rank(view, msg, "gpu.AcceleratorError").hits[0]
     assert top.cand.id == "a" * 16
     assert any("sentences are found in order" in r for r in top.reasons)
+
+
+def test_a_traceback_ending_in_another_file_of_the_project_is_not_this_sites():
+    """`torch.AcceleratorError: CUDA error: invalid argument` raised by a tensor copy in the
+    project's weight loader: the project's own `raise Exception(f"CUDA error: {err}")` in a
+    helper no frame shows has the same words, but the traceback ends elsewhere."""
+    from errexplain.models import Frame
+
+    view = _view(
+        _entry("c" * 16, "Exception", "CUDA error: <err>", "demo/gpu/check.py", "check_result")
+    )
+    msg, typ = "CUDA error: invalid argument", "torch.AcceleratorError"
+    loader = Frame("/venv/site-packages/demo/loader/weights.py", 951, "load", "param.copy_(w)")
+    engine = Frame("/venv/site-packages/demo/engine.py", 96, "update", "worker.update(req)")
+    ends_in_loader = rank(view, msg, typ, (engine, loader))
+    assert not ends_in_loader.hits
+    (near,) = ends_in_loader.nearest
+    assert any("the traceback ends in" in why for why in near.reasons)
+    # a frame in the site's file: the traceback leads there, no penalty
+    check = Frame("/venv/site-packages/demo/gpu/check.py", 30, "check_result", "raise Exception")
+    assert rank(view, msg, typ, (engine, loader, check)).hits
+    # frames ending in another project (the copy inside torch itself): no penalty either
+    torch = Frame("/venv/site-packages/torch/_tensor.py", 120, "copy_", None)
+    assert rank(view, msg, typ, (engine, loader, torch)).hits
+    # no frames at all, or a last frame that raises (it may pass on what it caught) or shows
+    # no line: nothing to go on, as before
+    assert rank(view, msg, typ).hits
+    reraise = Frame("/venv/site-packages/demo/loader/weights.py", 960, "load", "raise err")
+    assert rank(view, msg, typ, (engine, reraise)).hits
+    bare = Frame("/venv/site-packages/demo/loader/weights.py", 951, "load", None)
+    assert rank(view, msg, typ, (engine, bare)).hits

@@ -29,6 +29,7 @@ ABORT_SINKS = {
     "prepare_abort": (1, "error_message"),
     "create_error_response": (0, "message"),
     "create_streaming_error_response": (0, "message"),
+    "AbortReq": (None, "abort_message"),
 }
 """Calls that hand a request's error message to its client instead of raising it (sglang's
 scheduler finishes the request with an abort reason; its OpenAI-compatible server builds the

@@ -31,7 +31,7 @@ from errexplain.match.template import (
     normalize_ws,
     sentence_stops,
 )
-from errexplain.models import UNRAISED_KINDS, Candidate, Frame
+from errexplain.models import UNRAISED_KINDS, Candidate, Frame, raises_here
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -78,6 +78,10 @@ LOCATED_RELIEF = 0.15
 traceback says the error was raised there, so text that agrees only in part (a reworded or cut
 message) is enough. Measured on the synthetic bench (3000 sampled, one run): 0.06 -> 0.15 took
 'word dropped' 94.9 -> 96.2 % and 'older wording' 95.7 -> 97.4 %, the real dev pastes unchanged."""
+ENDS_ELSEWHERE = 0.10
+"""A raise site in none of the paste's frames, whose traceback ends in another file of the same
+project: the exception came from below that frame (a library call, a kernel), not from this
+site; a look-alike of the same words at best."""
 LOGGED_TYPED = 0.12
 """A logged message (kind log) explains a log line; an error printed with an exception type was
 raised, so a raise site with the same text comes first."""
@@ -186,6 +190,22 @@ def _frame_reason(cand: Candidate, frames: FrameSites) -> tuple[float, str | Non
     return best
 
 
+def _ends_elsewhere(cand: Candidate, frames: FrameSites) -> Frame | None:
+    """The innermost frame, when the paste's traceback ends in another file of the candidate's
+    own project (its package directory in the frame's path) at a line it shows that calls
+    rather than raises, and the candidate raises (a logged or client message is written by
+    code no frame needs to show); else None. The caller has found no frame in the candidate's
+    file."""
+    if not frames.frames or not cand.path or cand.kind in UNRAISED_KINDS:
+        return None
+    last = frames.frames[-1]
+    if not last.code or raises_here(last.code):
+        return None  # (a line that raises may pass on what it caught, from anywhere)
+    package = cand.path.replace("\\", "/").split("/", 1)[0]
+    path = "/" + last.path.replace("\\", "/")
+    return last if f"/{package}/" in path else None
+
+
 def _located(cand: Candidate, frames: FrameSites) -> bool:
     """The innermost frame is in this entry's file and function: independent evidence that
     lets a fuzzy candidate clear a lower bar (LOCATED_RELIEF)."""
@@ -287,6 +307,12 @@ def _adjust(
     bonus, why = _frame_reason(cand, frames)
     if why:
         reasons.append(why)
+    elif (last := _ends_elsewhere(cand, frames)) is not None:
+        score -= ENDS_ELSEWHERE
+        reasons.append(
+            f"but the traceback ends in {last.path}:{last.line} at a call, in the same "
+            "project, and no frame is in this site's file"
+        )
     elif cand.kind == "builtin":
         bonus = BUILTIN_PRIOR
         reasons.append("raised by the interpreter or library itself, in any code")
@@ -635,6 +661,16 @@ def wrapper_head(template: str) -> bool:
     """Whether a template opens with WRAPPER_LEAD characters of literal text or more (`Error in
     request: <e>`): matched exactly, it names the line's own family."""
     return len(compile_template(template).literals[0].strip()) >= WRAPPER_LEAD
+
+
+def passes_on(template: str) -> bool:
+    """Whether a template is a lead of its own words before one value that ends it (`Internal
+    server error: <str(e)>`, `Error in request: <e>`): a handler passing on the text of the
+    exception it caught. Such a wrapper explains the line when the text it passes on is no
+    catalogued message; when it is one, that message is the error (see the explainer's
+    `_wrapping`)."""
+    compiled = compile_template(template)
+    return len(compiled.names) == 1 and not compiled.literals[-1].strip()
 
 
 def _wrapped_inside(hits: Sequence[Hit], cutoff: float) -> dict[int, float]:
