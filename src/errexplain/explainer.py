@@ -967,9 +967,7 @@ def _passed_on(
         return ranking, ""
     inner = rank(view, value, "", error.frames, window=win)
     hit = inner.hits[0] if inner.hits else None
-    # (another project's message passed on, a JSONDecodeError's text behind `Error in
-    # parse_streaming_increment: `, is explained by the handler of the project that caught it)
-    if hit is not None and hit.cand.project == top.cand.project and _catalogued_whole(hit, value):
+    if hit is not None and _gives_way(top, hit, value):
         return inner, error.message[: len(error.message) - len(value)]
     return ranking, ""
 
@@ -1047,13 +1045,7 @@ def _wrapping(known: list[_Reading], best: _Reading, cands: list[str]) -> _Readi
         if reading[1] == inner or hit.kind != "exact" or inner not in reading[1]:
             continue
         if any(inner in value for _, value in hit.values) and wrapper_head(hit.template):
-            if (
-                passes_on(hit.template)
-                and inner_hit.cand.project == hit.cand.project
-                and _catalogued_whole(inner_hit, inner)
-            ):
-                # `Internal server error: <e>` passing on a catalogued message: that message
-                # is the error, the lead only says which handler sent it
+            if _gives_way(hit, inner_hit, inner):
                 continue
             return reading
         # the fuller reading's template spells more of the line (`error: unrecognized
@@ -1067,11 +1059,21 @@ def _wrapping(known: list[_Reading], best: _Reading, cands: list[str]) -> _Readi
     return best
 
 
-def _catalogued_whole(hit: Hit, msg: str) -> bool:
-    """Whether `msg` is a catalogued message as a whole: matched exactly by a template whose own
-    text is long and covers most of it (values aside)."""
-    literal = hit.cand.literal_len
-    return hit.kind == "exact" and literal >= BARE_MIN_CHARS and literal >= 0.5 * len(msg)
+def _gives_way(wrapper: Hit, inner: Hit, text: str) -> bool:
+    """Whether an exact `wrapper` match (`Internal server error: <e>`) gives way to the `inner`
+    match of the `text` it passes on: the wrapper is a lead before that one value
+    (match.rank.passes_on), and the text is a catalogued message of the wrapper's own project
+    as a whole, matched exactly by a template whose own text is long and covers most of it
+    (another project's message, a JSONDecodeError's behind `Error in
+    parse_streaming_increment: `, is explained by the handler that caught it)."""
+    literal = inner.cand.literal_len
+    return (
+        passes_on(wrapper.template)
+        and inner.cand.project == wrapper.cand.project
+        and inner.kind == "exact"
+        and literal >= BARE_MIN_CHARS
+        and literal >= 0.5 * len(text)
+    )
 
 
 _OPENERS = "\"'`(\u201c\u2018\u300c"  # quotes, backtick, parenthesis; curly and CJK quotes

@@ -139,10 +139,7 @@ def _parse_all(
     """Parts of the files `wanted` (indices into `paths`), by a process per core when many
     (see :func:`workers`), each as soon as it is made."""
     n = workers(len(wanted) >= PARALLEL_MIN_FILES, parallel)
-    if n < 2 or not wanted:
-        yield from _make_parts((wanted, paths, project, parse))
-        return
-    if not can_fork():  # stay in one process
+    if n < 2 or not wanted or not can_fork():  # one process
         yield from _make_parts((wanted, paths, project, parse))
         return
 
