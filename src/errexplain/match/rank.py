@@ -15,9 +15,7 @@ a template. Templates with too little literal text never become candidates.
 
 from __future__ import annotations
 
-from functools import lru_cache
-
-from errexplain._startup import TYPE_CHECKING, compile_regex, record, replace
+from errexplain._startup import TYPE_CHECKING, compile_regex, memo, record, replace
 from errexplain.match.normalize import mask, mask_template, template_words, words
 from errexplain.match.release import Window
 from errexplain.match.template import (
@@ -459,7 +457,7 @@ def _infix_score(template: str, msg: str) -> tuple[float, str] | None:
     )
 
 
-@lru_cache(maxsize=256)
+@memo(maxsize=256)
 def cut_literal(template: str, msg: str) -> int:
     """Literal characters of the template a cut message matches in order, read from the
     template's start or from a word inside it (0 when it is neither). Remembered: a line's
