@@ -283,3 +283,51 @@ def test_a_wrapper_with_values_of_its_own_stays_the_answer():
         "Unsupported draft tokenizer backend: fastbpe\n"
     )
     assert _top(line, LOGGED, DRAFT) == "l"
+
+
+def test_a_line_whose_short_lead_wraps_another_projects_known_message_is_the_wrapper():
+    # `raise Exception(f"Warm-up failed: {e}\n{HELP}")` printed without its type, around a
+    # library's message that is known on its own: the line's lead and that message together
+    # are the line, so the wrapper raised it (its lead alone is too short to be known)
+    wrapper = _entry("h", "Exception", "Warm-up failed: <e>\n<HELP>", "warm.py", 60, "raise")
+    library = replace(
+        _entry(
+            "i",
+            "RuntimeError",
+            "widget error: no widget image is available for this device<help>",
+            "w.py",
+            1,
+            "raise",
+        ),
+        project="widgets",
+    )
+    view = _view(wrapper, library)
+    line = "Warm-up failed: widget error: no widget image is available for this device"
+    (exp,) = explain_text(f"it crashes while warming up:\n{line}\n", view)
+    assert exp.matches[0].entry.id == "h" * 16
+    # the library's message alone is the library's
+    (exp,) = explain_text("widget error: no widget image is available for this device\n", view)
+    assert exp.matches[0].entry.id == "i" * 16
+
+
+def test_a_message_quoted_across_a_wrapped_line_is_read_whole_and_once():
+    # notes wrap a quoted log line at their width; the quote opens on one line and closes on
+    # the next. Two wordings: an older short one, and the full one the note quotes.
+    short = _entry("j", "warning", "Graph pool is disabled for prefill", "g.py", 5, "log")
+    full = _entry(
+        "k",
+        "warning",
+        "Graph pool is disabled for prefill when the paged graph mode is not enabled.",
+        "g.py",
+        9,
+        "log",
+    )
+    view = _view(short, full)
+    note = (
+        "Findings:\n"
+        "- the launch log has `Graph pool is disabled for prefill when the paged graph\n"
+        "  mode is not enabled.` so no graph is captured on prefill.\n"
+    )
+    exps = explain_text(note, view)
+    assert [e.matches[0].entry.id for e in exps] == ["k" * 16]
+    assert exps[0].error.message.endswith("is not enabled.")

@@ -796,6 +796,28 @@ def _quoted(st: str) -> list[str]:
     return out
 
 
+def _quoted_across(st: str, joined: Sequence[str]) -> list[str]:
+    """Text quoted from the line `st` into one of the next (`joined`: the line joined with
+    them): a quoted message that prose wrapped at its width. The span opens at the line's last
+    quote that reads as an opening one (after a space or the line's start, before a word) and
+    closes at the first matching quote after the line."""
+    out: list[str] = []
+    for left, right in _QUOTES:
+        at = st.rfind(left)
+        if at < 0 or (at > 0 and not st[at - 1].isspace()) or at + 1 >= len(st):
+            continue
+        if st[at + 1].isspace():
+            continue  # (it closes a span on the line: `--flag` is on)
+        for text in joined[1:]:
+            end = text.find(right, len(st))
+            if end > 0:
+                inner = text[at + 1 : end].strip()
+                if len(inner) >= BARE_MIN_CHARS and inner not in out:
+                    out.append(inner)
+                break
+    return out
+
+
 _SEPARATORS = (": ", "] ", "\uff1a")  # a colon, the end of a [tag], a full-width colon
 
 
@@ -854,10 +876,11 @@ def _bare_candidates(
             if not nxt:
                 break
             joined.append(f"{joined[-1]} {nxt}")
+        spans = [*_quoted(st), *_quoted_across(st, joined)]
         if quoted:
-            parts = _quoted(st)
+            parts = spans
         else:
-            parts = [*joined, *_quoted(st)]
+            parts = [*joined, *spans]
             parts += [s for p in parts[:1] + parts[len(joined) :] for s in _suffixes(p)]
         heads = [h for p in parts for h in _sentence_heads(p)]
         fresh = [c for c in parts if len(c) >= BARE_MIN_CHARS and c not in seen]
@@ -870,7 +893,7 @@ def _bare_candidates(
             fresh, later = [c for c in fresh if c in whole], [h for h in later if h in whole]
         printed = dict.fromkeys(whole, "record")
         if not records_only:  # a span the paster quoted whole is a message as printed too
-            printed |= {q: "quoted" for q in _quoted(st) if q in fresh and q not in printed}
+            printed |= {q: "quoted" for q in spans if q in fresh and q not in printed}
         if fresh or later:
             out.append((no, fresh, later, printed))
             total += len(fresh) + len(later)
@@ -1011,6 +1034,7 @@ def _best_reading(
     first: Ranking | None = None
     for group in (cands, heads):
         known: list[_Reading] = []
+        wrappers: list[_Reading] = []  # exact matches not known well alone (long values)
         for msg in group:
             ranking = _with_cut(rank(view, msg), msg)
             first = first or ranking
@@ -1020,6 +1044,13 @@ def _best_reading(
             whole = printed.get(msg) == "record" or (
                 msg in printed and hit is not None and hit.kind == "exact"
             )
+            if (
+                msg == group[0]
+                and hit is not None
+                and hit.kind == "exact"
+                and not _known_well(hit, msg, coverage, whole)
+            ):
+                wrappers.append((hit.raw, msg, ranking, True))  # the line itself, as printed
             if hit is not None and _known_well(hit, msg, coverage, whole):
                 known.append((hit.raw, msg, ranking, whole))
                 record = printed.get(msg) == "record"
@@ -1029,25 +1060,52 @@ def _best_reading(
                     # is a value inside that message, however well that part is known
                     best = (hit.raw, msg, ranking, whole)
         if best is not None:
-            return _wrapping(known, best, group)
+            return _wrapping(known, best, group, _explained(wrappers, best[1], coverage))
     return _from_first(view, cands, first, coverage)
 
 
-def _wrapping(known: list[_Reading], best: _Reading, cands: list[str]) -> _Reading:
+def _explained(wrappers: list[_Reading], inner: str, coverage: float) -> list[_Reading]:
+    """The exact readings of the whole line whose value holds the best-known reading `inner`,
+    once that value is counted as known: their own literal text and `inner` pin down `coverage`
+    of the line (`Capture cuda graph failed: <e>` around a CUDA error known on its own). Such a
+    reading is the line's message as printed (known as a record's is)."""
+    out = []
+    for reading in wrappers:
+        hit = reading[2].hits[0]
+        held = inner in reading[1] and _in_values(hit, inner)
+        if held and hit.cand.literal_len + len(inner) >= coverage * len(reading[1]):
+            out.append(reading)
+    return out
+
+
+def _in_values(hit: Hit, inner: str) -> bool:
+    """Whether `inner` is held by the hit's placeholder values: one of them, or the run of
+    them (a template's `<e>\\n<help>` splits a message at the line break it expects)."""
+    values = [value for _, value in hit.values]
+    return any(inner in v for v in values) or inner in " ".join(values)
+
+
+def _wrapping(
+    known: list[_Reading], best: _Reading, cands: list[str], explained: Sequence[_Reading] = ()
+) -> _Reading:
     """The reading of a line whose exact match wraps the best one: `Error in
     parse_streaming_increment: list index out of range` quoted in prose is the logged wrapper
     with the exception's text as its value, not the exception alone (as for a log record); a
-    fuller reading whose template spells more of the line in its own words than the best one's."""
+    fuller reading whose template spells more of the line in its own words than the best one's.
+    `explained`: exact readings known only once their value is the best one (:func:`_explained`),
+    weighed as wrappers only."""
     inner = best[1]
     inner_hit = best[2].hits[0]
-    for reading in known:
+    for reading in (*known, *explained):
         hit = reading[2].hits[0]
         if reading[1] == inner or hit.kind != "exact" or inner not in reading[1]:
             continue
-        if any(inner in value for _, value in hit.values) and wrapper_head(hit.template):
+        if _in_values(hit, inner) and wrapper_head(hit.template):
             if _gives_way(hit, inner_hit, inner):
                 continue
             return reading
+        if reading not in known:
+            continue
         # the fuller reading's template spells more of the line (`error: unrecognized
         # arguments: x` raised with its `error: ` by a project, read without it as another's
         # `unrecognized arguments: x`): the lead word is the message's, not a log level; not
@@ -1140,7 +1198,26 @@ def bare_messages(
             continue
         known = {h.id for h in ranking.hits if _known_well(h, msg, coverage, whole)}
         found[pos] = (raw, _as_error(view, msg, no, ranking, known, text, release))
-    return tuple(sorted((e for _, e in found.values()), key=lambda e: e.error.line_no))
+    kept = [e for _, e in found.values()]
+    return tuple(sorted((e for e in kept if not _overlapped(e, kept)), key=_line_of))
+
+
+def _line_of(exp: Explanation) -> int:
+    return exp.error.line_no or 0
+
+
+def _overlapped(exp: Explanation, others: Sequence[Explanation]) -> bool:
+    """Whether another line reading holds this one's message and more, from a line near it:
+    the same message read twice through lines joined across the paster's wrapping (a part
+    from the line before, the whole from its own line)."""
+    msg, no = exp.error.message, _line_of(exp)
+    return any(
+        o is not exp
+        and len(o.error.message) > len(msg)
+        and msg.strip("`'\" ") in o.error.message
+        and abs(_line_of(o) - no) <= 2
+        for o in others
+    )
 
 
 def _as_error(

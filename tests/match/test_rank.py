@@ -526,3 +526,56 @@ def test_a_traceback_ending_in_another_file_of_the_project_is_not_this_sites():
     assert rank(view, msg, typ, (engine, reraise)).hits
     bare = Frame("/venv/site-packages/demo/loader/weights.py", 951, "load", None)
     assert rank(view, msg, typ, (engine, bare)).hits
+
+
+def test_a_first_sentence_quote_finds_a_long_template_that_shorter_ones_outshine():
+    # The message is the first sentence of a long assert message with many named values; forty
+    # short templates sharing some of its words rank before it on word overlap alone; it is
+    # the one holding them all.
+    long_tail = ", ".join(f"field{k}=<v{k}>" for k in range(18))
+    filler = [
+        _entry(f"{k:016x}", "ValueError", f"token pool drained at stage {k}") for k in range(30)
+    ] + [_entry(f"{k:016x}", "ValueError", f"queue is full at stage {k}") for k in range(30, 60)]
+    target = _entry(
+        "f" * 16, "AssertionError", f"Token pool is full! Bug in memory estimation. {long_tail}"
+    )
+    view = _view(*filler, target)
+    r = rank(view, "Token pool is full!", "AssertionError")
+    assert r.hits and r.hits[0].id == "f" * 16
+    assert any("sentence end" in why for why in r.hits[0].reasons)
+
+
+def test_a_message_of_values_only_matches_no_template_quoted_whole():
+    # A KeyError's message is the missing key, all value once masked; a template that is one
+    # quoted string masks to a single value too: comparing the two says nothing.
+    view = _view(
+        _entry(
+            "a1" * 8,
+            "KeyError",
+            '"Unsupported key <name!r> in model layers: expected mlp weight_scale"',
+        ),
+    )
+    r = rank(view, "'model.layers.3.mlp.down_proj.weight_scale'", "KeyError")
+    assert not r.hits
+    assert all(h.score < 0.5 for h in r.nearest)
+
+
+def test_a_frame_path_relative_to_a_package_directory_is_in_that_file():
+    from errexplain.match.rank import in_file
+
+    assert in_file(Frame("runner/graph_runner.py", 9, "f"), "pkg/srt/runner/graph_runner.py")
+    assert in_file(Frame("graph_runner.py", 9, "f"), "pkg/srt/runner/graph_runner.py")
+    assert not in_file(Frame("other_runner.py", 9, "f"), "pkg/srt/runner/graph_runner.py")
+    assert not in_file(Frame("/home/me/graph_runner.py", 9, "f"), "pkg/srt/runner/graph_runner.py")
+    # the same message raised in two files: a relative frame picks its file
+    view = _view(
+        _entry("a2" * 8, "Exception", "Graph capture failed: <e>", path="pkg/spec/draft_runner.py"),
+        _entry("b2" * 8, "Exception", "Graph capture failed: <e>", path="pkg/run/graph_runner.py"),
+    )
+    r = rank(
+        view,
+        "Graph capture failed: out of memory",
+        "Exception",
+        (Frame("graph_runner.py", 5, "f"),),
+    )
+    assert r.hits[0].id == "b2" * 8 and not r.ambiguous

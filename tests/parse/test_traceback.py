@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from errexplain.models import RaisedError
 from errexplain.parse import parse_traceback
-from errexplain.parse.lines import ELIDED
+from errexplain.parse.lines import ELIDED, line_kind
 
 DATA = Path(__file__).parent.parent / "data" / "tracebacks"
 PREFIX = "[2026-10-02 11:04:09 TP0] "
@@ -752,3 +752,25 @@ def test_an_error_quoted_in_a_code_comment_ends_where_the_comment_goes_on() -> N
     first, wrapped = err.message.split("\n")
     assert first == "release should be called only when no request is"
     assert wrapped.endswith("ongoing in the scheduler")
+
+
+def test_frames_condensed_to_path_line_function_are_frames() -> None:
+    # a summary's shorthand for a traceback: path:line, the function, the code after an arrow
+    # or two spaces; a logging format's `file.py:12 message` is no frame
+    text = (
+        "Worker failed while warming up:\n"
+        "  warmup_runner.py:88  __init__ -> self.warm()\n"
+        "  warmup_runner.py:141 warm\n"
+        "  kernels/attn_pool.py:27    return self.buffers[layer]\n"
+        "RuntimeError: warm-up ran out of pinned buffers for layer 3\n"
+    )
+    err = next(e for e in parse_traceback(text) if e.short_type == "RuntimeError")
+    got = [(f.path, f.line, f.function, f.code) for f in err.frames]
+    assert got == [
+        ("warmup_runner.py", 88, "__init__", "self.warm()"),
+        ("warmup_runner.py", 141, "warm", None),
+        ("kernels/attn_pool.py", 27, None, "return self.buffers[layer]"),
+    ]
+    assert err.message == "warm-up ran out of pinned buffers for layer 3"
+    assert line_kind("pool_logger.py:12 Pool resized to 8 buffers") == ""
+    assert line_kind("kernels/attn_pool.py:27    return self.buffers[layer]") == "frame"

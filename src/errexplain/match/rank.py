@@ -41,6 +41,7 @@ FUZZY_CUTOFF = 0.80
 TYPE_MISMATCH = 0.85
 MAX_POSTING = 2500
 FUZZY_POOL = 40
+COVER_POOL = 8
 EXACT_CONFIDENT = 0.6
 """Share of the message an exact hit's literal text must cover to skip the fuzzy pass."""
 FUZZY_SCALE = 0.95
@@ -215,11 +216,14 @@ def _located(cand: Candidate, frames: FrameSites) -> bool:
 
 def in_file(frame: Frame, path: str) -> bool:
     """Whether a frame's (absolute, relative or Windows) path ends with a package path; a path
-    whose directories the paster elided (`.../mem_cache/radix_cache.py`) is in a package path
-    that ends with what is left of it."""
+    whose directories the paster elided (`.../mem_cache/radix_cache.py`), or a path relative to
+    a directory inside the package (`runner/x.py`, as condensed tracebacks and tools started in
+    that directory print it), is in a package path that ends with it."""
     fpath = frame.path.replace("\\", "/")
     if fpath == path or fpath.endswith("/" + path):
         return True
+    if fpath[:1] not in "/~." and ":" not in fpath and path.endswith("/" + fpath):
+        return True  # relative to a directory inside the package (`runner/x.py`, `x.py`)
     for mark in ELLIPSES:  # how the paster marked the directories left out
         if fpath.startswith(mark):
             rest = fpath[len(mark) :]
@@ -369,12 +373,25 @@ def _fuzzy_pool(view: CatalogView, msg_words: set[str]) -> list[int]:
     # all), so that a long template (a message with its help text) that holds every word of a
     # short message still ranks; the best FUZZY_POOL without sorting them all
     scored = [(-a / (wsum[p] or 1.0) ** 0.5, p) for p, a in acc.items()]
-    return [p for _, p in heapq.nsmallest(FUZZY_POOL, scored)]
+    pool = [p for _, p in heapq.nsmallest(FUZZY_POOL, scored)]
+    # and the templates holding the most of the message's weight, however long: a message
+    # quoted up to its first sentence end is the start of a long template that the cosine
+    # above ranks below shorter ones sharing a few words (a prefix or infix reading decides)
+    taken = set(pool)
+    covering = [(-a, wsum[p], p) for p, a in acc.items() if p not in taken]
+    return pool + [p for *_, p in heapq.nsmallest(COVER_POOL, covering)]
+
+
+def _has_words(masked: str) -> bool:
+    return any(c.isalnum() for c in masked)
 
 
 def _fuzzy_score(masked_msg: str, masked_tmpl: str) -> tuple[float, str]:
     from rapidfuzz import fuzz
 
+    if not _has_words(masked_msg) or not _has_words(masked_tmpl):
+        # all values once masked (a quoted key, a template quoted whole): nothing to compare
+        return 0.0, "similar wording"
     full = FUZZY_SCALE * fuzz.ratio(masked_msg, masked_tmpl) / 100.0
     if 25 <= len(masked_msg) < len(masked_tmpl):
         head = FUZZY_SCALE * fuzz.ratio(masked_msg, masked_tmpl[: len(masked_msg)]) / 100.0

@@ -100,6 +100,16 @@ CUT_FRAME = compile_regex(
     r'(?P<path>[^"\s]{1,1000}\.py)", {0,4}line {0,4}(?P<line>\d{1,9})'
     r"(?:, {0,4}in (?P<func>.{1,500}))?"
 )
+# a frame as summaries and agents' notes condense it: `runner.py:490  __init__ -> self.capture()`,
+# `pkg/x.py:766 forward`, `memory_pool.py:2253    return self.v_buffer[i]` (path:line, then a
+# function and the code after an arrow or two spaces, or the code alone after two spaces); a
+# logging format's `x.py:12 Some message` (one space, words) is none
+SHORT_FRAME = compile_regex(
+    r"(?P<path>[\w./\\-]{1,1000}\.py):(?P<line>\d{1,9})"
+    r"(?:,? {1,10}(?:in {1,4})?(?P<func>[A-Za-z_<][\w.<>]{0,200})(?:\(\))?"
+    r"(?: {0,10}(?:\u2192|->|=>) {0,10}(?P<acode>\S.{0,1000})| {2,40}(?P<scode>\S.{0,1000}))?"
+    r"| {2,40}(?P<code>\S.{0,1000}))?"
+)
 _HEADER = compile_regex(r"(?:Exception Group )?Traceback \(most recent call last\):")
 _GROUP = "+ Exception Group Traceback (most recent call last):"
 CHAIN = {
@@ -476,8 +486,10 @@ def line_kind(st: str) -> str:
 
 
 def _cut_frame_kind(st: str) -> str:
-    """A frame whose `File "` head the paster cut off."""
-    return "frame" if '", line ' in st and CUT_FRAME.fullmatch(st) else ""
+    """A frame whose `File "` head the paster cut off, or one condensed to `x.py:12 f`."""
+    if '", line ' in st:
+        return "frame" if CUT_FRAME.fullmatch(st) else ""
+    return "frame" if ".py:" in st and SHORT_FRAME.fullmatch(st) else ""
 
 
 def _jupyter_kind(st: str) -> str:

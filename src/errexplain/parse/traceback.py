@@ -32,6 +32,7 @@ from errexplain.parse.lines import (
     JFRAME,
     JFRAME_OLD,
     NOISE,
+    SHORT_FRAME,
     Line,
     clean_lines,
     embedded_exceptions,
@@ -442,12 +443,19 @@ class _Stream:
 
     def _frame(self, line: Line, st: str) -> None:
         m = FRAME.fullmatch(st) or CUT_FRAME.fullmatch(st)
-        if m is None:
+        short = SHORT_FRAME.fullmatch(st) if m is None else None
+        if m is None and short is None:
             return
         if self.trace is None:
             self.trace = _Trace(line)
-        func = m["func"].strip() if m["func"] else None
-        self.trace.frames.append(Frame(m["path"], int(m["line"]), func, self._code_after(line)))
+        if short is not None:  # condensed: its code, if any, is on the same line
+            code = short["acode"] or short["scode"] or short["code"]
+            frame = Frame(short["path"], int(short["line"]), short["func"], code)
+        else:
+            assert m is not None
+            func = m["func"].strip() if m["func"] else None
+            frame = Frame(m["path"], int(m["line"]), func, self._code_after(line))
+        self.trace.frames.append(frame)
         self.trace.last = self.lines[self.i - 1].no
 
     def _jframe(self, line: Line, m: re.Match[str]) -> None:
