@@ -122,3 +122,25 @@ def test_a_paste_that_names_only_a_sibling_engine_gets_a_look_alike(view, text):
 def test_the_engine_named_beside_the_project_or_inside_the_message_is_no_evidence(view, text):
     (exp,) = explain_text(text, view)
     assert exp.matches and exp.matches[0].entry.source.path == "pkg/own/server.py"
+
+
+@pytest.mark.parametrize(
+    ("engine", "msg"),
+    [
+        ("vllm", "The server cannot start with 4 workers today"),
+        ("otherengine", "Cannot find the config file for awq"),
+    ],
+)
+def test_an_engine_named_beside_another_quoted_error_is_said_of_that_error(view, engine, msg):
+    # a report quotes our error, then compares it with the engine's own, quoted on its line:
+    # the name is said of that one, and our match stays a match
+    text = (
+        f"The run fails with:\nValueError: {msg}\n\n"
+        f"{engine}'s similar error is `Weight loading failed for shard 3 of 8`.\n"
+    )
+    exp = next(e for e in explain_text(text, view) if e.error.type == "ValueError")
+    assert exp.matches and exp.matches[0].entry.project == "pkg"
+    # the same name on a line that quotes nothing is said of this paste: a look-alike
+    alone = f"Running {engine} 0.6, the run fails with:\nValueError: {msg}\n"
+    exp = next(e for e in explain_text(alone, view) if e.error.type == "ValueError")
+    assert not exp.matches and exp.nearest[0].entry.project == "pkg"

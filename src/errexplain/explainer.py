@@ -122,15 +122,44 @@ def _named_engine(error: RaisedError, text: str, matches: tuple[Match, ...]) -> 
     """The sibling engine a paste names outside the error's own message when it never names
     the best match's project (`vllm serve ...`, a vLLM issue): that engine raised the error,
     the project's same text is a look-alike. None when the paste names the project too, or the
-    match is no project site."""
+    match is no project site; a name on a line that quotes another message is said of that
+    one."""
     if not matches or not text:
         return None
     entry = matches[0].entry
     if entry.kind == "builtin" or not entry.source.path or entry.project.lower() in text.lower():
         return None
     rest = text.replace(error.message, " ") if error.message else text
-    found = _ENGINE_NAMES.search(rest)
-    return found.group(1).lower().replace("-", "_") if found else None
+    for found in _ENGINE_NAMES.finditer(rest):
+        if not _said_of_another(rest, found.start(), found.end()):
+            return found.group(1).lower().replace("-", "_")
+    return None
+
+
+def _said_of_another(rest: str, start: int, end: int) -> bool:
+    """Whether the name at rest[start:end] (the paste, the error's own message left out) sits
+    on a line that quotes a message of its own (`vLLM's similar error is `...``): it is said of
+    that message, not of the error being explained."""
+    head = rest.rfind("\n", 0, start) + 1
+    tail = rest.find("\n", end)
+    line = rest[head : tail if tail >= 0 else len(rest)]
+    name = rest[start:end].lower()
+    if _inside_quotes(line, start - head + 1):
+        return False  # (a quoted command or path that holds the name: `vllm serve ...`)
+    return any(name not in q.lower() and " " in q for q in _quoted(line))
+
+
+def _names(error: RaisedError, text: str, name: str) -> bool:
+    """Whether the paste names `name` (any case) outside the error's message, other than on a
+    line that quotes another message (:func:`_said_of_another`)."""
+    rest = (text.replace(error.message, " ") if error.message else text).lower()
+    name = name.lower()
+    at = rest.find(name)
+    while at >= 0:
+        if not _said_of_another(rest, at, at + len(name)):
+            return True
+        at = rest.find(name, at + 1)
+    return False
 
 
 SHARED_CAP = 0.85
@@ -154,7 +183,7 @@ def _shared_wording(
     name = entry.project.lower()
     if any(name in f.path.lower() for f in error.frames) or name in text.lower():
         return None
-    return upstream, upstream.lower() in text.lower()
+    return upstream, _names(error, text, upstream)
 
 
 def _other_project(
