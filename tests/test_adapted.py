@@ -15,7 +15,7 @@ from errexplain.explainer import SHARED_CAP, explain_text
 from errexplain.models import Entry, Project, Source, make_id
 
 ADAPTED = "pkg/loader/weights.py"
-PROJECT = Project("pkg", "1.0", adapted=(("otherengine", (ADAPTED,)),))
+PROJECT = Project("pkg", "1.0", adapted=(("lmdeploy", (ADAPTED,)),))
 
 
 def _entry(path: str, template: str) -> Entry:
@@ -43,7 +43,7 @@ def view(request):
 
 
 def test_project_adapted_from(view):
-    assert view.project("pkg").adapted_from(ADAPTED) == "otherengine"
+    assert view.project("pkg").adapted_from(ADAPTED) == "lmdeploy"
     assert view.project("pkg").adapted_from("pkg/own/server.py") is None
 
 
@@ -51,7 +51,7 @@ def test_a_bare_line_of_an_adapted_file_is_not_confident(view):
     (exp,) = explain_text("ValueError: Cannot find the config file for awq\n", view)
     assert exp.matches[0].entry.source.path == ADAPTED
     assert exp.matches[0].score == SHARED_CAP
-    assert any("adapted this code from otherengine" in n for n in exp.notes)
+    assert any("adapted this code from lmdeploy" in n for n in exp.notes)
 
 
 @pytest.mark.parametrize(
@@ -69,10 +69,10 @@ def test_a_paste_that_names_the_project_keeps_its_score(view, text):
 
 
 def test_a_paste_that_names_only_the_other_project_gets_a_look_alike(view):
-    text = "otherengine serve crashed:\nValueError: Cannot find the config file for awq\n"
+    text = "lmdeploy serve crashed:\nValueError: Cannot find the config file for awq\n"
     (exp,) = explain_text(text, view)
     assert not exp.matches and exp.nearest[0].entry.source.path == ADAPTED
-    assert any("the paste names it" in n for n in exp.notes)
+    assert any("the paste names" in n and "lmdeploy" in n for n in exp.notes)
 
 
 def test_own_files_are_unaffected(view):
@@ -82,9 +82,9 @@ def test_own_files_are_unaffected(view):
 
 def test_adapted_from_in_project_yaml(tmp_path: Path):
     (tmp_path / "project.yaml").write_text(
-        "name: pkg\nadapted_from:\n  otherengine:\n  - pkg/a.py\n  - pkg/b.py\n"
+        "name: pkg\nadapted_from:\n  lmdeploy:\n  - pkg/a.py\n  - pkg/b.py\n"
     )
-    assert load_project(tmp_path).adapted == (("otherengine", ("pkg/a.py", "pkg/b.py")),)
+    assert load_project(tmp_path).adapted == (("lmdeploy", ("pkg/a.py", "pkg/b.py")),)
     for bad in (
         "adapted_from: [pkg/a.py]\n",
         "adapted_from:\n  x: [1]\n",
@@ -128,7 +128,7 @@ def test_the_engine_named_beside_the_project_or_inside_the_message_is_no_evidenc
     ("engine", "msg"),
     [
         ("vllm", "The server cannot start with 4 workers today"),
-        ("otherengine", "Cannot find the config file for awq"),
+        ("lmdeploy", "Cannot find the config file for awq"),
     ],
 )
 def test_an_engine_named_beside_another_quoted_error_is_said_of_that_error(view, engine, msg):
@@ -144,3 +144,13 @@ def test_an_engine_named_beside_another_quoted_error_is_said_of_that_error(view,
     alone = f"Running {engine} 0.6, the run fails with:\nValueError: {msg}\n"
     exp = next(e for e in explain_text(alone, view) if e.error.type == "ValueError")
     assert not exp.matches and exp.nearest[0].entry.project == "pkg"
+
+
+def test_a_library_named_in_the_paste_is_no_look_alike():
+    # a file adapted from a library (not an engine people run): naming the library, as pastes
+    # do in versions and imports, does not make the project's match a look-alike
+    project = Project("pkg", "1.0", adapted=(("transformers", (ADAPTED,)),))
+    view = MemoryCatalog(ENTRIES, projects=[project])
+    text = "transformers==4.57.1\nValueError: Cannot find the config file for awq\n"
+    (exp,) = explain_text(text, view)
+    assert exp.matches and exp.matches[0].score == SHARED_CAP

@@ -3,8 +3,10 @@ project.yaml (`adapted_from`): python tools/adapted.py --project sglang SRC_ROOT
 
 A file whose header comments (its first HEADER_LINES lines) say it was adapted, copied, ported
 or modified from another project's repository (`# Adapted from
-https://github.com/vllm-project/vllm/blob/v0.6.4/...`) shares that project's messages: the
-same text in a paste may have been raised by the other project. Each SRC_ROOT is an unpacked
+https://github.com/vllm-project/vllm/blob/v0.6.4/...`, or a project named there: `Adapted from
+HuggingFace transformers`) shares that project's messages: the same text in a paste may have
+been raised by the other project. The upstream is named by its repository (vllm, fastvideo,
+tensorrt-llm, ...). Each SRC_ROOT is an unpacked
 release (a directory holding the package, e.g. /src/sglang-0.5.23); paths are recorded as the
 catalog records them (from the package directory on), the union over all roots given.
 """
@@ -19,14 +21,38 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 HEADER_LINES = 15
-UPSTREAMS = {
-    "vllm": re.compile(r"(?i)(?:adapted|copied|ported|modified|borrowed|taken) from\b.{0,80}\bvllm")
-}
+ADAPTED = re.compile(
+    r"(?i)\b(?:adapted|copied|ported|modified|borrowed|taken|derived)\s+from\b(?P<what>.{0,120})"
+)
+REPO_URL = re.compile(r"(?i)github\.com/[\w.-]+/(?P<repo>[\w.-]+)")
+NAMED = re.compile(r"(?i)(?<![\w-])(?P<name>vllm|transformers|diffusers)(?![\w-])")
+"""Projects named without a URL (`Adapted from HuggingFace transformers' modeling_llama.py`)."""
+
+
+def upstreams_of(head: str, package: str) -> list[str]:
+    """The projects a file's header says it was adapted from, in order: for each `adapted
+    from`, the repository of the first GitHub URL after it (`.../vllm-project/vllm/blob/...` ->
+    vllm), else a project named there; never the package itself. A file adapted from one that
+    was itself adapted (`Copied from FastVideo` ... `Adapted from vllm`) names both."""
+    out: list[str] = []
+    for m in ADAPTED.finditer(head):
+        what = m.group("what")
+        url = REPO_URL.search(what)
+        name = url.group("repo") if url else None
+        if name is None:
+            named = NAMED.search(what)
+            name = named.group("name") if named else None
+        if name is None:
+            continue
+        name = name.lower().removesuffix(".git").rstrip(".)")
+        if name and name != package and name not in out:
+            out.append(name)
+    return out
 
 
 def adapted_files(root: Path, package: str) -> dict[str, set[str]]:
     """upstream -> package paths of the files of one source tree adapted from it."""
-    found: dict[str, set[str]] = {u: set() for u in UPSTREAMS}
+    found: dict[str, set[str]] = {}
     top = root / package
     for dirpath, _, files in os.walk(top):
         for name in files:
@@ -38,9 +64,8 @@ def adapted_files(root: Path, package: str) -> dict[str, set[str]]:
                     head = "".join(next(fh, "") for _ in range(HEADER_LINES))
             except OSError:
                 continue
-            for upstream, pattern in UPSTREAMS.items():
-                if pattern.search(head):
-                    found[upstream].add(path.relative_to(root).as_posix())
+            for upstream in upstreams_of(head, package):
+                found.setdefault(upstream, set()).add(path.relative_to(root).as_posix())
     return found
 
 
@@ -61,13 +86,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--project", default="sglang")
     ap.add_argument("roots", nargs="+", type=Path)
     args = ap.parse_args(argv)
-    total: dict[str, set[str]] = {u: set() for u in UPSTREAMS}
+    total: dict[str, set[str]] = {}
     for root in args.roots:
         if not (root / args.project).is_dir():
             print(f"adapted: {root} holds no {args.project}/ directory", file=sys.stderr)
             return 2
         for upstream, paths in adapted_files(root, args.project).items():
-            total[upstream] |= paths
+            total.setdefault(upstream, set()).update(paths)
     write(REPO / "errors" / args.project / "project.yaml", total)
     print(", ".join(f"{u}: {len(p)} files" for u, p in total.items()))
     return 0

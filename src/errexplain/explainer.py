@@ -58,6 +58,7 @@ ENGINES = frozenset(
         "aphrodite",
         "mlc_llm",
         "text_generation_server",
+        "fastvideo",
     }
 )
 """Packages that share much of sglang's wording (forks, sibling engines): a frame in one of them
@@ -162,6 +163,11 @@ def _names(error: RaisedError, text: str, name: str) -> bool:
     return False
 
 
+SERVED = ENGINES | {"vllm_ascend", "vllm_metal"}
+"""Upstreams people run themselves (engines and their platform ports): a paste that names one
+ran it. A library a file was adapted from (transformers, mamba, flash-attention, ...) is named
+in pastes of every kind (versions, imports), which says nothing of who raised the error."""
+
 SHARED_CAP = 0.85
 """Highest score of a match whose file was adapted from another project when nothing in the
 paste names the catalogued project: that project raises the same text (below CONFIDENT)."""
@@ -172,7 +178,8 @@ def _shared_wording(
 ) -> tuple[str, bool] | None:
     """(the other project, whether the paste names it) when the best match sits in a file
     adapted from another project's source and nothing in the paste (frames, text) names the
-    catalogued project: the same message is the other project's too."""
+    catalogued project: the same message is the other project's too. Only an upstream people
+    run (:data:`SERVED`) is named by a paste."""
     if not matches:
         return None
     entry = matches[0].entry
@@ -183,7 +190,8 @@ def _shared_wording(
     name = entry.project.lower()
     if any(name in f.path.lower() for f in error.frames) or name in text.lower():
         return None
-    return upstream, _names(error, text, upstream)
+    named = upstream.replace("-", "_") in SERVED and _names(error, text, upstream)
+    return upstream, named
 
 
 def _other_project(

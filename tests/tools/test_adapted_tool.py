@@ -1,0 +1,46 @@
+"""tools/adapted.py: which upstream a file's header says it was adapted from."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+TOOLS = Path(__file__).resolve().parents[2] / "tools"
+sys.path.insert(0, str(TOOLS))
+
+import adapted  # noqa: E402
+
+
+def test_the_upstream_is_the_repository_of_the_url_after_adapted_from():
+    head = "# Adapted from https://github.com/vllm-project/vllm/blob/v0.6.4/vllm/x.py\n"
+    assert adapted.upstreams_of(head, "pkg") == ["vllm"]
+    head = "# Copied and adapted from: https://github.com/hao-ai-lab/FastVideo\n\n# SPDX\n"
+    head += "# Adapted from vllm: https://github.com/vllm-project/vllm/blob/v0.7.3/vllm/envs.py\n"
+    assert adapted.upstreams_of(head, "pkg") == ["fastvideo", "vllm"]
+    assert adapted.upstreams_of(
+        "# Ported from NVIDIA/TensorRT-LLM (github.com/NVIDIA/TensorRT-LLM)\n", "pkg"
+    ) == ["tensorrt-llm"]
+
+
+def test_a_project_named_without_a_url_counts_and_lookalike_names_do_not():
+    assert adapted.upstreams_of(
+        "# Adapted from HuggingFace transformers' modeling_x.py\n", "pkg"
+    ) == ["transformers"]
+    # `nano-vllm-uno` is not vLLM; the package itself is never its own upstream
+    assert adapted.upstreams_of("# Adapted from nano-vllm-uno's tree builder\n", "pkg") == []
+    assert (
+        adapted.upstreams_of("# Adapted from https://github.com/org/pkg/blob/main/a.py\n", "pkg")
+        == []
+    )
+    assert adapted.upstreams_of("# Adapted from the paper's pseudo-code\n", "pkg") == []
+
+
+def test_adapted_files_maps_each_upstream_to_its_files(tmp_path: Path):
+    pkg = tmp_path / "pkg"
+    (pkg / "sub").mkdir(parents=True)
+    (pkg / "a.py").write_text("# Adapted from https://github.com/vllm-project/vllm\nx = 1\n")
+    (pkg / "sub" / "b.py").write_text("\n" * 20 + "# Adapted from https://github.com/o/late\n")
+    (pkg / "sub" / "c.py").write_text("# Adapted from https://github.com/o/FastVideo\n")
+    found = adapted.adapted_files(tmp_path, "pkg")
+    # b.py says it past the header: not a header claim
+    assert found == {"vllm": {"pkg/a.py"}, "fastvideo": {"pkg/sub/c.py"}}
