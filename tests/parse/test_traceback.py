@@ -774,3 +774,25 @@ def test_frames_condensed_to_path_line_function_are_frames() -> None:
     assert err.message == "warm-up ran out of pinned buffers for layer 3"
     assert line_kind("pool_logger.py:12 Pool resized to 8 buffers") == ""
     assert line_kind("kernels/attn_pool.py:27    return self.buffers[layer]") == "frame"
+
+
+def test_a_ray_log_whose_line_breaks_were_lost_is_read_record_by_record() -> None:
+    # markdown joined the lines of a ray worker's traceback; its prefix still marks each one
+    w = "(ServeWorker pid=4242) "
+    text = (
+        f"{w}Traceback (most recent call last): "
+        f'{w}File "/env/site-packages/pkg/runner.py", line 88, in warm '
+        f"{w}raise RuntimeError( "
+        f"{w}RuntimeError: warm-up ran out of pinned buffers"
+    )
+    (err,) = parse_traceback(text)
+    assert err.short_type == "RuntimeError"
+    assert err.message == "warm-up ran out of pinned buffers"
+    assert [(f.path, f.line, f.function) for f in err.frames] == [
+        ("/env/site-packages/pkg/runner.py", 88, "warm")
+    ]
+    # two different workers on one line are two lines' worth of prose, left as they are
+    from errexplain.parse.lines import clean_lines
+
+    mixed = "(A pid=1) one thing (B pid=2) another"
+    assert [ln.text for ln in clean_lines(mixed)] == ["one thing (B pid=2) another"]

@@ -215,11 +215,35 @@ def clean_lines(text: str) -> list[Line]:
     text = text.replace("\t", "    ").replace("\u00a0", " ")
     out: list[Line] = []
     for no, raw in enumerate(text.split("\n"), start=1):
-        if _NEEDS_CLEANING.search(raw):
+        if "pid=" in raw:  # a ray log whose line breaks the paste lost: one line per record
+            for part in _unflattened(raw):
+                out.extend(_clean_one(no, part))
+        elif _NEEDS_CLEANING.search(raw):
             out.extend(_clean_one(no, raw))
         else:
             out.append(Line(no, raw))
     return out
+
+
+_RAY_STREAM = compile_regex(
+    r"\([\w.-]{1,100}(?: rank=\d{1,6})? pid=\d{1,9}(?:, ip=[\d.:]{1,60})?\) "
+)
+"""A ray worker's stream prefix (`(SGLangWorker pid=38138) `), found anywhere in a line."""
+
+
+def _unflattened(raw: str) -> list[str]:
+    """A line holding one ray worker's prefix again and again (a log pasted where markdown
+    joined its lines: `(W pid=7) File "x.py", line 3, in f (W pid=7) raise ...`) split before
+    each of them; any other line as it is."""
+    found = list(_RAY_STREAM.finditer(raw))
+    if len(found) < 2 or len({m.group(0) for m in found}) != 1:
+        return [raw]
+    cuts = (
+        [0, *(m.start() for m in found[1:])]
+        if found[0].start() == 0
+        else [0, *(m.start() for m in found)]
+    )
+    return [raw[a:b].rstrip() for a, b in zip(cuts, [*cuts[1:], len(raw)], strict=True)]
 
 
 def _clean_one(no: int, raw: str) -> list[Line]:
