@@ -579,3 +579,21 @@ def test_a_frame_path_relative_to_a_package_directory_is_in_that_file():
         (Frame("graph_runner.py", 5, "f"),),
     )
     assert r.hits[0].id == "b2" * 8 and not r.ambiguous
+
+
+def test_a_traceback_ending_at_a_raise_that_makes_its_own_exception_elsewhere_costs():
+    # the innermost frame of the project makes the exception (`raise Exception(` with its text
+    # below): a site with the same template in a file no frame shows did not raise it
+    view = _view(
+        _entry("c3" * 8, "Exception", "Warm-up failed: <e>", path="demo/pkg/spec_runner.py"),
+    )
+    frame = Frame("/env/site-packages/demo/pkg/graph_runner.py", 338, "f", "raise Exception(")
+    r = rank(view, "Warm-up failed: kernel image missing", "Exception", (frame,))
+    (hit,) = (*r.hits, *r.nearest)
+    assert any("at a raise" in why for why in hit.reasons) and hit.score < 0.9
+    # a raise that passes on what it caught (`raise e`, `raise X(str(e))`) says nothing of
+    # where the text was made
+    for code in ("raise e", "raise RuntimeError(str(e)) from e"):
+        passed = Frame(frame.path, 338, "f", code)
+        r = rank(view, "Warm-up failed: kernel image missing", "Exception", (passed,))
+        assert r.hits[0].id == "c3" * 8 and r.hits[0].score >= 0.9

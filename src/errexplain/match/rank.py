@@ -191,18 +191,36 @@ def _frame_reason(cand: Candidate, frames: FrameSites) -> tuple[float, str | Non
 
 def _ends_elsewhere(cand: Candidate, frames: FrameSites) -> Frame | None:
     """The innermost frame, when the paste's traceback ends in another file of the candidate's
-    own project (its package directory in the frame's path) at a line it shows that calls
-    rather than raises, and the candidate raises (a logged or client message is written by
+    own project (its package directory in the frame's path) at a line it shows that calls, or
+    that makes a new exception with its own text (`raise Exception(` + an f-string below: the
+    error was made there), and the candidate raises (a logged or client message is written by
     code no frame needs to show); else None. The caller has found no frame in the candidate's
     file."""
     if not frames.frames or not cand.path or cand.kind in UNRAISED_KINDS:
         return None
     last = frames.frames[-1]
-    if not last.code or raises_here(last.code):
+    if not last.code or (raises_here(last.code) and not _raises_own_text(last.code)):
         return None  # (a line that raises may pass on what it caught, from anywhere)
     package = cand.path.replace("\\", "/").split("/", 1)[0]
     path = "/" + last.path.replace("\\", "/")
     return last if f"/{package}/" in path else None
+
+
+_OWN_RAISE = compile_regex(r"raise +[A-Za-z_][\w.]{0,200}\( *(?:[rfbu]{0,2}[\"']|$)")
+"""`raise X(` with its arguments on the lines below, or `raise X("...`, `raise X(f"...`: an
+exception made there with a text of its own (not `raise`, `raise e`, `raise X(str(e))`)."""
+
+
+def _raises_own_text(code: str) -> bool:
+    """Whether a frame's line makes a new exception with its own text (:data:`_OWN_RAISE`)."""
+    return _OWN_RAISE.match(code.strip()) is not None
+
+
+def _elsewhere(hit: Hit, frames: FrameSites) -> bool:
+    """Whether an exact hit was raised nowhere the traceback shows, the traceback ending in
+    another file of its project (:func:`_ends_elsewhere`): it leaves room for a candidate in
+    the traceback's own file, read fuzzily (its wording in that release may differ)."""
+    return not _frame_reason(hit.cand, frames)[1] and _ends_elsewhere(hit.cand, frames) is not None
 
 
 def _located(cand: Candidate, frames: FrameSites) -> bool:
@@ -312,8 +330,9 @@ def _adjust(
     elif (last := _ends_elsewhere(cand, frames)) is not None:
         score -= ENDS_ELSEWHERE
         reasons.append(
-            f"but the traceback ends in {last.path}:{last.line} at a call, in the same "
-            "project, and no frame is in this site's file"
+            f"but the traceback ends in {last.path}:{last.line} at "
+            f"{'a raise' if raises_here(last.code) else 'a call'}, in the same project, and no "
+            "frame is in this site's file"
         )
     elif cand.kind == "builtin":
         bonus = BUILTIN_PRIOR
@@ -806,7 +825,9 @@ def rank(
         exc_type = ""  # the server's message, re-raised by its client under the client's class
     seen = FrameSites(view, frames)
     hits = _exact(view, msg, exc_type, seen, window)
-    if fuzzy and not any(_type_ok(h.cand, exc_type) and _confident(h, msg) for h in hits):
+    if fuzzy and not any(
+        _type_ok(h.cand, exc_type) and _confident(h, msg) and not _elsewhere(h, seen) for h in hits
+    ):
         hits.extend(_fuzzy(view, msg, exc_type, seen, window, message))
     best = _best_per_site(hits)
     for pos, cap in _wrapped_inside(list(best.values()), cutoff).items():
