@@ -796,3 +796,15 @@ def test_a_ray_log_whose_line_breaks_were_lost_is_read_record_by_record() -> Non
 
     mixed = "(A pid=1) one thing (B pid=2) another"
     assert [ln.text for ln in clean_lines(mixed)] == ["one thing (B pid=2) another"]
+
+
+def test_a_dunder_function_that_markdown_made_bold_is_read_back() -> None:
+    # an issue tracker rendered `__init__` as bold; the stored text says **init**
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "/env/site-packages/pkg/runner.py", line 88, in **init**\n'
+        "    raise RuntimeError(\n"
+        "RuntimeError: warm-up ran out of pinned buffers\n"
+    )
+    (err,) = parse_traceback(text)
+    assert err.frames[0].function == "__init__"

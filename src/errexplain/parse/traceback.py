@@ -450,10 +450,10 @@ class _Stream:
             self.trace = _Trace(line)
         if short is not None:  # condensed: its code, if any, is on the same line
             code = short["acode"] or short["scode"] or short["code"]
-            frame = Frame(short["path"], int(short["line"]), short["func"], code)
+            frame = Frame(short["path"], int(short["line"]), _dunder(short["func"]), code)
         else:
             assert m is not None
-            func = m["func"].strip() if m["func"] else None
+            func = _dunder(m["func"].strip()) if m["func"] else None
             frame = Frame(m["path"], int(m["line"]), func, self._code_after(line))
         self.trace.frames.append(frame)
         self.trace.last = self.lines[self.i - 1].no
@@ -706,3 +706,13 @@ def _echoes(st: str, first: str) -> bool:
         return False
     at = st.find(first)
     return at > 0 and ("exception" in st[:at].lower() or "error" in st[:at].lower())
+
+
+def _dunder(func: str | None) -> str | None:
+    """A function name as Python wrote it, where markdown read its underscores as bold
+    (`**init**` of `__init__` in a paste rendered by an issue tracker)."""
+    if func and len(func) > 4 and func.startswith("**") and func.endswith("**"):
+        inner = func[2:-2]
+        if inner.isidentifier():
+            return f"__{inner}__"
+    return func
