@@ -21,6 +21,12 @@ _ESCAPES = compile_regex(
 )
 _LEVEL = r"(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL|FATAL)"
 _STAMP = r"\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:[.,]\d{1,9})?"
+_RAY_PREFIX = compile_regex(
+    r"\((?P<name>[\w.-]{1,100})(?: rank=(?P<rank>\d{1,6}))? pid=\d{1,9}"
+    r"(?:, ip=[\d.:]{1,60})?\) ?"
+)
+"""A ray worker's stream prefix (`(SGLangWorker pid=38138) `)."""
+
 # (pattern, is_stream): a stream prefix names the process a line came from and is printed on
 # every line; any other prefix starts a new log record.
 _PREFIXES: tuple[tuple[re.Pattern[str], bool], ...] = (
@@ -54,13 +60,7 @@ _PREFIXES: tuple[tuple[re.Pattern[str], bool], ...] = (
         ),
         False,
     ),
-    (
-        compile_regex(
-            r"\((?P<name>[\w.-]{1,100})(?: rank=(?P<rank>\d{1,6}))? pid=\d{1,9}"
-            r"(?:, ip=[\d.:]{1,60})?\) ?"
-        ),
-        True,
-    ),
+    (_RAY_PREFIX, True),
     (
         compile_regex(
             rf"{_STAMP}(?:Z|[+-]\d\d:?\d\d)?(?: - [\w.]{{1,100}} - {_LEVEL} -"
@@ -225,17 +225,11 @@ def clean_lines(text: str) -> list[Line]:
     return out
 
 
-_RAY_STREAM = compile_regex(
-    r"\([\w.-]{1,100}(?: rank=\d{1,6})? pid=\d{1,9}(?:, ip=[\d.:]{1,60})?\) "
-)
-"""A ray worker's stream prefix (`(SGLangWorker pid=38138) `), found anywhere in a line."""
-
-
 def _unflattened(raw: str) -> list[str]:
     """A line holding one ray worker's prefix again and again (a log pasted where markdown
     joined its lines: `(W pid=7) File "x.py", line 3, in f (W pid=7) raise ...`) split before
     each of them; any other line as it is."""
-    found = list(_RAY_STREAM.finditer(raw))
+    found = [m for m in _RAY_PREFIX.finditer(raw) if m.group(0).endswith(" ")]
     if len(found) < 2 or len({m.group(0) for m in found}) != 1:
         return [raw]
     cuts = (
