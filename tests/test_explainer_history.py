@@ -699,3 +699,95 @@ def test_a_removed_wording_points_at_the_current_template_that_generalizes_it(ne
     assert out[1].current is None
     other_type = replace(new, exception="RuntimeError")
     assert not _generalizes(other_type, OLD_LEAK)
+
+
+# ------------------------------------------ a frame where an earlier wording of the check sat
+
+
+def _moved_check(p: str = "sglang") -> tuple[list[Entry], Facts, Project]:
+    """One check whose code moved from runner.py to decode/runner.py in 1.2; its older wording
+    reads a module constant written out (the extractor expands the raising module's own
+    constants, not imported ones), its current one the constant's name. A sibling runner
+    raises the current text too, in every release."""
+    entries, facts, proj = history(p)
+
+    def src(path: str, line: int, func: str) -> Source:
+        return Source(p, "2.0", f"{p}/{path}", line, func, None)
+
+    head, older, sibling = "c0000000000000a1", "c0000000000000a2", "c0000000000000a3"
+    entries += [
+        Entry(
+            head,
+            p,
+            "Exception",
+            "graph capture failed: <e>\n<CAPTURE_HELP>",
+            src("decode/runner.py", 80, "DecodeRunner.__init__"),
+            releases=("1.2", "2.0"),
+            at=f"1.2..2.0 {p}/decode/runner.py:80 DecodeRunner.__init__",
+            derived=True,
+        ),
+        Entry(
+            older,
+            p,
+            "Exception",
+            "graph capture failed: <e>\nPossible solutions: lower --mem-fraction-static, "
+            "lower --cuda-graph-max-bs, or disable the graphs with --disable-cuda-graph, "
+            "and open an issue with the whole log if none of these helps",
+            src("runner.py", 338, "Runner.__init__"),
+            releases=("1.0", "1.1"),
+            at=f"1.0..1.1 {p}/runner.py:338 Runner.__init__",
+            lineage=head,
+            removed_in="1.2",
+            derived=True,
+        ),
+        Entry(
+            sibling,
+            p,
+            "Exception",
+            "graph capture failed: <e>\n<CAPTURE_HELP>",
+            src("draft_runner.py", 50, "DraftRunner.__init__"),
+            releases=("1.0", "2.0"),
+            at=f"1.0..2.0 {p}/draft_runner.py:50 DraftRunner.__init__",
+            derived=True,
+        ),
+    ]
+    paths = {
+        **facts.paths,
+        f"{p}/runner.py": "1.0..1.1",
+        f"{p}/decode/runner.py": "1.2..2.0",
+        f"{p}/draft_runner.py": "1.0..2.0",
+        f"{p}/model_runner.py": "1.0..2.0",
+    }
+    return entries, replace(facts, paths=paths), proj
+
+
+MOVED_PASTE = (
+    "Traceback (most recent call last):\n"
+    '  File "/opt/py/site-packages/sglang/model_runner.py", line 20, in init_graphs\n'
+    "    self.graph_runner = Runner(self)\n"
+    '  File "/opt/py/site-packages/sglang/runner.py", line 338, in __init__\n'
+    "    raise Exception(\n"
+    "Exception: graph capture failed: out of memory\n"
+)
+
+
+@pytest.mark.parametrize("kind", ["memory", "index"])
+def test_a_frame_where_an_earlier_wording_sat_credits_its_lineage(kind):
+    """The paste (release 1.1, message cut before the written-out help text) ends at the raise
+    in runner.py, where the check's older wording sat: the check's current wording, moved to
+    decode/runner.py since, is the answer, not the sibling runner that words it alike."""
+    entries, facts, proj = _moved_check()
+    if kind == "memory":
+        view = MemoryCatalog(entries, release_facts=[facts], projects=[proj])
+    else:
+        view = Index.from_bytes(build_bytes(entries, [proj], "k", [facts]))
+    x = one(MOVED_PASTE, view)
+    top = x.matches[0]
+    assert top.entry.id == "c0000000000000a1"
+    assert any(
+        "sglang/runner.py (__init__), where an earlier release raised this check" in r
+        for r in top.reasons
+    )
+    sibling = next(m for m in x.matches if m.entry.id == "c0000000000000a3")
+    assert sibling.score < top.score
+    assert any("no frame is in this site's file" in r for r in sibling.reasons)

@@ -10,6 +10,7 @@ from errexplain.extract.lineage import (
     THRESHOLD,
     History,
     Site,
+    message_similarity,
     pair,
     replacement,
     score,
@@ -468,3 +469,51 @@ def test_grown_keeps_whole_words_of_the_literal_text(before, after):
         {"sglang/b/y.py": f'def g(m):\n    if m > 1:\n        raise ValueError("{after}")\n'},
     )
     assert len(history.lineages) == 2
+
+
+# 0.5.13 -> 0.5.14: CudaGraphRunner moved to runner/decode_cuda_graph_runner.py, which imports
+# the help text its module used to define: one release's message has the constant written out,
+# the next only its name.
+def test_a_check_moved_away_from_the_constant_it_words_is_followed():
+    old = {
+        "sglang/srt/model_executor/cuda_graph_runner.py": """
+        HELP = "Possible solutions: lower --mem-fraction-static or disable the graphs."
+
+        class CudaGraphRunner:
+            def __init__(self, e):
+                raise Exception(f"Capture cuda graph failed: {e}\\n{HELP}")
+        """,
+    }
+    new = {
+        "sglang/srt/model_executor/runner/decode_cuda_graph_runner.py": """
+        from sglang.srt.model_executor.help import HELP
+
+        class DecodeCudaGraphRunner:
+            def __init__(self, e):
+                raise Exception(f"Capture cuda graph failed: {e}\\n{HELP}")
+        """,
+    }
+    before, after = sites_of(old)[0], sites_of(new)[0]
+    assert "Possible solutions" in before.template and "<HELP>" in after.template
+    assert message_similarity(before, after) == 1.0
+    assert [s.path for s in one_lineage(history_of(old, new))] == [
+        "sglang/srt/model_executor/cuda_graph_runner.py",
+        "sglang/srt/model_executor/runner/decode_cuda_graph_runner.py",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("short", "long", "expands"),
+    [
+        ("Capture failed: <e>\n<HELP_TEXT>", "Capture failed: <e>\nTry a smaller batch.", True),
+        # only a constant's name may hold written-out text; <e> must stay <e>
+        ("Capture failed: <e>\n<HELP_TEXT>", "Capture failed: boom\nTry a smaller batch.", False),
+        ("Capture failed: <reason>", "Capture failed: out of memory", False),
+        # too little literal text to say it is the same message
+        ("Failed: <HELP>", "Failed: see the docs", False),
+    ],
+)
+def test_a_constant_written_out_is_the_same_message(short, long, expands):
+    from errexplain.extract.lineage import _expands
+
+    assert _expands(short, long) is expands

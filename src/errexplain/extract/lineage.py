@@ -57,7 +57,7 @@ from errexplain._startup import mutable_record, record
 from errexplain.extract.merge import site_text
 from errexplain.extract.records import Site
 from errexplain.match.normalize import mask_template
-from errexplain.match.template import compile_template
+from errexplain.match.template import compile_template, match_compiled, normalize_ws
 
 THRESHOLD = 0.75
 """The lowest :func:`score` of a pairing that is not exact. The weights (message 0.5, path 0.2,
@@ -125,7 +125,36 @@ def message_similarity(a: Site, b: Site) -> float:
     ma, mb = mask_template(a.template), mask_template(b.template)
     if not ma.strip("\x00 ") and not mb.strip("\x00 "):
         return 0.5 if a.template != b.template else 1.0
+    if _expands(a.template, b.template) or _expands(b.template, a.template):
+        return 1.0
     return fuzz.ratio(ma, mb) / 100
+
+
+def _constant(name: str) -> bool:
+    """A placeholder named like a module constant (``CUDA_GRAPH_CAPTURE_FAILED_MSG``)."""
+    bare = name.rsplit(".", 1)[-1]
+    return bare.isupper() and any(c.isalpha() for c in bare)
+
+
+def _expands(short: str, long: str) -> bool:
+    """`long` is `short` with the text of module constants written out: each placeholder of
+    `short` named like a constant holds words of `long`, every other one holds the same
+    placeholder of `long`. The extractor writes out a constant of the raising module, not an
+    imported one, so one message reads both ways when its code moves away from the module
+    that defines the constant (``Capture cuda graph failed: <e>`` then the help text, or then
+    ``<CUDA_GRAPH_CAPTURE_FAILED_MSG>``)."""
+    compiled = compile_template(short)
+    if compiled.literal_len < MIN_LITERAL_ELSEWHERE or not any(map(_constant, compiled.names)):
+        return False
+    values = match_compiled(compiled, normalize_ws(long))
+    if values is None:
+        return False
+    return all(
+        (value.strip() and not value.strip().startswith("<"))
+        if _constant(name)
+        else value.strip() == f"<{name}>"
+        for name, value in zip(compiled.names, values, strict=True)
+    )
 
 
 def _path_score(a: str, b: str) -> float:

@@ -148,6 +148,7 @@ class FrameSites:
         self.frames = frames
         self._view = view
         self._seen: dict[str, frozenset[int]] = {}
+        self._heads: dict[str, dict[str, str]] = {}
 
     def same_function(self, cand: Candidate, frame: Frame) -> bool:
         func = (cand.function or "").rsplit(".", 1)[-1]
@@ -160,6 +161,22 @@ class FrameSites:
         if found is None:
             found = self._seen[key] = frozenset(self._view.site_positions(key))
         return cand.pos in found
+
+    def lineage_at(self, cand: Candidate, frame: Frame) -> str | None:
+        """The file where some wording of the candidate's lineage was raised in some release,
+        when that is the frame's file and function (history catalogs): the check was reworded
+        or moved since, and the paste comes from a release that raised it where the frame is."""
+        if not frame.function or not (cand.releases or cand.lineage):
+            return None
+        key = site_key(frame.path, frame.function)
+        heads = self._heads.get(key)
+        if heads is None:
+            heads = self._heads[key] = {
+                c.lineage or c.id: path
+                for c in self._view.sites_at(key)
+                if (path := _file_of(c, frame)) is not None
+            }
+        return heads.get(cand.lineage or cand.id)
 
 
 def site_key(path: str, function: str) -> str:
@@ -175,6 +192,11 @@ def _frame_reason(cand: Candidate, frames: FrameSites) -> tuple[float, str | Non
     for depth, frame in enumerate(reversed(frames.frames)):
         path = _file_of(cand, frame)
         if path is None:
+            earlier = frames.lineage_at(cand, frame)
+            bonus = FRAME_FILE + FRAME_FUNC + (FRAME_LAST if depth == 0 else 0.0)
+            if earlier is not None and bonus > best[0]:
+                why = f"a traceback frame is in {earlier} ({frame.function}), where an earlier"
+                best = (bonus, why + " release raised this check")
             continue
         same_func = frames.same_function(cand, frame)
         bonus = (
