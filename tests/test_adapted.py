@@ -154,3 +154,17 @@ def test_a_library_named_in_the_paste_is_no_look_alike():
     text = "transformers==4.57.1\nValueError: Cannot find the config file for awq\n"
     (exp,) = explain_text(text, view)
     assert exp.matches and exp.matches[0].score == SHARED_CAP
+
+
+def test_a_platform_that_runs_the_engine_named_in_the_paste_is_no_look_alike(view):
+    # Xinference (like a cloud console or a notebook service) starts the project as one of its
+    # backends and passes its errors on: naming the platform says who relayed the error, not
+    # that another engine raised it
+    text = (
+        "Launching the model with xinference 1.5 fails:\n"
+        "RuntimeError: [address=0.0.0.0:37905, pid=4194] The server cannot start with 4 "
+        "workers today\n"
+    )
+    (exp,) = explain_text(text, view)
+    assert exp.matches and exp.matches[0].entry.source.path == "pkg/own/server.py"
+    assert not any("look-alike" in n for n in exp.notes)

@@ -112,11 +112,12 @@ RAISER_PARTS = 3
 
 
 _ENGINE_NAMES = compile_regex(
-    r"(?i)(?<![\w-])(vllm|lmdeploy|xinference|aphrodite|mlc[_-]llm"
+    r"(?i)(?<![\w-])(vllm|lmdeploy|aphrodite|mlc[_-]llm"
     r"|text[_-]generation[_-](?:server|inference))(?![\w-])"
 )
 """Sibling engines a paste may name (not TensorRT-LLM: sglang's own backends and messages are
-named after it)."""
+named after it; not Xinference: a platform that starts sglang as one of its backends and relays
+its errors, so naming it says who passed the error on, not who raised it)."""
 
 
 def _named_engine(error: RaisedError, text: str, matches: tuple[Match, ...]) -> str | None:
