@@ -575,3 +575,48 @@ def test_a_quiet_warning_before_a_cut_traceback_is_not_its_error():
     assert not any(x.matches for x in explain_text(text, view))  # the cut traceback only
     text = paste("Tokens in the prompt do not match its images: 3 != 4")
     assert [x.matches[0].entry.id for x in explain_text(text, view) if x.matches] == ["6" * 16]
+
+
+# ------------------------------------------- a line printed under an error, held by its value
+
+DIED = "f" * 16
+DIED_ENTRY = _entry(
+    DIED,
+    "Rank <rank> worker exited while starting up (exit code: <code>). A code of -9 is most "
+    "often the kernel's out-of-memory killer: look for it in dmesg.",
+    "RuntimeError",
+    "demo/launcher.py",
+    derived=True,
+)
+CHILD_THEN_PARENT = (
+    "Two jobs raced for the same devices:\n\n"
+    "RuntimeError: NCCL error: unhandled cuda error\n"
+    "Rank 0 worker exited while starting up (exit code: -3)\n"
+)
+
+
+def test_a_known_message_printed_under_an_error_is_an_error_of_its_own():
+    """The parent's line under the child's error has no log prefix, so it joins the child's
+    message, where `NCCL error: <error_str>` holds it inside its value: it is read as the
+    second error it is (the start of a message the catalog knows well)."""
+    view = MemoryCatalog((*ENTRIES, DIED_ENTRY))
+    child, parent = explain_text(CHILD_THEN_PARENT, view)
+    assert child.matches[0].entry.id == NCCL
+    assert parent.error.message == "Rank 0 worker exited while starting up (exit code: -3)"
+    assert parent.matches[0].entry.id == DIED and parent.matches[0].score >= 0.9
+
+
+def test_a_line_the_matched_template_words_itself_is_no_second_error():
+    # the line is literal text of the error's own template: part of that message, not another
+    entry = _entry(
+        "9" * 16,
+        "Rank <rank> worker exited while starting up (exit code: <code>)\nsee the log above",
+        "RuntimeError",
+        "demo/pool.py",
+    )
+    view = MemoryCatalog((*ENTRIES, DIED_ENTRY, entry))
+    text = (
+        "RuntimeError: Rank 0 worker exited while starting up (exit code: -3)\nsee the log above\n"
+    )
+    (only,) = explain_text(text, view)
+    assert only.matches[0].entry.id == "9" * 16

@@ -25,7 +25,7 @@ from errexplain.match.rank import (
 )
 from errexplain.match.release import Facts, Window, guess, pin, site_lines, window
 from errexplain.match.sites import ambiguous, assert_test, locate, wants_sites
-from errexplain.match.template import compile_template, sentence_stops
+from errexplain.match.template import compile_template, normalize_ws, sentence_stops
 from errexplain.models import (
     UNRAISED_KINDS,
     Current,
@@ -561,6 +561,9 @@ def _quiet(exp: Explanation) -> bool:
 BESIDE_LINES = 60
 BESIDE_SCORE = 0.95
 BESIDE_NEAR = 12
+INSIDE_SCORE = 0.9
+"""A record that another error's match holds inside a value (:func:`_part_of`) is an error of
+its own from this score on, read fuzzily (a message cut by its printer, or its start alone)."""
 """Only records this many lines around a parsed error are read: a log's thousands of start-up
 records would each cost a lookup on every cold start (a multi-rank log went from 30 to 118 ms)."""
 
@@ -582,7 +585,11 @@ def _logged_beside(
 
     taken_lines = {x.error.line_no for x in found}
     taken_ids = {x.matches[0].entry.id for x in found if x.matches}
-    messages = [x.error.message for x in found if x.error.message]
+    # the later lines of multi-line messages: a line printed under an error without a log
+    # prefix of its own joins its message, but may be another error (:func:`_part_of`)
+    later = {
+        line.strip() for x in found for line in x.error.message.split("\n")[1:] if line.strip()
+    }
     # beside a traceback, a child's sigquit or `Killed` is its aftermath (the parser's noise);
     # beside log lines only, it may be the most telling line the paste has
     aftermath = any(x.error.form in ("traceback", "jupyter") for x in found)
@@ -590,7 +597,7 @@ def _logged_beside(
     records = [
         (ln.no, st)
         for ln in clean_lines(text)
-        if ln.record
+        if (ln.record or ln.text.strip() in later)
         and ln.no in near
         and ln.no not in taken_lines
         and not ln.text[:1].isspace()  # (a traceback's frames and code, prefixed line by line)
@@ -599,7 +606,7 @@ def _logged_beside(
         and not _announces(st)
         and not structural(st)
         and not (aftermath and NOISE.match(st))
-        and not any(st in m or m in st for m in messages)
+        and not any(_part_of(x, st) for x in found)
     ][-BESIDE_LINES:]
     out: list[Explanation] = []
     looked: set[str] = set()
@@ -607,12 +614,15 @@ def _logged_beside(
         if st in looked:  # (ranks print the same record: one lookup)
             continue
         looked.add(st)
-        ranking = rank(view, st, fuzzy=False)  # (only an exact match is taken here)
+        # only an exact match is taken here, but for a record printed under an error whose
+        # match holds it inside a value: the start of a message known well may do too
+        inside = any(x.error.message and st in x.error.message for x in found)
+        ranking = rank(view, st, fuzzy=inside)
         hit = ranking.hits[0] if ranking.hits else None
         if (
             hit is None
-            or hit.kind != "exact"
-            or hit.score < BESIDE_SCORE
+            or (hit.kind != "exact" and not inside)
+            or hit.score < (INSIDE_SCORE if inside else BESIDE_SCORE)
             or hit.id in taken_ids
             or not _known_well(hit, st, 0.5, True)
             or (hit.cand.kind == "log" and not reports_failure(hit.cand.exception, hit.template))
@@ -621,6 +631,21 @@ def _logged_beside(
         taken_ids.add(hit.id)
         out.append(_as_error(view, st, no, ranking, {hit.id}, text, release))
     return out
+
+
+def _part_of(x: Explanation, st: str) -> bool:
+    """Whether the record `st` is error `x`'s own message, or a part of it as its best match
+    reads it. A later line of a multi-line message that the match holds only inside a
+    placeholder's value is not: another process printed it under the error (the parent's
+    `Rank 0 scheduler died during initialization ...` under a child's `RuntimeError: NCCL
+    error: <e>`), and it is an error of its own when the catalog knows it well."""
+    message = x.error.message
+    if not message or (st not in message and message not in st):
+        return False
+    if message in st or st in message.split("\n", 1)[0] or not x.matches:
+        return True
+    flat = normalize_ws(st)
+    return not any(flat in normalize_ws(value) for _, value in x.matches[0].values)
 
 
 def _announces(st: str) -> bool:
