@@ -29,6 +29,12 @@ def _texts(text: str) -> list[str]:
     [
         ("[2026-10-02 11:04:09 TP0] ValueError: bad", "ValueError: bad", "TP0"),
         ("[2026-10-02 11:04:09 DP1 TP3 EP3] KeyError: 'x'", "KeyError: 'x'", "DP1 TP3 EP3"),
+        # context- and expert-parallel ranks (sglang 0.5.16+): labels with an underscore
+        (
+            "[2026-04-20 21:34:08 ATTN_CP1 MOE_DP1 TP2] Ignore import error when loading x: y",
+            "Ignore import error when loading x: y",
+            "ATTN_CP1 MOE_DP1 TP2",
+        ),
         ("[rank3]: RuntimeError: boom", "RuntimeError: boom", "rank3"),
         ("(TP0 pid=55) ValueError: bad", "ValueError: bad", "TP0"),
         ("[2025-11-06T02:10:00.702Z] KeyError: 'x'", "KeyError: 'x'", None),

@@ -44,7 +44,7 @@ _PREFIXES: tuple[tuple[re.Pattern[str], bool], ...] = (
     (compile_regex(r"\[pod/[\w.-]{1,253}/[\w.-]{1,253}\] "), True),
     (
         compile_regex(
-            rf"\[{_STAMP}(?:Z|[+-]\d\d:?\d\d)?(?P<rank>(?: [A-Z]{{1,4}}\d{{1,6}}){{0,8}})\] ?"
+            rf"\[{_STAMP}(?:Z|[+-]\d\d:?\d\d)?(?P<rank>(?: [A-Z][A-Z_]{{0,9}}\d{{1,6}}){{0,8}})\] ?"
         ),
         False,
     ),
