@@ -331,3 +331,53 @@ def test_a_message_quoted_across_a_wrapped_line_is_read_whole_and_once():
     exps = explain_text(note, view)
     assert [e.matches[0].entry.id for e in exps] == ["k" * 16]
     assert exps[0].error.message.endswith("is not enabled.")
+
+
+# ------------------------------------- a value printed empty; the module the paste names
+
+CONFIG_TEMPLATE = "An error occurred while loading the store configuration: <exc>"
+KV_STORE = _entry("d", "error", CONFIG_TEMPLATE, "kvstore/kv_store.py", 70, "log")
+DISK_STORE = _entry("e", "error", CONFIG_TEMPLATE, "diskcache/disk_backend.py", 20, "log")
+TRANSFER = (
+    "E0116 07:02:59.408260 2594575 client.cpp:1601] Failed to submit the transfer\n"
+    "E0116 07:02:59.408584 2594572 client.cpp:1601] Failed to submit the transfer\n"
+)
+
+
+def test_a_record_ending_with_a_colon_before_another_record_is_an_error():
+    """The value after the colon was printed empty: followed by another record (or by
+    nothing), the record is the message, not an announcement of what follows."""
+    view = _view(KV_STORE)
+    line = "[2026-01-16 07:02:59 TP6] An error occurred while loading the store configuration: "
+    exps = explain_text(TRANSFER + line + "\n" + line.replace("TP6", "TP3") + "\n", view)
+    found = [x for x in exps if x.matches and x.matches[0].entry.id == "d" * 16]
+    assert len(found) == 1
+    assert found[0].error.message == "An error occurred while loading the store configuration:"
+
+
+def test_a_record_ending_with_a_colon_before_a_traceback_announces_it():
+    view = _view(KV_STORE)
+    text = (
+        "[2026-01-16 07:02:59 TP6] An error occurred while loading the store configuration:\n"
+        + TRACE
+    )
+    exps = explain_text(text, view)
+    assert [x.error.type for x in exps] == ["RuntimeError"]
+
+
+def test_the_module_a_paste_names_tells_same_text_sites_apart():
+    """Two stores log the same text; the paste's other records name the kv store: its site
+    comes first, with the reason, and the pair is no longer ambiguous."""
+    view = _view(KV_STORE, DISK_STORE)
+    line = "[2026-01-16 07:02:59 TP6] An error occurred while loading the store configuration: "
+    named = "[2026-01-16 07:02:58 TP6] kvstore warmup done.\n" + TRANSFER + line + "\n"
+    (exp,) = [x for x in explain_text(named, view) if x.matches]
+    top = exp.matches[0]
+    assert top.entry.id == "d" * 16 and not exp.ambiguous
+    assert any("the paste names kvstore (demo/kvstore/kv_store.py)" in r for r in top.reasons)
+    # named by neither: both listed, ambiguous
+    (exp,) = [x for x in explain_text(TRANSFER + line + "\n", view) if x.matches]
+    assert {m.entry.id for m in exp.matches} == {"d" * 16, "e" * 16} and exp.ambiguous
+    # a word of the packages above both modules (demo) tells nothing
+    (exp,) = [x for x in explain_text("demo run\n" + TRANSFER + line + "\n", view) if x.matches]
+    assert exp.ambiguous

@@ -43,6 +43,7 @@ if TYPE_CHECKING:
     from collections.abc import Iterator, Mapping, Sequence
 
     from errexplain.models import CatalogView
+    from errexplain.parse.lines import Line
 
 AMBIGUOUS_NOTE = (
     "the same message is raised at several places and the traceback does not "
@@ -456,7 +457,9 @@ def explain_error(
     if wants_sites(error.message, error.type) and (error.frames or assert_test(error.message)):
         ranking = _with_sites(ranking, error, view, cutoff)
     matches = _by_form(tuple(_to_match(view, h) for h in ranking.hits), error.form)
-    ambiguous = _still_ambiguous(matches, ranking.ambiguous)
+    matches, ambiguous = _named_module(
+        matches, _still_ambiguous(matches, ranking.ambiguous), error, text
+    )
     nearest = tuple(_to_match(view, h) for h in ranking.nearest)
     g = None
     if facts is not None:
@@ -594,16 +597,17 @@ def _logged_beside(
     # beside log lines only, it may be the most telling line the paste has
     aftermath = any(x.error.form in ("traceback", "jupyter") for x in found)
     near = {n + d for n in taken_lines for d in range(-BESIDE_NEAR, BESIDE_NEAR + 1)}
+    cleaned = list(clean_lines(text))
     records = [
         (ln.no, st)
-        for ln in clean_lines(text)
+        for i, ln in enumerate(cleaned)
         if (ln.record or ln.text.strip() in later)
         and ln.no in near
         and ln.no not in taken_lines
         and not ln.text[:1].isspace()  # (a traceback's frames and code, prefixed line by line)
         and len(st := ln.text.strip()) >= BARE_MIN_CHARS
         and "Traceback (most recent call last)" not in st
-        and not _announces(st)
+        and not (_announces(st) and _followed(cleaned, i))
         and not structural(st)
         and not (aftermath and NOISE.match(st))
         and not any(_part_of(x, st) for x in found)
@@ -615,21 +619,25 @@ def _logged_beside(
             continue
         looked.add(st)
         # only an exact match is taken here, but for a record printed under an error whose
-        # match holds it inside a value: the start of a message known well may do too
-        inside = any(x.error.message and st in x.error.message for x in found)
-        ranking = rank(view, st, fuzzy=inside)
+        # match holds it inside a value, or one that ends with the colon before a value printed
+        # empty: the start of a message known well may do too
+        loose = st[-1] == ":" or any(x.error.message and st in x.error.message for x in found)
+        ranking = rank(view, st, fuzzy=loose)
         hit = ranking.hits[0] if ranking.hits else None
         if (
             hit is None
-            or (hit.kind != "exact" and not inside)
-            or hit.score < (INSIDE_SCORE if inside else BESIDE_SCORE)
+            or (hit.kind != "exact" and not loose)
+            or hit.score < (INSIDE_SCORE if loose else BESIDE_SCORE)
             or hit.id in taken_ids
             or not _known_well(hit, st, 0.5, True)
             or (hit.cand.kind == "log" and not reports_failure(hit.cand.exception, hit.template))
         ):
             continue  # (a warning beside an error is context unless it reports a failure)
-        taken_ids.add(hit.id)
-        out.append(_as_error(view, st, no, ranking, {hit.id}, text, release))
+        # the sites that raise the same text as well are listed too (the paste may tell them
+        # apart: its release, the modules it names)
+        twins = {h.id for h in ranking.hits if h.template == hit.template and h.raw == hit.raw}
+        taken_ids.update(twins)
+        out.append(_as_error(view, st, no, ranking, twins, text, release))
     return out
 
 
@@ -652,6 +660,17 @@ def _announces(st: str) -> bool:
     """A record ending with a colon announces what follows (`Scheduler hit an exception:`, a
     traceback the parser has read, cut or not): it is not an error of its own."""
     return st[-1] == ":"
+
+
+def _followed(lines: Sequence[Line], i: int) -> bool:
+    """Whether line i is followed by what it announces, when it ends with a colon: any next
+    line but the same record again (every rank printing it) means text of its own follows (a
+    multi-rank log prefixes each line of the traceback it announces). Followed by nothing or by
+    its own repeat, the colon ends a message whose value was printed empty (`An error occurred
+    while loading the configuration: ` with an empty exception text)."""
+    st = lines[i].text.strip()
+    nxt = next((ln for ln in lines[i + 1 :] if ln.text.strip()), None)
+    return nxt is not None and nxt.text.strip() != st
 
 
 def _by_form(matches: tuple[Match, ...], form: str) -> tuple[Match, ...]:
@@ -682,6 +701,48 @@ def _still_ambiguous(matches: tuple[Match, ...], ambiguous: bool) -> bool:
     top = matches[0]
     same = [m for m in matches if m.score == top.score and m.entry.template == top.entry.template]
     return len(same) > 1
+
+
+NAMED_MODULE = 0.005
+"""What a site gains over its same-text twins when the paste names its module (a tie-break)."""
+_WORD = compile_regex(r"[A-Za-z0-9]+")
+MODULE_WORD = 4
+"""The shortest part of a path (split at `/`, `_`, `.`) that names a module (not `io`, `v2`)."""
+
+
+def _path_words(path: str | None) -> set[str]:
+    """The words of a site's file name and of its directory's name (`mooncake_store/
+    mooncake_store.py`: mooncake, store): the module, not the packages above it, whose names
+    (`multimodal_gen`, `runtime`) are words of any prose about the project."""
+    parts = "_".join((path or "").lower().removesuffix(".py").split("/")[-2:])
+    return {w for w in parts.replace(".", "_").split("_") if len(w) >= MODULE_WORD}
+
+
+def _named_module(
+    matches: tuple[Match, ...], ambiguous: bool, error: RaisedError, text: str
+) -> tuple[tuple[Match, ...], bool]:
+    """(matches, still ambiguous): of the sites that raise the best text with the best score,
+    the only one whose module the paste names outside the error's message (a word of its path
+    the other sites' paths lack: `Mooncake store setup successfully.` above a message that
+    sglang's Mooncake and SiMM stores both log) comes first, by NAMED_MODULE."""
+    if not ambiguous or not text:
+        return matches, ambiguous
+    top = matches[0]
+    same = [m for m in matches if m.score == top.score and m.entry.template == top.entry.template]
+    own = {id(m): _path_words(m.entry.source.path) for m in same}
+    common = set.intersection(*own.values())
+    rest = text.replace(error.message, " ") if error.message else text
+    said = {w.lower() for w in _WORD.findall(rest)}
+    named = [(m, sorted((own[id(m)] - common) & said)) for m in same]
+    named = [(m, words) for m, words in named if words]
+    if len(named) != 1:
+        return matches, True
+    m, words = named[0]
+    why = (
+        f"the paste names {', '.join(words)} ({m.entry.source.path}), the other sites' paths do not"
+    )
+    first = replace(m, score=m.score + NAMED_MODULE, reasons=(*m.reasons, why))
+    return (first, *(x for x in matches if x is not m)), False
 
 
 _MASK = "\ue000"
