@@ -381,3 +381,20 @@ def test_the_module_a_paste_names_tells_same_text_sites_apart():
     # a word of the packages above both modules (demo) tells nothing
     (exp,) = [x for x in explain_text("demo run\n" + TRANSFER + line + "\n", view) if x.matches]
     assert exp.ambiguous
+
+
+def test_the_module_a_message_value_names_comes_before_the_rest_of_the_paste():
+    """`Ignore import error when loading <name>: <e>` is logged by two registries; the value
+    names the processors' package, while the paste's prose names models too: the value
+    decides."""
+    template = "Ignore import error when loading <name>: <e>"
+    models = _entry("f", "warning", template, "models/registry.py", 132, "log")
+    procs = _entry("g", "warning", template, "managers/processor_registry.py", 24, "log")
+    view = _view(models, procs)
+    line = (
+        "[2026-04-14 16:08:42 TP0] Ignore import error when loading "
+        "demo.processor.gemma4: cannot import name 'AudioConfig' from 'transformers'\n"
+    )
+    (exp,) = explain_text("Serving two models on one node.\n" + line, view)
+    assert exp.matches[0].entry.id == "g" * 16 and not exp.ambiguous
+    assert any("the paste names processor" in r for r in exp.matches[0].reasons)

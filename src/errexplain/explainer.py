@@ -714,17 +714,22 @@ def _path_words(path: str | None) -> set[str]:
     """The words of a site's file name and of its directory's name (`mooncake_store/
     mooncake_store.py`: mooncake, store): the module, not the packages above it, whose names
     (`multimodal_gen`, `runtime`) are words of any prose about the project."""
-    parts = "_".join((path or "").lower().removesuffix(".py").split("/")[-2:])
-    return {w for w in parts.replace(".", "_").split("_") if len(w) >= MODULE_WORD}
+    parts = (path or "").lower().removesuffix(".py").split("/")[-2:]
+    if parts[-1].startswith("__"):  # a package's __init__.py or __main__.py: its directory
+        parts = parts[:-1]
+    words = "_".join(parts).replace(".", "_").split("_")
+    return {w for w in words if len(w) >= MODULE_WORD}
 
 
 def _named_module(
     matches: tuple[Match, ...], ambiguous: bool, error: RaisedError, text: str
 ) -> tuple[tuple[Match, ...], bool]:
     """(matches, still ambiguous): of the sites that raise the best text with the best score,
-    the only one whose module the paste names outside the error's message (a word of its path
-    the other sites' paths lack: `Mooncake store setup successfully.` above a message that
-    sglang's Mooncake and SiMM stores both log) comes first, by NAMED_MODULE."""
+    the only one whose module the paste names outside the error's message or in its values (a
+    word of its path the other sites' paths lack: `Mooncake store setup successfully.` above a
+    message that sglang's Mooncake and SiMM stores both log; `Ignore import error when loading
+    sglang.srt.multimodal.processors.x: ...`, logged by the processor registry in
+    managers/multimodal_processor.py as by the model registry) comes first, by NAMED_MODULE."""
     if not ambiguous or not text:
         return matches, ambiguous
     top = matches[0]
@@ -732,9 +737,15 @@ def _named_module(
     own = {id(m): _path_words(m.entry.source.path) for m in same}
     common = set.intersection(*own.values())
     rest = text.replace(error.message, " ") if error.message else text
-    said = {w.lower() for w in _WORD.findall(rest)}
-    named = [(m, sorted((own[id(m)] - common) & said)) for m in same]
-    named = [(m, words) for m, words in named if words]
+    # the message's values first (its literal text is the same at every such site), then the
+    # rest of the paste
+    named: list[tuple[Match, list[str]]] = []
+    for where in (" ".join(value for _, value in top.values), rest):
+        said = {w.lower() for w in _WORD.findall(where)}
+        named = [(m, sorted((own[id(m)] - common) & said)) for m in same]
+        named = [(m, words) for m, words in named if words]
+        if named:
+            break
     if len(named) != 1:
         return matches, True
     m, words = named[0]
