@@ -367,20 +367,21 @@ def test_a_record_ending_with_a_colon_before_a_traceback_announces_it():
 
 def test_the_module_a_paste_names_tells_same_text_sites_apart():
     """Two stores log the same text; the paste's other records name the kv store: its site
-    comes first, with the reason, and the pair is no longer ambiguous."""
+    comes first, with the reason (one word is weak evidence: both are still listed)."""
     view = _view(KV_STORE, DISK_STORE)
     line = "[2026-01-16 07:02:59 TP6] An error occurred while loading the store configuration: "
     named = "[2026-01-16 07:02:58 TP6] kvstore warmup done.\n" + TRANSFER + line + "\n"
     (exp,) = [x for x in explain_text(named, view) if x.matches]
     top = exp.matches[0]
-    assert top.entry.id == "d" * 16 and not exp.ambiguous
+    assert top.entry.id == "d" * 16 and exp.ambiguous and len(exp.matches) == 2
+    assert top.score == exp.matches[1].score
     assert any("the paste names kvstore (demo/kvstore/kv_store.py)" in r for r in top.reasons)
     # named by neither: both listed, ambiguous
     (exp,) = [x for x in explain_text(TRANSFER + line + "\n", view) if x.matches]
     assert {m.entry.id for m in exp.matches} == {"d" * 16, "e" * 16} and exp.ambiguous
     # a word of the packages above both modules (demo) tells nothing
     (exp,) = [x for x in explain_text("demo run\n" + TRANSFER + line + "\n", view) if x.matches]
-    assert exp.ambiguous
+    assert not any("the paste names" in r for m in exp.matches for r in m.reasons)
 
 
 def test_the_module_a_message_value_names_comes_before_the_rest_of_the_paste():
@@ -396,5 +397,38 @@ def test_the_module_a_message_value_names_comes_before_the_rest_of_the_paste():
         "demo.processor.gemma4: cannot import name 'AudioConfig' from 'transformers'\n"
     )
     (exp,) = explain_text("Serving two models on one node.\n" + line, view)
-    assert exp.matches[0].entry.id == "g" * 16 and not exp.ambiguous
+    assert exp.matches[0].entry.id == "g" * 16
     assert any("the paste names processor" in r for r in exp.matches[0].reasons)
+
+
+# --------------------------------------- whole lines of a log printed without prefixes
+
+STACK = _entry("h", "warning", "Fail to set RLIMIT_STACK: <e>", "utils.py", 2606, "log")
+ANY_ON = _entry("i", "ValueError", "<backend> is not supported on <device>.", "plat.py", 9, "raise")
+
+
+def test_a_whole_line_that_opens_with_a_long_literal_head_is_the_message():
+    """No log prefix, and the OS error text after the message's 26 characters makes the
+    value most of the line: the line starts with the template's long head, so it is the
+    message as printed."""
+    view = _view(STACK)
+    text = "Cuda graph is off\nFail to set RLIMIT_STACK: current limit exceeds maximum limit\n"
+    (exp,) = explain_text(text, view)
+    assert exp.matches[0].entry.id == "h" * 16
+    # in the middle of a sentence the literal text must still cover half of what is read
+    prose = "we saw Fail to set RLIMIT_STACK: current limit exceeds maximum limit twice\n"
+    assert explain_text(prose, view) == ()
+
+
+def test_a_warning_line_is_not_read_as_a_generic_template_opening_with_a_placeholder():
+    """`<backend> is not supported on <device>.` (20 literal characters) would take a Python
+    warning line whole, its path and category in the first value: not known well enough."""
+    view = _view(ANY_ON)
+    line = (
+        "/Users/me/src/demo/python/demo/layers/attention/utils.py:223: UserWarning: Triton "
+        "is not supported on current platform, roll back to CPU."
+    )
+    # the line joined with the source line Python prints under a warning: a cut reading
+    hits = rank(view, line + " warnings.warn(").hits
+    assert not hits or hits[0].score < BARE_SCORE
+    assert explain_text(line + "\n  warnings.warn(\n", view) == ()

@@ -703,8 +703,6 @@ def _still_ambiguous(matches: tuple[Match, ...], ambiguous: bool) -> bool:
     return len(same) > 1
 
 
-NAMED_MODULE = 0.005
-"""What a site gains over its same-text twins when the paste names its module (a tie-break)."""
 _WORD = compile_regex(r"[A-Za-z0-9]+")
 MODULE_WORD = 4
 """The shortest part of a path (split at `/`, `_`, `.`) that names a module (not `io`, `v2`)."""
@@ -729,7 +727,9 @@ def _named_module(
     word of its path the other sites' paths lack: `Mooncake store setup successfully.` above a
     message that sglang's Mooncake and SiMM stores both log; `Ignore import error when loading
     sglang.srt.multimodal.processors.x: ...`, logged by the processor registry in
-    managers/multimodal_processor.py as by the model registry) comes first, by NAMED_MODULE."""
+    managers/multimodal_processor.py as by the model registry) comes first, with the reason. A
+    word is weak evidence (`cuda` in a value names every `cuda_*.py`), so the score stays and the
+    sites are still listed as raising the same text."""
     if not ambiguous or not text:
         return matches, ambiguous
     top = matches[0]
@@ -752,8 +752,8 @@ def _named_module(
     why = (
         f"the paste names {', '.join(words)} ({m.entry.source.path}), the other sites' paths do not"
     )
-    first = replace(m, score=m.score + NAMED_MODULE, reasons=(*m.reasons, why))
-    return (first, *(x for x in matches if x is not m)), False
+    first = replace(m, reasons=(*m.reasons, why))
+    return (first, *(x for x in matches if x is not m)), True
 
 
 _MASK = "\ue000"
@@ -1029,6 +1029,7 @@ def _bare_candidates(
         printed = dict.fromkeys(whole, "record")
         if not records_only:  # a span the paster quoted whole is a message as printed too
             printed |= {q: "quoted" for q in spans if q in fresh and q not in printed}
+            printed.setdefault(st, "line")  # (a whole line: known by its head, `_heads_line`)
         if fresh or later:
             out.append((no, fresh, later, printed))
             total += len(fresh) + len(later)
@@ -1177,7 +1178,7 @@ def _best_reading(
             # a log record's message as printed, or a span quoted whole matched exactly (its
             # values however long): known as a record is
             whole = printed.get(msg) == "record" or (
-                msg in printed and hit is not None and hit.kind == "exact"
+                printed.get(msg) == "quoted" and hit is not None and hit.kind == "exact"
             )
             if (
                 msg == group[0]
@@ -1186,7 +1187,10 @@ def _best_reading(
                 and not _known_well(hit, msg, coverage, whole)
             ):
                 wrappers.append((hit.raw, msg, ranking, True))  # the line itself, as printed
-            if hit is not None and _known_well(hit, msg, coverage, whole):
+            if hit is not None and (
+                _known_well(hit, msg, coverage, whole)
+                or (printed.get(msg) == "line" and _heads_line(hit, msg))
+            ):
                 known.append((hit.raw, msg, ranking, whole))
                 record = printed.get(msg) == "record"
                 if best is None or (record, hit.raw) > (printed.get(best[1]) == "record", best[0]):
@@ -1197,6 +1201,17 @@ def _best_reading(
         if best is not None:
             return _wrapping(known, best, group, _explained(wrappers, best[1], coverage))
     return _from_first(view, cands, first, coverage)
+
+
+def _heads_line(hit: Hit, line: str) -> bool:
+    """A whole line of the paste that a template matches exactly from its start, with a
+    literal head of BARE_MIN_CHARS or more: the message as printed, whatever the length of its
+    values (`Fail to set RLIMIT_STACK: current limit exceeds maximum limit`, an OS error's
+    text after the 26 characters of the message's own, in a log printed without prefixes)."""
+    if hit.kind != "exact":
+        return False
+    lead = compile_template(hit.cand.template).literals[0].strip()
+    return len(lead) >= BARE_MIN_CHARS and line.startswith(lead)
 
 
 def _explained(wrappers: list[_Reading], inner: str, coverage: float) -> list[_Reading]:
@@ -1331,7 +1346,11 @@ def bare_messages(
         pos = ranking.hits[0].pos
         if pos in found and found[pos][0] >= raw:
             continue
-        known = {h.id for h in ranking.hits if _known_well(h, msg, coverage, whole)}
+        known = {
+            h.id
+            for h in ranking.hits
+            if _known_well(h, msg, coverage, whole) or _heads_line(h, msg)
+        }
         found[pos] = (raw, _as_error(view, msg, no, ranking, known, text, release))
     kept = [e for _, e in found.values()]
     return tuple(sorted((e for e in kept if not _overlapped(e, kept)), key=_line_of))

@@ -465,6 +465,14 @@ def marked_cut(msg: str) -> str | None:
     return None
 
 
+PREFIX_SHORT_COVER = 0.3
+"""A cut message that a short template opening with a placeholder (`<x> is not supported on
+<y>.`) reads with less than this share of literal text is mostly that placeholder's value (a
+warning line's path and category taken in): scored down as an exact match of it would be. A
+message that names its subject and then the template's words (`token_to_kv_pool_allocator memory
+leak detected`, 43 % literal) keeps its score."""
+
+
 def _prefix_score(template: str, msg: str) -> tuple[float, str] | None:
     """The message is the start of this template, cut off (as truncated log lines are). A cut
     the paster marked with an ellipsis is a boundary: the rest was left out on purpose."""
@@ -489,10 +497,19 @@ def _prefix_score(template: str, msg: str) -> tuple[float, str] | None:
         if marked
         else "cut off"
     )
-    return PREFIX_BASE + PREFIX_SPAN * share, (
+    score = PREFIX_BASE + PREFIX_SPAN * share
+    why = (
         f"the message is the start of this template, {how} ({matched} of "
         f"{compiled.literal_len} literal characters)"
     )
+    coverage = min(1.0, matched / max(len(head), 1))
+    lead = len(compiled.literals[0].strip())
+    if compiled.literal_len < SHORT_LITERAL and coverage < PREFIX_SHORT_COVER and lead < 8:
+        # as for an exact match (`_exact`): a generic template that opens with a placeholder
+        # took most of the message into its values
+        score -= 0.25 * (1 - compiled.literal_len / SHORT_LITERAL) * (1 - coverage)
+        why += "; a short template: most of the message is placeholder text"
+    return score, why
 
 
 INFIX_MIN, INFIX_BASE, INFIX_CAP = 30, 0.72, 0.88
