@@ -207,8 +207,16 @@ def test_a_span_quoted_whole_and_matched_exactly_is_known_however_long_its_value
     [exp] = explain_text(text, view)
     assert exp.matches[0].entry.id == "c" * 16 and exp.matches[0].kind == "exact"
     assert not explain_text(
+        "The tracer said Graph capture failed with error: RuntimeError when making fake tensor "
+        "call\n",
+        view,
+    )
+    # a line of its own that opens with the message's long head is the message as printed
+    # (explainer._heads_line), as a log line without a prefix prints it
+    [exp] = explain_text(
         "Graph capture failed with error: RuntimeError when making fake tensor call\n", view
     )
+    assert exp.matches[0].entry.id == "c" * 16
 
 
 def test_a_value_the_paster_elided_with_a_short_head_before_it():

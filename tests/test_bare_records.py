@@ -432,3 +432,31 @@ def test_a_warning_line_is_not_read_as_a_generic_template_opening_with_a_placeho
     hits = rank(view, line + " warnings.warn(").hits
     assert not hits or hits[0].score < BARE_SCORE
     assert explain_text(line + "\n  warnings.warn(\n", view) == ()
+
+
+# -------------------------------------------------------------------- HTTP status texts
+
+SERVER_ERROR = _entry("j", "abort", "Internal server error: <e>", "serving.py", 138, "abort")
+
+
+def test_the_http_phrases_are_those_of_http_status():
+    import http
+
+    from errexplain.explainer import HTTP_PHRASES
+
+    statuses = {s.phrase for s in http.HTTPStatus if s.value >= 400} - {"I'm a Teapot"}
+    assert statuses == HTTP_PHRASES
+
+
+def test_an_http_status_text_is_no_project_message():
+    """A curl answered `Internal Server Error`: the web server's status text, not the project's
+    `Internal server error: <e>` (which carries its value); explained as a status text."""
+    view = _view(SERVER_ERROR)
+    text = "$ curl localhost:30000/v1/chat/completions -d '{x}'\nInternal Server Error\n"
+    (exp,) = explain_text(text, view)
+    assert not exp.matches and exp.generic and "HTTP error status" in exp.notes[0]
+    (exp,) = explain_text("500 Internal Server Error\n", view)
+    assert not exp.matches
+    # the project's own message, with its value, is still its own
+    (exp,) = explain_text("Internal server error: CUDA out of memory on rank 3\n", view)
+    assert exp.matches[0].entry.id == "j" * 16

@@ -1172,6 +1172,8 @@ def _best_reading(
         known: list[_Reading] = []
         wrappers: list[_Reading] = []  # exact matches not known well alone (long values)
         for msg in group:
+            if _status_text(msg):
+                continue
             ranking = _with_cut(rank(view, msg), msg)
             first = first or ranking
             hit = ranking.hits[0] if ranking.hits else None
@@ -1201,6 +1203,64 @@ def _best_reading(
         if best is not None:
             return _wrapping(known, best, group, _explained(wrappers, best[1], coverage))
     return _from_first(view, cands, first, coverage)
+
+
+HTTP_PHRASES = frozenset(
+    [
+        "Bad Gateway",
+        "Bad Request",
+        "Conflict",
+        "Expectation Failed",
+        "Failed Dependency",
+        "Forbidden",
+        "Gateway Timeout",
+        "Gone",
+        "HTTP Version Not Supported",
+        "Insufficient Storage",
+        "Internal Server Error",
+        "Length Required",
+        "Locked",
+        "Loop Detected",
+        "Method Not Allowed",
+        "Misdirected Request",
+        "Network Authentication Required",
+        "Not Acceptable",
+        "Not Extended",
+        "Not Found",
+        "Not Implemented",
+        "Payment Required",
+        "Precondition Failed",
+        "Precondition Required",
+        "Proxy Authentication Required",
+        "Request Entity Too Large",
+        "Request Header Fields Too Large",
+        "Request Timeout",
+        "Request-URI Too Long",
+        "Requested Range Not Satisfiable",
+        "Service Unavailable",
+        "Too Early",
+        "Too Many Requests",
+        "Unauthorized",
+        "Unavailable For Legal Reasons",
+        "Unprocessable Entity",
+        "Unsupported Media Type",
+        "Upgrade Required",
+        "Variant Also Negotiates",
+    ]
+)
+"""The reason phrases of the HTTP error statuses (``http.HTTPStatus`` 4xx/5xx, copied: importing
+``http`` imports ``enum``): the body or status line any web server sends, not a project's own
+message (sglang's `Internal server error: <e>` carries its value)."""
+
+
+def _status_text(msg: str) -> bool:
+    """Whether a line reading is an HTTP status phrase, its code before it or not
+    (`500 Internal Server Error`, `"Internal Server Error"`)."""
+    text = msg.strip().strip("`'\".")
+    code, _, rest = text.partition(" ")
+    if code.isdigit() and len(code) == 3:
+        text = rest
+    return text in HTTP_PHRASES
 
 
 def _heads_line(hit: Hit, line: str) -> bool:
@@ -1353,7 +1413,30 @@ def bare_messages(
         }
         found[pos] = (raw, _as_error(view, msg, no, ranking, known, text, release))
     kept = [e for _, e in found.values()]
+    if not kept and not quoted and not records_only:
+        return _status_lines(text)
     return tuple(sorted((e for e in kept if not _overlapped(e, kept)), key=_line_of))
+
+
+STATUS_NOTE = "no exception line in the text: this line is an HTTP error status's own text"
+STATUS_GENERIC = (
+    "the standard text of an HTTP error status, which the web server (or a proxy in front of "
+    "it) sends when it has nothing more to say: it names no cause. The cause is in the log of "
+    "the server that answered, at the time of the request (for a 500, the traceback of the "
+    "request handler; for a 502/503/504, the upstream server being down, starting or too slow)"
+)
+
+
+def _status_lines(text: str) -> tuple[Explanation, ...]:
+    """A paste whose only error is an HTTP status text (`Internal Server Error` answered to a
+    curl): that line, explained as such; nothing when there is none."""
+    from errexplain.parse.lines import clean_lines
+
+    for ln in clean_lines(text):
+        if _status_text(ln.text):
+            error = RaisedError("", ln.text.strip(), line_no=ln.no)
+            return (Explanation(error, (), (), False, STATUS_GENERIC, (STATUS_NOTE,)),)
+    return ()
 
 
 def _line_of(exp: Explanation) -> int:
