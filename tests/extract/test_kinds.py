@@ -585,6 +585,30 @@ def test_an_abort_message_handed_on_as_it_is_made_is_an_abort_site():
     assert first.condition == "req.waited > self.limit"
 
 
+def test_a_reply_that_reports_failure_to_its_client_is_an_abort_site():
+    """The control endpoints answer with `XReqOutput(success=False, message=...)`: the client
+    reads the message in its reply (`/flush_cache` timing out), so it is catalogued, with the
+    reply's class as `via`; a successful reply, or one without a message, is not."""
+    code = """
+    class FlushWrapper:
+        def check(self, req, busy):
+            if busy:
+                return FlushCacheReqOutput(success=False, message="Another flush is running.")
+            self._send(
+                FlushCacheReqOutput(success=False, message="Timed out waiting for idle state."),
+                req,
+            )
+            out = ProfileReqOutput(success=True, message="Profiling started.")
+            self._send(FlushCacheReqOutput(success=False), req)
+            return out
+    """
+    got = [(s.line, s.kind, s.template, s.via) for s in sites(code)]
+    assert got == [
+        (5, "abort", "Another flush is running.", "FlushCacheReqOutput(success=False)"),
+        (6, "abort", "Timed out waiting for idle state.", "FlushCacheReqOutput(success=False)"),
+    ]
+
+
 def test_every_warning_with_words_is_recorded():
     code = """
     import logging

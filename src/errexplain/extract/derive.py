@@ -46,6 +46,11 @@ def meaning(facts: Site) -> str:
             f"Recorded {where}{when} as a failure reason; the `{facts.exception}` raised later"
             " for that request carries this text."
         )
+    elif facts.kind == "abort" and facts.via:
+        text = (
+            f"Sent to the client as the failed result of its request ({facts.via}) "
+            f"{where}{when}, not raised."
+        )
     elif facts.kind == "abort":
         text = f"Sent to the client as its request's error {where}{when} (aborted, not raised)."
     elif facts.via:

@@ -72,6 +72,17 @@ def abort_message_arg(call: ast.Call) -> ast.expr | None:
     return _sink_arg(call, *ABORT_SINKS[name])
 
 
+def reply_message_arg(call: ast.Call) -> ast.expr | None:
+    """The message of a reply that reports a failure to its client (`FlushCacheReqOutput(
+    success=False, message="Timed out waiting for idle state.")`: the control endpoints' answers,
+    `/flush_cache`, `/start_profile`, weight updates), or None when the call is no such reply."""
+    keywords = {k.arg: k.value for k in call.keywords if k.arg}
+    success = keywords.get("success")
+    if isinstance(success, ast.Constant) and success.value is False:
+        return keywords.get("message")
+    return None
+
+
 def recorded_reason_arg(call: ast.Call) -> tuple[ast.expr, str] | None:
     """(the reason argument, the exception that will carry it) of a call to a record sink."""
     name = _callee(call)

@@ -13,6 +13,7 @@ from errexplain.extract.logs import (
     abort_message_arg,
     log_level,
     recorded_reason_arg,
+    reply_message_arg,
     worth_recording,
 )
 from errexplain.extract.messages import Message, from_call, from_expr, from_log_call, source_of
@@ -109,6 +110,21 @@ def _child_bodies(node: ast.stmt) -> Iterator[list[ast.stmt]]:
         yield handler.body
     for case in getattr(node, "cases", ()):
         yield case.body
+
+
+def _client_message(call: ast.Call) -> tuple[ast.expr, str | None] | None:
+    """(message argument, `via`) of a call that hands its client an error message: an abort
+    sink (`via` None), or a reply that reports a failure (`via` names the reply's class,
+    ``FlushCacheReqOutput(success=False)``); None for any other call."""
+    arg = abort_message_arg(call)
+    if arg is not None:
+        return arg, None
+    arg = reply_message_arg(call)
+    if arg is None:
+        return None
+    func = call.func
+    name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "reply")
+    return arg, f"{name}(success=False)"
 
 
 class SiteVisitor:
@@ -315,20 +331,22 @@ class SiteVisitor:
         no such call."""
         if not isinstance(value, ast.Call):
             return False
-        arg = abort_message_arg(value)
-        if arg is None:
-            # handed on as it is made: `aborts.append(AbortReq(rid=..., abort_message=msg))`
+        found = _client_message(value)
+        if found is None:
+            # handed on as it is made: `aborts.append(AbortReq(rid=..., abort_message=msg))`,
+            # `self._send_output(FlushCacheReqOutput(success=False, message=...), req)`
             inner = [a for a in value.args if isinstance(a, ast.Call)]
-            found = [m for m in map(abort_message_arg, inner) if m is not None]
-            if len(found) != 1:
+            made = [m for m in map(_client_message, inner) if m is not None]
+            if len(made) != 1:
                 return False
-            arg = found[0]
+            found = made[0]
+        arg, via = found
         message = from_expr(arg, node.lineno, self._scopes[-1].lookup)
         if message is not None and worth_recording("error", message.template):
             # (also a generic lead before the handled exception's text, `f"Internal server
             # error: {e}"`: the client reads it so; the ranking prefers the inner message
             # when that one is catalogued: match.rank.passes_on)
-            self._add(node, "abort", "abort", message, self._condition())
+            self._add(node, "abort", "abort", message, self._condition(), via=via)
         return True
 
     def _recorded(self, node: ast.stmt, value: ast.expr | None) -> bool:
