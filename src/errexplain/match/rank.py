@@ -192,11 +192,11 @@ def _frame_reason(cand: Candidate, frames: FrameSites) -> tuple[float, str | Non
     for depth, frame in enumerate(reversed(frames.frames)):
         path = _file_of(cand, frame)
         if path is None:
-            earlier = frames.lineage_at(cand, frame)
-            bonus = FRAME_FILE + FRAME_FUNC + (FRAME_LAST if depth == 0 else 0.0)
-            if earlier is not None and bonus > best[0]:
+            # the innermost frame only (where the error was raised): one lookup per paste
+            earlier = frames.lineage_at(cand, frame) if depth == 0 else None
+            if earlier is not None:
                 why = f"a traceback frame is in {earlier} ({frame.function}), where an earlier"
-                best = (bonus, why + " release raised this check")
+                best = (FRAME_FILE + FRAME_FUNC + FRAME_LAST, why + " release raised this check")
             continue
         same_func = frames.same_function(cand, frame)
         bonus = (
