@@ -791,3 +791,43 @@ def test_a_frame_where_an_earlier_wording_sat_credits_its_lineage(kind):
     sibling = next(m for m in x.matches if m.entry.id == "c0000000000000a3")
     assert sibling.score < top.score
     assert any("no frame is in this site's file" in r for r in sibling.reasons)
+
+
+# --------------------------------------------- twins told apart by an older release's line
+
+
+def test_a_frame_at_an_older_line_tells_twins_of_one_file_apart():
+    """The same assert text in two classes' __init__ of one file: scores tie (same file, same
+    function name); the frame's line is where one of them sat in an earlier release."""
+    entries, facts, proj = history()
+    p = "sglang"
+
+    def twin(ident: str, cls: str, now: int, then: int) -> Entry:
+        return Entry(
+            ident,
+            p,
+            "AssertionError",
+            "not yet support tp_size!=1",
+            Source(p, "2.0", f"{p}/offloader.py", now, f"{cls}.__init__", None),
+            releases=("1.0", "2.0"),
+            at=f"1.0..1.1 {p}/offloader.py:{then} {cls}.__init__; 1.2..2.0 :{now}",
+            derived=True,
+        )
+
+    entries += [
+        twin("c0000000000000b1", "CpuOffloader", 381, 373),
+        twin("c0000000000000b2", "GpuOffloader", 484, 460),
+    ]
+    paths = {**facts.paths, f"{p}/offloader.py": "1.0..2.0"}
+    for view in (
+        MemoryCatalog(entries, release_facts=[replace(facts, paths=paths)], projects=[proj]),
+        Index.from_bytes(build_bytes(entries, [proj], "k", [replace(facts, paths=paths)])),
+    ):
+        paste = traceback("sglang/offloader.py", 460, "AssertionError: not yet support tp_size!=1")
+        x = one(paste.replace("in f\n", "in __init__\n"), view)
+        assert x.matches[0].entry.id == "c0000000000000b2"
+        assert any("raised it at the traceback's line 460" in r for r in x.matches[0].reasons)
+        # a line neither sat at: the tie stands (both listed, ambiguous)
+        x = one(paste.replace("line 460", "line 999").replace("in f\n", "in __init__\n"), view)
+        assert {m.entry.id for m in x.matches[:2]} == {"c0000000000000b1", "c0000000000000b2"}
+        assert x.ambiguous

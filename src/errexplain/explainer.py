@@ -704,6 +704,9 @@ def _still_ambiguous(matches: tuple[Match, ...], ambiguous: bool) -> bool:
 
 
 _WORD = compile_regex(r"[A-Za-z0-9]+")
+_MODULE_NAME = compile_regex(r"[A-Za-z_]\w{0,100}(?:\.[A-Za-z_]\w{0,100}){2,20}")
+"""A dotted module name in a value (`sglang.srt.multimodal.processors.gemma4`): of a message's
+values, only these name a module (a path or a device, `cuda:0`, names none)."""
 MODULE_WORD = 4
 """The shortest part of a path (split at `/`, `_`, `.`) that names a module (not `io`, `v2`)."""
 
@@ -737,10 +740,11 @@ def _named_module(
     own = {id(m): _path_words(m.entry.source.path) for m in same}
     common = set.intersection(*own.values())
     rest = text.replace(error.message, " ") if error.message else text
-    # the message's values first (its literal text is the same at every such site), then the
-    # rest of the paste
+    # the dotted module names in the message's values first (its literal text is the same at
+    # every such site), then the rest of the paste
     named: list[tuple[Match, list[str]]] = []
-    for where in (" ".join(value for _, value in top.values), rest):
+    modules = " ".join(m.group(0) for _, v in top.values for m in _MODULE_NAME.finditer(v))
+    for where in (modules, rest):
         said = {w.lower() for w in _WORD.findall(where)}
         named = [(m, sorted((own[id(m)] - common) & said)) for m in same]
         named = [(m, words) for m, words in named if words]

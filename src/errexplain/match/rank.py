@@ -29,7 +29,7 @@ from errexplain.match.template import (
     normalize_ws,
     sentence_stops,
 )
-from errexplain.models import UNRAISED_KINDS, Candidate, Frame, raises_here
+from errexplain.models import UNRAISED_KINDS, Candidate, Frame, at_lines, raises_here
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -798,6 +798,41 @@ def _order(hits: list[Hit]) -> list[Hit]:
     return sorted(hits, key=key)
 
 
+def _at_frame_line(view: CatalogView, ordered: list[Hit], frames: FrameSites) -> list[Hit]:
+    """Hits tied at the top (the same assert in several classes of one file) with the one whose
+    recorded line in some release is the innermost frame's line, in that frame's file, first,
+    by FRAME_LINE and with the reason (only the current line counts while ranking: older lines
+    are read from the entries here, for the tied few)."""
+    if len(ordered) < 2 or ordered[0].raw != ordered[1].raw or not frames.frames:
+        return ordered
+    frame = frames.frames[-1]
+    if frame.line is None:
+        return ordered
+    tied = [h for h in ordered if h.raw == ordered[0].raw]
+    if len(tied) > TIE_LINES:
+        return ordered
+    at = [
+        h
+        for h in tied
+        if h.cand.releases
+        and h.cand.line != frame.line
+        and any(
+            line == frame.line and in_file(frame, path)
+            for _, _, path, line in at_lines(view.entry(h.pos).at or "")
+        )
+    ]
+    if len(at) != 1:
+        return ordered
+    (h,) = at
+    why = f"an earlier release raised it at the traceback's line {frame.line}"
+    first = replace(h, raw=h.raw + FRAME_LINE, reasons=(*h.reasons, why))
+    return [first, *(x for x in ordered if x is not h)]
+
+
+TIE_LINES = 8
+"""At most this many tied hits have their older lines read (:func:`_at_frame_line`)."""
+
+
 def _ambiguous(hits: Sequence[Hit]) -> bool:
     """True when the best template is raised at several sites that nothing tells apart."""
     if len(hits) < 2:
@@ -873,7 +908,7 @@ def rank(
         h = best[pos]
         why = "its words are only inside the value of a wrapping message's template"
         best[pos] = replace(h, raw=cap, reasons=(*h.reasons, why))
-    ordered = _order(list(best.values()))
+    ordered = _at_frame_line(view, _order(list(best.values())), seen)
     good = [
         h
         for h in ordered
