@@ -711,45 +711,40 @@ def _moved_check(p: str = "sglang") -> tuple[list[Entry], Facts, Project]:
     raises the current text too, in every release."""
     entries, facts, proj = history(p)
 
-    def src(path: str, line: int, func: str) -> Source:
-        return Source(p, "2.0", f"{p}/{path}", line, func, None)
+    def runner(ident: str, template: str, path: str, line: int, cls: str, span: str, **extra):
+        first, _, last = span.partition("..")
+        return Entry(
+            ident,
+            p,
+            "Exception",
+            template,
+            Source(p, "2.0", f"{p}/{path}", line, f"{cls}.__init__", None),
+            releases=(first, last),
+            at=f"{span} {p}/{path}:{line} {cls}.__init__",
+            derived=True,
+            **extra,
+        )
 
     head, older, sibling = "c0000000000000a1", "c0000000000000a2", "c0000000000000a3"
+    current = "graph capture failed: <e>\n<CAPTURE_HELP>"
+    written_out = (
+        "graph capture failed: <e>\nPossible solutions: lower --mem-fraction-static, "
+        "lower --cuda-graph-max-bs, or disable the graphs with --disable-cuda-graph, "
+        "and open an issue with the whole log if none of these helps"
+    )
     entries += [
-        Entry(
-            head,
-            p,
-            "Exception",
-            "graph capture failed: <e>\n<CAPTURE_HELP>",
-            src("decode/runner.py", 80, "DecodeRunner.__init__"),
-            releases=("1.2", "2.0"),
-            at=f"1.2..2.0 {p}/decode/runner.py:80 DecodeRunner.__init__",
-            derived=True,
-        ),
-        Entry(
+        runner(head, current, "decode/runner.py", 80, "DecodeRunner", "1.2..2.0"),
+        runner(
             older,
-            p,
-            "Exception",
-            "graph capture failed: <e>\nPossible solutions: lower --mem-fraction-static, "
-            "lower --cuda-graph-max-bs, or disable the graphs with --disable-cuda-graph, "
-            "and open an issue with the whole log if none of these helps",
-            src("runner.py", 338, "Runner.__init__"),
-            releases=("1.0", "1.1"),
-            at=f"1.0..1.1 {p}/runner.py:338 Runner.__init__",
+            written_out,
+            "runner.py",
+            338,
+            "Runner",
+            "1.0..1.1",
             lineage=head,
             removed_in="1.2",
-            derived=True,
         ),
-        Entry(
-            sibling,
-            p,
-            "Exception",
-            "graph capture failed: <e>\n<CAPTURE_HELP>",
-            src("draft_runner.py", 50, "DraftRunner.__init__"),
-            releases=("1.0", "2.0"),
-            at=f"1.0..2.0 {p}/draft_runner.py:50 DraftRunner.__init__",
-            derived=True,
-        ),
+        runner(sibling, current, "draft_runner.py", 50, "DraftRunner", "1.0..2.0"),
     ]
     paths = {
         **facts.paths,
