@@ -444,8 +444,17 @@ def test_the_http_phrases_are_those_of_http_status():
 
     from errexplain.explainer import HTTP_PHRASES
 
+    # this interpreter's names (RFC 9110's from Python 3.13, RFC 7231's before) are all there,
+    # and so are the other RFC's: servers send either
     statuses = {s.phrase for s in http.HTTPStatus if s.value >= 400} - {"I'm a Teapot"}
-    assert statuses == HTTP_PHRASES
+    assert statuses <= HTTP_PHRASES
+    renamed = {
+        "Request Entity Too Large": "Content Too Large",
+        "Request-URI Too Long": "URI Too Long",
+        "Requested Range Not Satisfiable": "Range Not Satisfiable",
+        "Unprocessable Entity": "Unprocessable Content",
+    }
+    assert statuses | set(renamed) | set(renamed.values()) == HTTP_PHRASES
 
 
 def test_an_http_status_text_is_no_project_message():

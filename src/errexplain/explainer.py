@@ -1214,6 +1214,7 @@ HTTP_PHRASES = frozenset(
         "Bad Gateway",
         "Bad Request",
         "Conflict",
+        "Content Too Large",
         "Expectation Failed",
         "Failed Dependency",
         "Forbidden",
@@ -1236,6 +1237,7 @@ HTTP_PHRASES = frozenset(
         "Precondition Failed",
         "Precondition Required",
         "Proxy Authentication Required",
+        "Range Not Satisfiable",
         "Request Entity Too Large",
         "Request Header Fields Too Large",
         "Request Timeout",
@@ -1244,8 +1246,10 @@ HTTP_PHRASES = frozenset(
         "Service Unavailable",
         "Too Early",
         "Too Many Requests",
+        "URI Too Long",
         "Unauthorized",
         "Unavailable For Legal Reasons",
+        "Unprocessable Content",
         "Unprocessable Entity",
         "Unsupported Media Type",
         "Upgrade Required",
@@ -1253,8 +1257,10 @@ HTTP_PHRASES = frozenset(
     ]
 )
 """The reason phrases of the HTTP error statuses (``http.HTTPStatus`` 4xx/5xx, copied: importing
-``http`` imports ``enum``): the body or status line any web server sends, not a project's own
-message (sglang's `Internal server error: <e>` carries its value)."""
+``http`` imports ``enum``), in both namings servers send: RFC 7231's (`Request Entity Too Large`,
+Python up to 3.12) and RFC 9110's (`Content Too Large`, Python 3.13): the body or status line
+any web server sends, not a project's own message (sglang's `Internal server error: <e>` carries
+its value)."""
 
 
 def _status_text(msg: str) -> bool:
