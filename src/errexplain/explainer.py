@@ -564,11 +564,11 @@ def _quiet(exp: Explanation) -> bool:
 BESIDE_LINES = 60
 BESIDE_SCORE = 0.95
 BESIDE_NEAR = 12
+"""Only records this many lines around a parsed error are read: a log's thousands of start-up
+records would each cost a lookup on every cold start (a multi-rank log went from 30 to 118 ms)."""
 INSIDE_SCORE = 0.9
 """A record that another error's match holds inside a value (:func:`_part_of`) is an error of
 its own from this score on, read fuzzily (a message cut by its printer, or its start alone)."""
-"""Only records this many lines around a parsed error are read: a log's thousands of start-up
-records would each cost a lookup on every cold start (a multi-rank log went from 30 to 118 ms)."""
 
 
 def _logged_beside(

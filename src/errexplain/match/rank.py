@@ -34,6 +34,7 @@ from errexplain.models import UNRAISED_KINDS, Candidate, Frame, at_lines, raises
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
+    from errexplain.match.template import Compiled
     from errexplain.models import CatalogView
 
 FUZZY_CUTOFF = 0.80
@@ -387,10 +388,10 @@ def _exact(
                 f"exact template match ({literal} of {len(msg)} characters are literal text)"
             ]
             base = 0.85 + 0.15 * coverage
-            lead = len(compiled.literals[0].strip())
-            if compiled.names and literal < SHORT_LITERAL and coverage < 0.5 and lead < 8:
-                base -= 0.25 * (1 - literal / SHORT_LITERAL) * (1 - coverage)
-                reasons.append("a short template: most of the message is placeholder text")
+            cost = _short_cost(compiled, coverage, 0.5) if compiled.names else 0.0
+            if cost:
+                base -= cost
+                reasons.append(SHORT_REASON)
             score = _adjust(cand, base, reasons, exc_type, frames, window)
             pairs = tuple((n, v.strip()) for n, v in zip(compiled.names, values, strict=True))
             hits.append(Hit(cand, score, "exact", pairs, tuple(reasons)))
@@ -465,6 +466,19 @@ def marked_cut(msg: str) -> str | None:
     return None
 
 
+SHORT_REASON = "a short template: most of the message is placeholder text"
+
+
+def _short_cost(compiled: Compiled, coverage: float, below: float) -> float:
+    """What a generic template costs (SHORT_LITERAL): one with less literal text than that,
+    opening with a placeholder, whose literal text covers less than `below` of the message."""
+    literal = compiled.literal_len
+    lead = len(compiled.literals[0].strip())
+    if literal < SHORT_LITERAL and coverage < below and lead < 8:
+        return 0.25 * (1 - literal / SHORT_LITERAL) * (1 - coverage)
+    return 0.0
+
+
 PREFIX_SHORT_COVER = 0.3
 """A cut message that a short template opening with a placeholder (`<x> is not supported on
 <y>.`) reads with less than this share of literal text is mostly that placeholder's value (a
@@ -502,13 +516,12 @@ def _prefix_score(template: str, msg: str) -> tuple[float, str] | None:
         f"the message is the start of this template, {how} ({matched} of "
         f"{compiled.literal_len} literal characters)"
     )
-    coverage = min(1.0, matched / max(len(head), 1))
-    lead = len(compiled.literals[0].strip())
-    if compiled.literal_len < SHORT_LITERAL and coverage < PREFIX_SHORT_COVER and lead < 8:
-        # as for an exact match (`_exact`): a generic template that opens with a placeholder
-        # took most of the message into its values
-        score -= 0.25 * (1 - compiled.literal_len / SHORT_LITERAL) * (1 - coverage)
-        why += "; a short template: most of the message is placeholder text"
+    # as for an exact match (`_exact`): a generic template that opens with a placeholder
+    # took most of the message into its values
+    cost = _short_cost(compiled, min(1.0, matched / max(len(head), 1)), PREFIX_SHORT_COVER)
+    if cost:
+        score -= cost
+        why += f"; {SHORT_REASON}"
     return score, why
 
 
@@ -798,6 +811,19 @@ def _order(hits: list[Hit]) -> list[Hit]:
     return sorted(hits, key=key)
 
 
+def recorded_lines(view: CatalogView, cand: Candidate, frame: Frame) -> list[tuple[int, str]]:
+    """(line, releases) where the site sat in the frame's file, release span by release span
+    (history catalogs), else its one recorded line."""
+    at = view.entry(cand.pos).at if cand.releases else None
+    if at:
+        return [
+            (line, first if first == last else f"{first} to {last}")
+            for first, last, path, line in at_lines(at)
+            if in_file(frame, path)
+        ]
+    return [(cand.line, "")] if cand.line is not None else []
+
+
 def _at_frame_line(view: CatalogView, ordered: list[Hit], frames: FrameSites) -> list[Hit]:
     """Hits tied at the top (the same assert in several classes of one file) with the one whose
     recorded line in some release is the innermost frame's line, in that frame's file, first,
@@ -816,10 +842,7 @@ def _at_frame_line(view: CatalogView, ordered: list[Hit], frames: FrameSites) ->
         for h in tied
         if h.cand.releases
         and h.cand.line != frame.line
-        and any(
-            line == frame.line and in_file(frame, path)
-            for _, _, path, line in at_lines(view.entry(h.pos).at or "")
-        )
+        and any(line == frame.line for line, _ in recorded_lines(view, h.cand, frame))
     ]
     if len(at) != 1:
         return ordered

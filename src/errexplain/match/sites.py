@@ -22,9 +22,9 @@ from __future__ import annotations
 
 from errexplain._startup import TYPE_CHECKING, compile_regex
 from errexplain.match.normalize import words
-from errexplain.match.rank import TYPE_MISMATCH, Hit, in_file, site_key
+from errexplain.match.rank import TYPE_MISMATCH, Hit, in_file, recorded_lines, site_key
 from errexplain.match.template import compile_template, normalize_ws
-from errexplain.models import UNRAISED_KINDS, at_lines, at_sites, raises_here
+from errexplain.models import UNRAISED_KINDS, at_sites, raises_here
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -269,19 +269,6 @@ def _evidence(cand: Candidate, frame: Frame, test: str | None) -> tuple[float, b
     return score, exact, reasons
 
 
-def _lines(view: CatalogView, cand: Candidate, frame: Frame) -> list[tuple[int, str]]:
-    """(line, releases) where the site sat in the frame's file, release span by release span
-    (history catalogs), else its one recorded line."""
-    at = view.entry(cand.pos).at if cand.releases else None
-    if at:
-        return [
-            (line, first if first == last else f"{first} to {last}")
-            for first, last, path, line in at_lines(at)
-            if in_file(frame, path)
-        ]
-    return [(cand.line, "")] if cand.line is not None else []
-
-
 def _score(
     view: CatalogView,
     cand: Candidate,
@@ -297,7 +284,7 @@ def _score(
         reasons.append(f"the file is found by name only (moved from {cand.path}?)")
     far = FAR
     if frame.line is not None:
-        lines = _lines(view, cand, frame)
+        lines = recorded_lines(view, cand, frame)
         far = min((abs(frame.line - n) for n, _ in lines), default=FAR)
         same = next((when for n, when in lines if n == frame.line), None)
         if same is not None:
