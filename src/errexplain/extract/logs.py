@@ -83,6 +83,19 @@ def reply_message_arg(call: ast.Call) -> ast.expr | None:
     return None
 
 
+def client_message_arg(call: ast.Call) -> tuple[ast.expr, str | None] | None:
+    """(message argument, `via`) of a call that hands its client an error message: an abort
+    sink (`via` None), or a reply that reports a failure (`via` names the reply's class,
+    ``FlushCacheReqOutput(success=False)``); None for any other call."""
+    arg = abort_message_arg(call)
+    if arg is not None:
+        return arg, None
+    arg = reply_message_arg(call)
+    if arg is None:
+        return None
+    return arg, f"{_callee(call) or 'reply'}(success=False)"
+
+
 def recorded_reason_arg(call: ast.Call) -> tuple[ast.expr, str] | None:
     """(the reason argument, the exception that will carry it) of a call to a record sink."""
     name = _callee(call)

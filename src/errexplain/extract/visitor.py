@@ -10,10 +10,9 @@ from typing import Any, ClassVar
 
 from errexplain.extract.helpers import Helpers
 from errexplain.extract.logs import (
-    abort_message_arg,
+    client_message_arg,
     log_level,
     recorded_reason_arg,
-    reply_message_arg,
     worth_recording,
 )
 from errexplain.extract.messages import Message, from_call, from_expr, from_log_call, source_of
@@ -110,21 +109,6 @@ def _child_bodies(node: ast.stmt) -> Iterator[list[ast.stmt]]:
         yield handler.body
     for case in getattr(node, "cases", ()):
         yield case.body
-
-
-def _client_message(call: ast.Call) -> tuple[ast.expr, str | None] | None:
-    """(message argument, `via`) of a call that hands its client an error message: an abort
-    sink (`via` None), or a reply that reports a failure (`via` names the reply's class,
-    ``FlushCacheReqOutput(success=False)``); None for any other call."""
-    arg = abort_message_arg(call)
-    if arg is not None:
-        return arg, None
-    arg = reply_message_arg(call)
-    if arg is None:
-        return None
-    func = call.func
-    name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "reply")
-    return arg, f"{name}(success=False)"
 
 
 class SiteVisitor:
@@ -331,12 +315,12 @@ class SiteVisitor:
         no such call."""
         if not isinstance(value, ast.Call):
             return False
-        found = _client_message(value)
+        found = client_message_arg(value)
         if found is None:
             # handed on as it is made: `aborts.append(AbortReq(rid=..., abort_message=msg))`,
             # `self._send_output(FlushCacheReqOutput(success=False, message=...), req)`
             inner = [a for a in value.args if isinstance(a, ast.Call)]
-            made = [m for m in map(_client_message, inner) if m is not None]
+            made = [m for m in map(client_message_arg, inner) if m is not None]
             if len(made) != 1:
                 return False
             found = made[0]
