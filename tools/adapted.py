@@ -72,8 +72,10 @@ def adapted_files(root: Path, package: str) -> dict[str, set[str]]:
 def write(project_yaml: Path, adapted: dict[str, set[str]]) -> None:
     """Replace the `adapted_from` block at the end of project.yaml (keeping the rest as is)."""
     text = project_yaml.read_text(encoding="utf-8")
-    text = text.split("\nadapted_from:", 1)[0].rstrip("\n") + "\n"
-    lines = ["# files whose header says they were adapted from another project (tools/adapted.py)"]
+    head = "# files whose header says they were adapted from another project (tools/adapted.py)"
+    text = text.split("\nadapted_from:", 1)[0].rstrip("\n")
+    text = text.removesuffix(head).rstrip("\n") + "\n"  # this block's own comment, written anew
+    lines = [head]
     lines.append("adapted_from:")
     for upstream in sorted(adapted):
         lines.append(f"  {upstream}:")

@@ -236,9 +236,24 @@ def _other_project(
         )
     upstream, named = shared  # type: ignore[misc]
     if not named:
-        why = f"but {project} adapted this file from {upstream}, which raises the same text"
+        why = f"but {project} adapted this file from {upstream}, which may raise the same text"
+        owner = view.project(project)
+        copy = matches[0].entry.source.path
+        elsewhere = (
+            f"but the same text is raised in {copy}, which {project} adapted from {upstream}: "
+            f"{upstream} may raise it too"
+        )
         matches = tuple(
-            replace(m, score=min(m.score, SHARED_CAP), reasons=(*m.reasons, why))
+            replace(
+                m,
+                score=min(m.score, SHARED_CAP),
+                reasons=(
+                    *m.reasons,
+                    why
+                    if owner is not None and owner.adapted_from(m.entry.source.path) == upstream
+                    else elsewhere,
+                ),
+            )
             if m.entry.project == project
             else m
             for m in matches
@@ -247,7 +262,7 @@ def _other_project(
         matches,
         nearest,
         (
-            f"{project} adapted this code from {upstream}, which raises the same message, and "
+            f"{project} adapted this code from {upstream}, which may raise the same message, and "
             f"nothing in the paste names {project}: if you run {upstream}, this is {upstream}'s "
             "error" + (" (the paste names it)" if named else "")
         ),
@@ -460,6 +475,7 @@ def explain_error(
     matches, ambiguous = _named_module(
         matches, _still_ambiguous(matches, ranking.ambiguous), error, text
     )
+    matches = _logged_as(view, matches, error, text)
     nearest = tuple(_to_match(view, h) for h in ranking.nearest)
     g = None
     if facts is not None:
@@ -758,6 +774,75 @@ def _named_module(
     )
     first = replace(m, reasons=(*m.reasons, why))
     return (first, *(x for x in matches if x is not m)), True
+
+
+LOG_LOOKBACK = 60
+"""Lines above an error's own line searched for the log prefix that announced it."""
+
+
+def _log_line(text: str, line_no: int, patterns: tuple[str, ...]) -> tuple[str, str] | None:
+    """(the line, the prefix) of the error's own line when it opens with one of the project's
+    log prefixes, else of the nearest such line above it (a traceback under the record that
+    announced it)."""
+    if line_no <= 0:
+        return None
+    lines = text.splitlines()[max(0, line_no - 1 - LOG_LOOKBACK) : line_no]
+    compiled = [compile_regex(p) for p in patterns]
+    for line in reversed(lines):
+        for pattern in compiled:
+            found = pattern.match(line)
+            if found:
+                return line, found.group(0)
+    return None
+
+
+def _logged_as(
+    view: CatalogView, matches: tuple[Match, ...], error: RaisedError, text: str
+) -> tuple[Match, ...]:
+    """Of the sites of one project that raise the best match's text (scores within
+    SHAPE_MARGIN), those in a part of the project whose log lines open as the paste's line does
+    (project.yaml `log_prefixes`: sglang's server logs `[2026-02-27 22:52:09 TP0]`, its
+    diffusion runtime `[02-27 22:52:09]`) come before those of a part whose lines open otherwise,
+    with the reason and the best score. Sites of parts with no declared prefix keep their place."""
+    if len(matches) < 2 or not text:
+        return matches
+    top = matches[0]
+    project = view.project(top.entry.project)
+    if project is None or not project.log_prefixes:
+        return matches
+    literals = compile_template(top.entry.template).literals
+    same = [
+        m
+        for m in matches
+        if m.entry.project == top.entry.project
+        and top.score - m.score < SHAPE_MARGIN
+        and compile_template(m.entry.template).literals == literals
+    ]
+    shapes = {id(m): project.logs_like(m.entry.source.path) for m in same}
+    if len(set(shapes.values()) - {None}) < 2:
+        return matches  # one part of the project (or none declared): nothing to tell apart
+    known = sorted({p for s in shapes.values() if s for p in s})
+    found = _log_line(text, error.line_no, tuple(known))
+    if found is None:
+        return matches
+    line, prefix = found
+    fits = [m for m in same if any(compile_regex(p).match(line) for p in shapes[id(m)] or ())]
+    misfits = [m for m in same if shapes[id(m)] is not None and m not in fits]
+    if not fits or not misfits:
+        return matches
+    pick = matches[0] if matches[0] in fits else fits[0]
+    others = sorted({m.entry.source.path or "" for m in misfits})
+    why = (
+        f"the error's log line opens `{prefix.strip()}` as the log lines of this part of "
+        f"{top.entry.project} do; those of {', '.join(others)} open otherwise"
+    )
+    first = replace(pick, score=top.score, reasons=(*pick.reasons, why))
+    return (first, *(m for m in matches if m is not pick))
+
+
+SHAPE_MARGIN = 0.01
+"""Scores this close are one text's sites told apart by the log prefix (recency and similar
+small weights make them differ)."""
 
 
 _MASK = "\ue000"

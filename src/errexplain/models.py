@@ -91,6 +91,19 @@ class Project:
     """(other project, paths): files whose header says they were adapted from that project's
     source (project.yaml `adapted_from`): their messages may be the other project's too."""
 
+    log_prefixes: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    """(path prefix, patterns): how the log lines of that part of the project open (project.yaml
+    `log_prefixes`), regular expressions matched at the start of a line."""
+
+    def logs_like(self, path: str | None) -> tuple[str, ...] | None:
+        """The log-prefix patterns of the part of the project `path` lies in (the longest
+        declared path prefix), or None when none is declared."""
+        best: tuple[str, tuple[str, ...]] | None = None
+        for prefix, patterns in self.log_prefixes:
+            if path and path.startswith(prefix) and (best is None or len(prefix) > len(best[0])):
+                best = (prefix, patterns)
+        return best[1] if best else None
+
     def adapted_from(self, path: str | None) -> str | None:
         """The project a file of this project was adapted from, if any."""
         for upstream, paths in self.adapted:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import io
 import os
 import shutil
@@ -16,6 +17,7 @@ import yaml
 from errexplain.errors import ExtractError
 from errexplain.extract import ExtractReport, extract, format_report
 from errexplain.extract import scan as scan_module
+from errexplain.extract.visitor import _doc_line
 from errexplain.match.template import compile_template, fill, match
 from errexplain.models import make_id
 
@@ -562,3 +564,21 @@ def test_sources_that_cannot_be_short_stay_mappings(source):
     short = compact_entry({"id": "x", "source": source})
     assert short["source"] == source
     assert expand_entry(short)["source"] == source
+
+
+@pytest.mark.parametrize(
+    ("doc", "line"),
+    [
+        ('"""Start the engine."""', "Start the engine."),
+        ('"""Launch the server.\n\n    Args:\n        port: where\n    """', "Launch the server."),
+        ('"""Note: the pool is shared."""', "Note: the pool is shared."),
+        ('"""Args:\n        server_args: the flags\n    """', None),
+        ('"""Arguments:\n        x: y\n    """', None),
+        ('"""Parameters\n    ----------\n    x : int\n    """', None),
+    ],
+)
+def test_doc_line_is_a_summary_never_a_section_head(doc, line):
+    """A docstring that opens with its parameters (`Args:`) has no summary to quote: meanings
+    once read "(`launch_server`: Args:)"."""
+    func = ast.parse(f"def f():\n    {doc}\n    pass\n").body[0]
+    assert _doc_line(func) == line

@@ -7,6 +7,7 @@ built from what this module returns (:mod:`errexplain.catalog.store`).
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
@@ -61,7 +62,16 @@ SOURCE_ORDER = ("path", "line", "function")
 SOURCE_KEYS = frozenset(SOURCE_ORDER)
 FIX_KEYS = frozenset({"before", "after", "language"})
 PROJECT_KEYS = frozenset(
-    {"name", "version", "repository", "link", "path_prefix", "description", "adapted_from"}
+    {
+        "name",
+        "version",
+        "repository",
+        "link",
+        "path_prefix",
+        "description",
+        "log_prefixes",
+        "adapted_from",
+    }
 )
 FILE_KEYS = frozenset({"module", "entries"})
 RELEASE_KEYS = frozenset({"first", "last"})
@@ -313,6 +323,7 @@ def load_project(root: Path) -> Project:
         name = _str(raw, "name", required=True) or ""
         link = _link(_str(raw, "link"))
         adapted = _adapted(raw.get("adapted_from"))
+        log_prefixes = _log_prefixes(raw.get("log_prefixes"))
     except _Invalid as exc:
         raise CatalogError(f"{path}: {exc}", hint="see docs/catalog.md") from None
     return Project(
@@ -322,7 +333,31 @@ def load_project(root: Path) -> Project:
         link,
         _str(raw, "path_prefix") or "",
         adapted,
+        log_prefixes,
     )
+
+
+def _log_prefixes(raw: object) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """`log_prefixes: {path prefix: [regular expression, ...]}`."""
+    if raw is None:
+        return ()
+    if not isinstance(raw, dict):
+        raise _Invalid("log_prefixes", "must map a path prefix to a list of patterns")
+    out = []
+    for prefix, patterns in raw.items():
+        if not isinstance(prefix, str) or not isinstance(patterns, list) or not patterns:
+            raise _Invalid("log_prefixes", "must map a path prefix to a list of patterns")
+        for pattern in patterns:
+            if not isinstance(pattern, str):
+                raise _Invalid("log_prefixes", f"{prefix}: every pattern must be text")
+            try:
+                re.compile(pattern)
+            except re.error as exc:
+                raise _Invalid(
+                    "log_prefixes", f"{prefix}: {pattern!r} is not a pattern ({exc})"
+                ) from None
+        out.append((prefix, tuple(patterns)))
+    return tuple(out)
 
 
 def _adapted(raw: object) -> tuple[tuple[str, tuple[str, ...]], ...]:

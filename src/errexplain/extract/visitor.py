@@ -49,8 +49,20 @@ def _doc_line(func: _FuncDef | None) -> str | None:
     doc = ast.get_docstring(func, clean=True)
     if not doc:
         return None
-    first = next((line.strip() for line in doc.splitlines() if line.strip()), "")
+    lines = [line.strip() for line in doc.splitlines() if line.strip()]
+    first = lines[0] if lines else ""
+    if _section_head(first, lines[1] if len(lines) > 1 else ""):
+        return None  # the docstring opens with its parameters, not with a summary
     return cut(first) if first else None
+
+
+def _section_head(line: str, after: str) -> bool:
+    """A docstring section's head (`Args:`, `Returns:`, numpy's `Parameters` over dashes)
+    rather than a sentence that says what the function does."""
+    words = line.rstrip(":").split()
+    if not words or len(words) > 3:
+        return False
+    return line.endswith(":") or (bool(after) and set(after) <= {"-", "="})
 
 
 def _class_name(exc: ast.expr) -> str | None:

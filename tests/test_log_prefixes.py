@@ -1,0 +1,131 @@
+"""Sites of one project that raise the same text in parts that log differently (project.yaml
+`log_prefixes`) are told apart by the prefix of the paste's log line; and of a text the project
+raises both in a file adapted from another project and in one of its own, only the adapted file
+is said to be adapted."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from errexplain.catalog.index import Index, build_bytes
+from errexplain.catalog.load import CatalogError, load_project
+from errexplain.catalog.memory import MemoryCatalog
+from errexplain.explainer import SHARED_CAP, explain_text
+from errexplain.models import Entry, Project, Source, make_id
+
+SERVER = "pkg/server/launch.py"
+IMAGES = "pkg/images/launch.py"
+PROJECT = Project(
+    "pkg",
+    "1.0",
+    adapted=(("imagelib", (IMAGES,)),),
+    log_prefixes=(
+        ("pkg/images/", (r"\[\d\d-\d\d \d\d:\d\d:\d\d[^\]]*\] ",)),
+        ("pkg/server/", (r"\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d[^\]]*\] ",)),
+    ),
+)
+TEXT = "Worker <i> has stopped responding. Look at the worker's own log above."
+
+
+def _entry(path: str, template: str, line: int) -> Entry:
+    return Entry(
+        id=make_id("pkg", path, f"start#{line}", template),
+        project="pkg",
+        exception="error",
+        kind="log",
+        template=template,
+        source=Source("pkg", "1.0", path, line, "start", None),
+        derived=True,
+    )
+
+
+# the images part names its placeholder otherwise: the literal text is what counts
+ENTRIES = (
+    _entry(IMAGES, TEXT.replace("<i>", "<offset + i>"), 7),
+    _entry(SERVER, TEXT, 40),
+    _entry("pkg/server/other.py", "Something else entirely went wrong in the worker pool", 3),
+)
+
+
+@pytest.fixture(params=["memory", "index"])
+def view(request):
+    if request.param == "memory":
+        return MemoryCatalog(ENTRIES, projects=[PROJECT])
+    return Index.from_bytes(build_bytes(ENTRIES, [PROJECT], "k"))
+
+
+def _paths(exp):
+    return [m.entry.source.path for m in exp.matches]
+
+
+@pytest.mark.parametrize(
+    ("line", "first"),
+    [
+        ("[2026-03-01 10:00:00 TP0] Worker 3 has stopped responding.", SERVER),
+        ("[2026-03-01 10:00:00] Worker 3 has stopped responding.", SERVER),
+        ("[03-01 10:00:00] Worker 3 has stopped responding.", IMAGES),
+    ],
+)
+def test_the_log_prefix_picks_the_part_that_logs_so(view, line, first):
+    (exp,) = explain_text(f"some output\n{line}\n", view)
+    assert _paths(exp)[:2] in ([SERVER, IMAGES], [IMAGES, SERVER])
+    assert _paths(exp)[0] == first
+    if first == SERVER:
+        assert any("opens `[2026-03-01 10:00:00" in r for r in exp.matches[0].reasons)
+        assert exp.matches[0].score >= exp.matches[1].score
+
+
+def test_a_traceback_under_a_prefixed_record_is_read_by_that_record(view):
+    text = (
+        "[2026-03-01 10:00:00 TP0] worker loop failed:\n"
+        "Traceback (most recent call last):\n"
+        '  File "x.py", line 1, in run\n'
+        "RuntimeError: Worker 3 has stopped responding. Look at the worker's own log above.\n"
+    )
+    (exp,) = explain_text(text, view)
+    assert _paths(exp)[0] == SERVER
+
+
+def test_no_prefix_leaves_the_order_alone(view):
+    bare = explain_text("Worker 3 has stopped responding.\n", view)
+    (exp,) = explain_text("[2026-03-01 10:00:00] Worker 3 has stopped responding.\n", view)
+    assert not any("log line opens" in r for m in bare[0].matches for r in m.reasons)
+    assert {m.entry.source.path for m in bare[0].matches} == set(_paths(exp))
+
+
+def test_only_the_adapted_file_is_said_to_be_adapted(view):
+    """The images file was adapted from imagelib; the server's own file raises the same text.
+    Both are capped (the text may be imagelib's), but the server's site is not said to be
+    adapted: its reason names the file that was."""
+    (exp,) = explain_text("[03-01 10:00:00] Worker 3 has stopped responding.\n", view)
+    by_path = {m.entry.source.path: m for m in exp.matches}
+    assert by_path[IMAGES].reasons[-1] == (
+        "but pkg adapted this file from imagelib, which may raise the same text"
+    )
+    assert by_path[SERVER].reasons[-1] == (
+        f"but the same text is raised in {IMAGES}, which pkg adapted from imagelib: "
+        "imagelib may raise it too"
+    )
+    assert all(m.score <= SHARED_CAP for m in exp.matches)
+
+
+def test_log_prefixes_in_project_yaml(tmp_path: Path):
+    (tmp_path / "project.yaml").write_text(
+        "name: pkg\nlog_prefixes:\n  pkg/a/:\n  - '\\[\\d+\\] '\n  pkg/:\n  - 'INFO '\n"
+    )
+    project = load_project(tmp_path)
+    assert project.log_prefixes == (("pkg/a/", (r"\[\d+\] ",)), ("pkg/", ("INFO ",)))
+    assert project.logs_like("pkg/a/x.py") == (r"\[\d+\] ",)  # the longest prefix
+    assert project.logs_like("pkg/b/x.py") == ("INFO ",)
+    assert project.logs_like("other/x.py") is None
+    for bad in (
+        "log_prefixes: ['x']\n",
+        "log_prefixes:\n  pkg/: []\n",
+        "log_prefixes:\n  pkg/: [1]\n",
+        "log_prefixes:\n  pkg/: ['[unclosed']\n",
+    ):
+        (tmp_path / "project.yaml").write_text("name: pkg\n" + bad)
+        with pytest.raises(CatalogError, match="log_prefixes"):
+            load_project(tmp_path)
