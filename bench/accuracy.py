@@ -134,6 +134,15 @@ BARE: dict[str, Callable[[str, random.Random], str]] = {
 server logged: found only when the catalog knows the line well (explainer.bare_messages)."""
 
 
+def _log_prefix(path: str) -> str:
+    """The prefix sglang's logging puts on a line from this file: the server's (srt/utils/common.py
+    configure_logger, `[%Y-%m-%d %H:%M:%S TP0] `) except in the diffusion runtime
+    (multimodal_gen/runtime/utils/logging_utils.py configure_logger, `[%m-%d %H:%M:%S] `)."""
+    if path.startswith("sglang/multimodal_gen/"):
+        return "[10-02 11:04:09] "
+    return "[2026-10-02 11:04:09 TP0] "
+
+
 def noisy(entry_path: str, line: int, func: str, exc: str, msg: str, rnd: random.Random) -> str:
     lines = [
         "Traceback (most recent call last):",
@@ -189,7 +198,7 @@ def run_catalog(sample: int, seed: int) -> None:
             if name.startswith("prose"):  # quoted in a sentence of an issue
                 text = msg
             elif name in BARE:  # a log line with no exception type and no frames
-                text = f"[2026-10-02 11:04:09 TP0] {msg}"
+                text = f"{_log_prefix(e.source.path or '')}{msg}"
             else:
                 text = noisy(
                     e.source.path or "",

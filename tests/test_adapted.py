@@ -168,3 +168,18 @@ def test_a_platform_that_runs_the_engine_named_in_the_paste_is_no_look_alike(vie
     (exp,) = explain_text(text, view)
     assert exp.matches and exp.matches[0].entry.source.path == "pkg/own/server.py"
     assert not any("look-alike" in n for n in exp.notes)
+
+
+def test_a_package_directory_in_a_path_names_it_even_on_a_line_that_quotes_source(view):
+    """A notebook's traceback pasted as one line (zx008's shape): the frame's path runs through
+    `.../site-packages/lmdeploy/...` on a line that also quotes the raise's f-string source. The
+    quoted source is not another message the name is said of: code ran in that package."""
+    text = (
+        "out = run() 3 frames [/usr/lib/python3.10/site-packages/lmdeploy/loader/weights.py] in "
+        'load(config) ---> 9 raise ValueError( 10 f"Cannot find the config file for {method}" '
+        "ValueError: Cannot find the config file for awq\n"
+    )
+    (exp,) = explain_text(text, view)
+    assert not exp.matches and exp.nearest[0].entry.source.path == ADAPTED
+    assert any("the paste names lmdeploy" in n for n in exp.notes)
+    assert not any("several places" in n for n in exp.notes)

@@ -8,6 +8,7 @@ the catalog knows, or a builtin's parents) to the nearest class described.
 from __future__ import annotations
 
 import builtins
+import sys
 
 from errexplain._startup import TYPE_CHECKING, compile_regex, replace
 from errexplain.bounds import ERRORS, MESSAGE_CHARS
@@ -108,6 +109,64 @@ def _look_alike(error: RaisedError, matches: tuple[Match, ...]) -> str | None:
     return None
 
 
+def _class_package(error: RaisedError, text: str, matches: tuple[Match, ...]) -> str | None:
+    """The package that defines the error's class, when the paste prints the class qualified by
+    a package of its own (`furiosa.UnsupportedOpError`, `vllm.v1.engine.EngineDeadError`) that is
+    neither the best match's project nor the standard library, and the match raises another
+    class: another project's error with the same words. A wrapper that names the class it
+    carries (`ray.exceptions.RayTaskError(ValueError)`) says nothing of who raised it."""
+    if not matches or "." not in error.type or f"{error.type}(" in text:
+        return None
+    entry = matches[0].entry
+    if entry.kind == "builtin":
+        return None
+    root = error.type.split(".", 1)[0]
+    own = (entry.source.path or "").split("/", 1)[0] or entry.project
+    if root in (own, entry.project, "builtins", "__main__") or root in _STDLIB:
+        return None
+    if root in RELAYS or error.short_type.endswith(_STATUS_CLASSES):
+        return None  # a client's class for the server's reply: it carries the server's text
+    if error.short_type == entry.exception.rsplit(".", 1)[-1]:
+        return None  # (the project raising another package's class: `fastapi.HTTPException`)
+    return root
+
+
+RELAYS = frozenset(
+    {
+        "openai",
+        "litellm",
+        "anthropic",
+        "httpx",
+        "requests",
+        "aiohttp",
+        "urllib3",
+        "grpc",
+        "langchain",
+        "langchain_core",
+        "langchain_openai",
+        "llama_index",
+        "ray",
+    }
+)
+"""Packages whose exceptions carry another program's text: HTTP and RPC clients (the server's
+error body), agent frameworks around them, Ray (a task's error raised again in its caller)."""
+_STATUS_CLASSES = (
+    "BadRequestError",
+    "APIError",
+    "APIStatusError",
+    "HTTPError",
+    "HTTPStatusError",
+    "ClientResponseError",
+    "InternalServerError",
+    "UnprocessableEntityError",
+    "ServiceUnavailableError",
+)
+"""Class names of an HTTP reply's status, in any client: the text is the server's."""
+
+_STDLIB = frozenset(getattr(sys, "stdlib_module_names", ())) | {"_queue", "_pickle"}
+"""Packages whose classes every project raises (`asyncio.exceptions.TimeoutError`)."""
+
+
 RAISER_PARTS = 3
 """Path components that name a file raising the error itself, outside any installed package."""
 
@@ -149,6 +208,8 @@ def _said_of_another(rest: str, start: int, end: int) -> bool:
     name = rest[start:end].lower()
     if _inside_quotes(line, start - head + 1):
         return False  # (a quoted command or path that holds the name: `vllm serve ...`)
+    if rest[start - 1 : start] in ("/", "\\") and rest[end : end + 1] in ("/", "\\"):
+        return False  # a directory of a path (`.../site-packages/vllm/...`): code ran there
     return any(name not in q.lower() and " " in q for q in _quoted(line))
 
 
@@ -207,6 +268,9 @@ def _other_project(
     in another package make the best match a look-alike (nearest); a file adapted from another
     project makes it unsure (SHARED_CAP), or a look-alike when the paste names only that one."""
     other = _look_alike(error, matches)
+    foreign = _class_package(error, text, matches) if other is None else None
+    if foreign is not None:
+        other = f"class {foreign}"
     engine = _named_engine(error, text, matches) if other is None else None
     shared = (
         _shared_wording(view, error, text, matches) if other is None and engine is None else None
@@ -222,6 +286,8 @@ def _other_project(
         where = (
             f"the paste names {engine} and never {project}"
             if other is None
+            else f"the exception's class {error.type} is defined in {foreign}, not in {project}"
+            if foreign is not None
             else f"the traceback raises it in {other}, outside {project}"
             if "/" in other
             else f"the traceback's frames lie in {other}, not in {project}"
@@ -494,7 +560,7 @@ def explain_error(
     matches, nearest, note = _other_project(view, error, text, matches, nearest)
     if note is not None:
         notes.append(note)
-    if ambiguous:
+    if ambiguous and matches:  # (a look-alike's sites are nearest candidates, not answers)
         notes.append(AMBIGUOUS_NOTE)
     if error.truncated:
         notes.append(TRUNCATED_NOTE)

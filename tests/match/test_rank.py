@@ -265,6 +265,39 @@ def test_a_short_template_found_only_word_by_word_is_never_confident(msg, capped
         assert not r.hits and SHORT_APART_CAP < FUZZY_CUTOFF
 
 
+@pytest.mark.parametrize(
+    ("template", "msg", "costs"),
+    [
+        # a value named for one thing, holding a clause: another project's longer message
+        ("Invalid backend: <name>", "Invalid backend: None, expected sglang or vllm", True),
+        ("Unknown mode: <args.mode>", "Unknown mode: fast, which is not one of these", True),
+        # one value, however long; a list of values; prose where prose is named
+        ("Invalid backend: <name>", "Invalid backend: triton_v2", False),
+        ("Invalid backend: <name>", "Invalid backend: ['a', 'b', 'c', 'd']", False),
+        ("Failed to load: <e>", "Failed to load: no file, looked in the cache and the hub", False),
+        ("Load failed: <str(err)>", "Load failed: no file, looked in the cache and the hub", False),
+        ("Request aborted: <reason>", "Request aborted: client gone, will not retry it", False),
+        # long literal text pins the message down whatever the value
+        (
+            "The attention backend that was chosen for this model is invalid: <name>",
+            "The attention backend that was chosen for this model is invalid: x, as the docs say",
+            False,
+        ),
+    ],
+)
+def test_a_value_that_reads_as_more_of_the_message_costs(template, msg, costs):
+    """yd004's shape: `Invalid backend: <name>` read `None, expected sglang or vllm` as one
+    value at 0.90 (AReaL's own check). A placeholder named for one value that holds a clause of
+    prose after a comma costs PROSE_TAIL_COST, so the short template is not confident."""
+    from errexplain.match.rank import PROSE_TAIL_COST
+
+    view = _view(_entry("e" * 16, "ValueError", template))
+    (hit,) = rank(view, msg, "ValueError").hits
+    assert any("reads as more of the message" in r for r in hit.reasons) is costs
+    if costs:
+        assert hit.score < 0.9 and PROSE_TAIL_COST > 0
+
+
 def test_a_short_template_keeps_a_word_glued_to_its_placeholder():
     """`layer<i> weights` has `layer3 weights`: the word touching the placeholder is not asked
     for whole."""

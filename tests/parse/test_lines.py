@@ -35,6 +35,10 @@ def _texts(text: str) -> list[str]:
             "Ignore import error when loading x: y",
             "ATTN_CP1 MOE_DP1 TP2",
         ),
+        # sglang's diffusion runtime (`[%m-%d %H:%M:%S] `) and sglang 0.3 (`[%H:%M:%S TP0] `)
+        ("[10-02 11:04:09] ValueError: bad", "ValueError: bad", None),
+        ("[10-02 11:04:09 TP1] ValueError: bad", "ValueError: bad", "TP1"),
+        ("[11:04:09 TP0] Scheduler hit an exception:", "Scheduler hit an exception:", "TP0"),
         ("[rank3]: RuntimeError: boom", "RuntimeError: boom", "rank3"),
         ("(TP0 pid=55) ValueError: bad", "ValueError: bad", "TP0"),
         ("[2025-11-06T02:10:00.702Z] KeyError: 'x'", "KeyError: 'x'", None),

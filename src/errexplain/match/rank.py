@@ -392,8 +392,11 @@ def _exact(
             if cost:
                 base -= cost
                 reasons.append(SHORT_REASON)
-            score = _adjust(cand, base, reasons, exc_type, frames, window)
             pairs = tuple((n, v.strip()) for n, v in zip(compiled.names, values, strict=True))
+            if compiled.names and _prose_tail(compiled, pairs[-1]):
+                base -= PROSE_TAIL_COST
+                reasons.append(PROSE_TAIL_REASON.format(name=pairs[-1][0]))
+            score = _adjust(cand, base, reasons, exc_type, frames, window)
             hits.append(Hit(cand, score, "exact", pairs, tuple(reasons)))
     return hits
 
@@ -467,6 +470,34 @@ def marked_cut(msg: str) -> str | None:
 
 
 SHORT_REASON = "a short template: most of the message is placeholder text"
+
+
+PROSE_TAIL_COST = 0.1
+PROSE_TAIL_REASON = (
+    "the value of <{name}> reads as more of the message, not as one value: the message may be "
+    "a longer one that only opens with these words"
+)
+_PROSE_NAMES = ("e", "ex", "exc", "err", "error", "exception", "msg", "message", "reason")
+"""Placeholder names (their last word) that hold prose by nature: an exception's text, a
+message, a reason, a detail."""
+_PROSE_SUFFIXES = ("error", "exception", "message", "msg", "reason", "detail", "details", "text")
+
+
+def _prose_tail(compiled: Compiled, pair: tuple[str, str]) -> bool:
+    """A short template that ends with a placeholder named for one value (`Invalid backend:
+    <name>`) whose value in the message is a clause of prose (`None, expected sglang or vllm`):
+    the message is most likely another project's longer one that opens with the same words. A
+    placeholder named for prose (`<e>`, `<str(err)>`, `<detail>`) may hold any text."""
+    if compiled.literals[-1].strip() or compiled.literal_len >= SHORT_LITERAL:
+        return False
+    name, value = pair
+    last = "".join(c if c.isalnum() or c == "_" else " " for c in name).split()
+    tail = last[-1].lower() if last else ""
+    if tail in _PROSE_NAMES or tail.endswith(_PROSE_SUFFIXES) or tail == "str":
+        return False
+    if "," not in value:
+        return False
+    return sum(1 for w in value.split() if w.isalpha() and w.islower()) >= 3
 
 
 def _short_cost(compiled: Compiled, coverage: float, below: float) -> float:

@@ -71,7 +71,14 @@ _PREFIXES: tuple[tuple[re.Pattern[str], bool], ...] = (
     # the level first, then an ISO stamp (Google Cloud Logging, some container log viewers)
     (compile_regex(rf"{_LEVEL} {_STAMP}(?:Z|[+-]\d\d:?\d\d)? ?"), False),
     (compile_regex(r"\d{4}/\d\d/\d\d \d\d:\d\d:\d\d(?:[.,]\d{1,9})? ?"), False),
-    (compile_regex(r"\[\d\d:\d\d:\d\d(?:[.,]\d{1,9})?\] ?"), False),
+    # sglang's diffusion runtime (`[%m-%d %H:%M:%S] `) and sglang 0.3 (`[%H:%M:%S TP0] `)
+    (
+        compile_regex(
+            r"\[(?:\d\d-\d\d )?\d\d:\d\d:\d\d(?:[.,]\d{1,9})?"
+            r"(?P<rank>(?: [A-Z][A-Z_]{0,9}\d{1,6}){0,8})\] ?"
+        ),
+        False,
+    ),
     (compile_regex(rf"\[{_LEVEL}\] ?"), False),
     # a log prefix the paster elided: `[...] Received sigquit ...`
     (compile_regex(r"\[(?:\.{2,5}|…)\] "), False),
