@@ -215,12 +215,13 @@ def _history_catalog(root: Path, files: int = 6, per_file: int = 50) -> Path:
     return root
 
 
-HISTORY_INDEX_SHA256 = "c62d22be5a3f075aa804cc5a7a9378ba78434dd1c80b9b6d60250300b10f90fd"
+HISTORY_INDEX_SHA256 = "87d1e056023afe6469b6115868c8713f59089bcca6bec6edf8e43cbcb115885d"
 """The index of _history_catalog as main built it before the records were encoded in load
 order (speed8), on CPython 3.11; updated in session 10, when the ``sites`` blob began to hold
 message-carrying raise sites (a traceback cut before its exception line is located by its
-frames: errexplain.match.sites), stored in buckets (FORMAT 16). Marshal's bytes depend on
-which objects are shared and which referenced twice, so a change of how records are encoded
+frames: errexplain.match.sites), stored in buckets (FORMAT 16); and in session 17, when a
+project row began to hold its ``log_prefixes`` (FORMAT 17). Marshal's bytes depend on which
+objects are shared and which referenced twice, so a change of how records are encoded
 can change bytes without changing an answer: this pins the bytes. Update it (with a reason)
 when the index format changes."""
 

@@ -75,7 +75,8 @@ if TYPE_CHECKING:
     _T = TypeVar("_T")
 
 MAGIC = b"ERRXID15"
-FORMAT = 16
+FORMAT = 17
+"""17: a project row holds its log_prefixes (project.yaml) after adapted_from."""
 OFFS_PAGE = 4096
 """Bytes of ``offs`` verified together (the CRC-32 of each page is in ``meta``)."""
 _NBLOBS = 9
