@@ -56,11 +56,21 @@ COMPILE = (
 )
 
 
+CPU: dict[str, list[float]] = {}
+"""CPU seconds (user + system) of each timed child, by command line: on a shared host whose
+neighbours steal time, wall-clock ratios of the same code swing by a fifth between runs; the
+child's own CPU time swings far less, and is printed beside them as a cross-check."""
+
+
 def _time(cmd: list[str], stdin: Path | None, out: Path) -> float:
     with open(stdin or os.devnull, "rb") as fin, open(out, "wb") as fout:
         t0 = time.perf_counter()
-        subprocess.run(cmd, stdin=fin, stdout=fout, stderr=subprocess.DEVNULL, check=False, env=ENV)
-        return time.perf_counter() - t0
+        proc = subprocess.Popen(cmd, stdin=fin, stdout=fout, stderr=subprocess.DEVNULL, env=ENV)
+        _, _, usage = os.wait4(proc.pid, 0)
+        wall = time.perf_counter() - t0
+        proc.returncode = 0  # (reaped by wait4: Popen must not wait for it again)
+        CPU.setdefault(" ".join(cmd), []).append(usage.ru_utime + usage.ru_stime)
+        return wall
 
 
 def _wheel_env(tmp: Path, python: str) -> tuple[str, str]:
@@ -129,6 +139,18 @@ def cli_figures(runs: int, python: str, exe: str, tmp: Path) -> None:
     r4 = med["errexplain < bare_assert.txt"] / med["python -c pass"]
     print(f"piped, error without a message       = {r4:.2f}x  (goal <= 2.0x)")
     print(f"explain --json / no-op typer app     = {r2:.2f}x  (goal <= 1.25x)")
+    cpu = {k: statistics.median(CPU[" ".join(c)][-runs:]) * 1000 for k, (c, _) in cmds.items()}
+    base = cpu["python -c pass"]
+    print(
+        "CPU time (user + system, median ms), the same runs: "
+        + ", ".join(f"{k} {v:.1f}" for k, v in cpu.items())
+    )
+    print(
+        f"  as ratios: piped {cpu['errexplain < tb.txt'] / base:.2f}x, --json -v "
+        f"{cpu['errexplain --json -v < tb.txt'] / base:.2f}x, without a message "
+        f"{cpu['errexplain < bare_assert.txt'] / base:.2f}x, explain --json / typer "
+        f"{cpu['errexplain explain --json'] / cpu['no-op typer app']:.2f}x"
+    )
     peak = _peak_rss([exe], TB)
     print(f"peak RSS of a cold piped explain     = {peak / 1024:.1f} MB (goal <= 60 MB)")
 
