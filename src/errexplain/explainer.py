@@ -622,14 +622,101 @@ def explain_text_bounded(
             # else a log record read as in a paste with no exception line (a logged warning
             # before the cut traceback); prose around it is not read line by line
             # (a quiet warning there is the start-up's context, not what the trace cut off)
-            beside = list(bare_messages(text, view, release=release, quoted=True)) or [
-                x
-                for x in bare_messages(text, view, release=release, records_only=True)
-                if not _quiet(x)
-            ]
+            beside = (
+                list(bare_messages(text, view, release=release, quoted=True))
+                or [
+                    x
+                    for x in bare_messages(text, view, release=release, records_only=True)
+                    if not _quiet(x)
+                ]
+                or _announcers(text, view, out, release)
+            )
         if beside:
             out = sorted([*out, *beside[: ERRORS - len(errors)]], key=lambda x: x.error.line_no)
     return tuple(out), len(errors) - len(kept)
+
+
+TRACEBACK_HEAD = "Traceback (most recent call last):"
+ANNOUNCED_CAP = 0.89
+"""Highest score of a record that announced a cut traceback: the record is surely the site that
+logged it, but the error it reports was cut off, so the answer is never given as confident."""
+ANNOUNCED_NOTE = (
+    "the traceback this record announced is cut before its exception line: the record is what "
+    "the paste shows of the error; the exception itself was not pasted"
+)
+
+
+def _announcers(
+    text: str,
+    view: CatalogView,
+    cut: Sequence[Explanation],
+    release: Mapping[str, str] | None,
+) -> list[Explanation]:
+    """The records that announced tracebacks cut before their exception line, when nothing
+    else in the paste is an error: the record (`[... TP0] Scheduler hit an exception:
+    Traceback (most recent call last):`) is a catalogued message whose last placeholder holds
+    the traceback, and all the paste shows of the error. Not when a line without a log prefix
+    stands among the records above it (a child's own print of the error, `Failed to instantiate
+    X: ...`, is the error the record's traceback ends with), and only an exact match that ends
+    with that placeholder, at ANNOUNCED_CAP."""
+    from errexplain.parse.lines import clean_lines
+
+    lines = clean_lines(text)
+    out: list[Explanation] = []
+    looked: set[str] = set()
+    for x in cut:
+        at = next(
+            (
+                i
+                for i in range(len(lines) - 1, -1, -1)
+                if lines[i].no <= x.error.line_no and TRACEBACK_HEAD in lines[i].text
+            ),
+            None,
+        )
+        if at is None:
+            continue
+        lead = lines[at].text[: lines[at].text.index(TRACEBACK_HEAD)].strip()
+        if not lead and at and lines[at - 1].no == lines[at].no:
+            at -= 1  # the record's line, split from the traceback's first line
+            lead = lines[at].text.strip()
+        head = lines[at]
+        if (
+            not head.record
+            or len(lead) < BARE_MIN_CHARS
+            or not _announces(lead)
+            or lead in looked
+            or _unprefixed_above(lines, at)
+        ):
+            continue
+        looked.add(lead)
+        record = f"{lead} {TRACEBACK_HEAD}"
+        ranking = rank(view, record, fuzzy=False)
+        hit = ranking.hits[0] if ranking.hits else None
+        if (
+            hit is None
+            or hit.kind != "exact"
+            or compile_template(hit.template).literals[-1].strip()
+            or not _known_well(hit, lead, 0.5, True)
+        ):
+            continue
+        twins = {h.id for h in ranking.hits if h.template == hit.template and h.raw == hit.raw}
+        exp = _as_error(view, record, head.no, ranking, twins, text, release)
+        matches = tuple(replace(m, score=min(m.score, ANNOUNCED_CAP)) for m in exp.matches)
+        out.append(replace(exp, matches=matches, notes=(*exp.notes, ANNOUNCED_NOTE)))
+    return out
+
+
+def _unprefixed_above(lines: Sequence[Line], at: int) -> bool:
+    """Whether a line without a log prefix (not blank, not a fence) stands between the record
+    at `at` and the start of its log (the nearest fence or blank line above, at most
+    BESIDE_NEAR lines up)."""
+    for ln in reversed(lines[max(0, at - BESIDE_NEAR) : at]):
+        st = ln.text.strip()
+        if not st or ln.fence:
+            return False
+        if not ln.record:
+            return True
+    return False
 
 
 def _quiet(exp: Explanation) -> bool:

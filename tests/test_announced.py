@@ -1,0 +1,63 @@
+"""A traceback cut before its exception line, announced by a log record (`[... TP0] Scheduler
+hit an exception: Traceback (most recent call last):`): when nothing else in the paste is an
+error, the record is explained (the catalog logs it with the traceback as its last value), never
+with confidence; not when a line without a log prefix stands among the records above it (a
+child's own print of the error that the cut traceback ends with)."""
+
+from __future__ import annotations
+
+from errexplain.catalog.memory import MemoryCatalog
+from errexplain.explainer import ANNOUNCED_CAP, ANNOUNCED_NOTE, explain_text
+from errexplain.models import Entry, Source
+
+WRAPPER = Entry(
+    id="a" * 16,
+    project="demo",
+    exception="error",
+    kind="log",
+    template="Worker loop stopped on an exception: <traceback>",
+    source=Source("demo", "1.0", "demo/worker.py", 40, "run_worker", None),
+)
+VIEW = MemoryCatalog([WRAPPER])
+
+CUT = (
+    '  File "/env/site-packages/demo/worker.py", line 40, in run_worker\n'
+    "    worker.loop()\n"
+    '  File "/env/site-packages/demo/model.py", line 9, in lo'
+)
+
+
+def _answers(text: str) -> list[tuple[str, float]]:
+    return [(m.entry.id, m.score) for x in explain_text(text, VIEW) for m in x.matches[:1]]
+
+
+def test_the_record_that_announced_a_cut_traceback_is_explained():
+    # the record and the traceback's first line on one line (a record on a line of its own
+    # before it is read by the parser, with the frames under it: tests/parse)
+    head = (
+        "[2026-01-29 13:12:36 TP0] Worker loop stopped on an exception: "
+        "Traceback (most recent call last):\n"
+    )
+    text = f"```\n[2026-01-29 13:12:35 TP0] Load weight begin.\n{head}{CUT}\n```\n"
+    exps = explain_text(text, VIEW)
+    ((entry, score),) = _answers(text)
+    assert entry == "a" * 16 and score <= ANNOUNCED_CAP < 0.9
+    assert any(ANNOUNCED_NOTE in n for x in exps for n in x.notes)
+
+
+def test_not_when_a_line_without_a_prefix_stands_among_the_records_above():
+    text = (
+        "[2026-01-29 13:12:35 TP0] Load weight begin.\n"
+        "Failed to build the model: the checkpoint's weight shapes do not fit\n"
+        "[2026-01-29 13:12:36 TP0] Worker loop stopped on an exception: "
+        f"Traceback (most recent call last):\n{CUT}\n"
+    )
+    assert _answers(text) == []
+
+
+def test_not_a_record_that_the_catalog_does_not_log():
+    text = (
+        "[2026-01-29 13:12:36 TP0] Something else went wrong in the pool: "
+        f"Traceback (most recent call last):\n{CUT}\n"
+    )
+    assert _answers(text) == []
