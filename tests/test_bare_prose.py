@@ -148,7 +148,14 @@ def test_a_log_record_above_a_cut_traceback_is_read_when_nothing_is_quoted():
     assert found == [LOADER]
 
 
-def test_a_record_announcing_the_cut_traceback_is_not_an_error_of_its_own():
+def test_a_record_announcing_the_cut_traceback_is_all_the_paste_shows_of_it():
+    """Session 17 reversed this test's earlier claim (the record is never an error of its own):
+    with nothing quoted and no line without a log prefix among the records above it, the record
+    that announced the cut traceback is what the paste shows of the error (yd016, yz006). It is
+    never confident (ANNOUNCED_CAP), and says the exception was cut off; the prose title is
+    still not read line by line."""
+    from errexplain.explainer import ANNOUNCED_CAP, ANNOUNCED_NOTE
+
     entries = [
         _entry("a", POOL),
         _entry("b", LOADER),
@@ -157,7 +164,9 @@ def test_a_record_announcing_the_cut_traceback_is_not_an_error_of_its_own():
     view = MemoryCatalog(entries)
     text = CUT_TRACEBACK.replace('"Paged KV', "Paged KV").replace('32."', "32.")
     text = text.replace("Scheduler hit", "[2026-03-10 14:17:52 TP1] Scheduler hit")
-    assert not any(x.matches for x in explain_text(text, view))
+    found = [x for x in explain_text(text, view) if x.matches]
+    assert [x.matches[0].entry.id for x in found] == ["c" * 16]
+    assert found[0].matches[0].score <= ANNOUNCED_CAP and ANNOUNCED_NOTE in found[0].notes
 
 
 CONFLICT = (

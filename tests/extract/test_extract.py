@@ -582,3 +582,30 @@ def test_doc_line_is_a_summary_never_a_section_head(doc, line):
     once read "(`launch_server`: Args:)"."""
     func = ast.parse(f"def f():\n    {doc}\n    pass\n").body[0]
     assert _doc_line(func) == line
+
+
+def test_warnings_warn_is_a_warning_site(tmp_path: Path):
+    """`warnings.warn(message, Category)` is printed as `path:line: Category: message`, which
+    users paste like a logged warning: a log site of level warning, `via` warnings.warn (module
+    level, f-string, keyword message); a message with no literal words is not recorded."""
+    pkg = tmp_path / "src" / "wpkg"
+    pkg.mkdir(parents=True)
+    (pkg / "mod.py").write_text(
+        "import warnings\n"
+        'warnings.warn("wpkg.old is deprecated, import wpkg.new instead", DeprecationWarning)\n'
+        "def load(platform, msg):\n"
+        "    if platform != 'cuda':\n"
+        '        warnings.warn(f"Only CUDA supports the fast loader, not {platform}.")\n'
+        '    warnings.warn(message="Loading slowly: the cache is cold", category=UserWarning)\n'
+        "    warnings.warn(msg)\n"
+    )
+    out = tmp_path / "out"
+    extract(tmp_path / "src", "wpkg", "1.0", out=out)
+    entries = _load(out / "mod.yaml")["entries"]
+    got = {(e["template"], e["kind"], e["exception"], e.get("via")) for e in entries}
+    assert got == {
+        ("wpkg.old is deprecated, import wpkg.new instead", "log", "warning", "warnings.warn"),
+        ("Only CUDA supports the fast loader, not <platform>.", "log", "warning", "warnings.warn"),
+        ("Loading slowly: the cache is cold", "log", "warning", "warnings.warn"),
+    }
+    assert all(e["meaning"].startswith("Issued with `warnings.warn`") for e in entries)

@@ -445,3 +445,19 @@ def test_curated_entry_says_how_it_was_checked(make_entry, verified, expected):
 def test_derived_entry_has_no_checked_line(make_entry):
     view = entry_view(make_entry(derived=True, meaning="Raised by check."))
     assert not any(t.startswith("Checked:") for t in texts(view))
+
+
+@pytest.mark.parametrize(
+    ("kind", "via", "said"),
+    [
+        ("raise", "raise_error_or_warn at pkg/x.py:3", "handed to the helper raise_error_or_warn"),
+        ("abort", "FlushCacheReqOutput(success=False)", "sent to the client in a FlushCache"),
+        ("log", "warnings.warn", "(issued with warnings.warn, not raised)"),
+    ],
+)
+def test_how_a_message_reaches_the_user_follows_the_site_kind(make_entry, kind, via, said):
+    """A reply or a warning is not 'handed to a helper which raises it' (a failed
+    `/flush_cache` reply once read so)."""
+    lines = texts(entry_view(make_entry(kind=kind, via=via)))
+    assert any(said in line for line in lines)
+    assert kind == "raise" or not any("which raises it" in line for line in lines)

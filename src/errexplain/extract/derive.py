@@ -31,6 +31,15 @@ def meaning(facts: Site) -> str:
     when = (f" when `{cond}`" if cond else "") + (
         f" while handling `{facts.handling}`" if facts.handling else ""
     )
+    text = _what(facts, where, when)
+    if facts.doc and func != "<module>":
+        text += f" (`{func}`: {facts.doc})"
+    return text
+
+
+def _what(facts: Site, where: str, when: str) -> str:
+    """What the site does with its message, by kind."""
+    cond = facts.condition
     if facts.kind == "assert":
         text = f"Assertion {where.replace('by ', 'in ', 1)} failed: `{cond}`."
     elif facts.kind == "lookup":
@@ -38,6 +47,11 @@ def meaning(facts: Site) -> str:
             f"Key lookup {where.replace('by ', 'in ', 1)} failed: `{facts.statement}` looks up a"
             " name in a dict of the model's own parameters, so the name (the KeyError's value)"
             " is not a parameter of this model."
+        )
+    elif facts.kind == "log" and facts.via == "warnings.warn":
+        text = (
+            f"Issued with `warnings.warn` {where}{when} (Python prints it as `path:line: "
+            "Category: message`), not raised."
         )
     elif facts.kind == "log":
         text = f"Logged at {facts.exception} level {where}{when}."
@@ -62,8 +76,6 @@ def meaning(facts: Site) -> str:
         text = f"Built {where}, whose callers raise it" + (f",{when}." if when else ".")
     else:
         text = f"Raised {where}{when}."
-    if facts.doc and func != "<module>":
-        text += f" (`{func}`: {facts.doc})"
     return text
 
 

@@ -4,7 +4,8 @@ Users paste these lines as they paste tracebacks. A call is a logged error when 
 ``error``, ``critical`` or ``exception`` on ``logging`` or on an object named like a logger
 (``logger``, ``self._logger``, ``log``), ``warning``, and ``info`` when its literal text reports a
 failure (users paste the ``Decode out of memory happened. #retracted_reqs: ...`` an older
-scheduler logged at info level as they paste errors).
+scheduler logged at info level as they paste errors). ``warnings.warn(message, Category)`` is a
+warning too (:func:`warned_message_arg`).
 """
 
 from __future__ import annotations
@@ -125,6 +126,22 @@ def log_level(call: ast.Call) -> str | None:
         return None
     level = func.attr.removesuffix("_once")
     return level if level in LEVELS and _is_logger(func.value) else None
+
+
+def warned_message_arg(call: ast.Call) -> ast.expr | None:
+    """The message of ``warnings.warn(message, Category)``, or None when the call is none:
+    Python prints it as ``path:line: Category: message``, a line users paste like a logged
+    warning (``Only CUDA, HIP and XPU support AWQ currently.``). Recorded at level
+    ``warning``."""
+    func = call.func
+    if not (
+        isinstance(func, ast.Attribute)
+        and func.attr == "warn"
+        and isinstance(func.value, ast.Name)
+        and func.value.id == "warnings"
+    ):
+        return None
+    return _sink_arg(call, 0, "message")
 
 
 def worth_recording(level: str, template: str) -> bool:

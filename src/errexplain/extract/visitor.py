@@ -13,6 +13,7 @@ from errexplain.extract.logs import (
     client_message_arg,
     log_level,
     recorded_reason_arg,
+    warned_message_arg,
     worth_recording,
 )
 from errexplain.extract.messages import Message, from_call, from_expr, from_log_call, source_of
@@ -74,6 +75,8 @@ def _class_name(exc: ast.expr) -> str | None:
 
 
 NO_MESSAGE = Message("", True)
+WARNED = "warnings.warn"
+"""The `via` of a warning issued with ``warnings.warn`` (a log site of level ``warning``)."""
 _BODIES = ("body", "orelse", "finalbody")
 
 
@@ -302,6 +305,12 @@ class SiteVisitor:
             message = from_log_call(call, node.lineno, lookup)
             if message is not None and worth_recording(level, message.template):
                 self._add(node, "log", level, message, self._condition())
+            return
+        warned = warned_message_arg(call)
+        if warned is not None:
+            message = from_expr(warned, node.lineno, lookup)
+            if message is not None and worth_recording("warning", message.template):
+                self._add(node, "log", "warning", message, self._condition(), via=WARNED)
             return
         if self._abort(node, call) or self._recorded(node, call):
             return

@@ -161,6 +161,15 @@ def snippet_parts(snip: Snippet) -> list[Part]:
     return [_line(f"Code ({said}):", "dim", wrap=False), code]
 
 
+def _via_text(entry: Entry) -> str:
+    """How the message reaches the user when the site does not raise it itself."""
+    if entry.kind == "abort":
+        return f"(sent to the client in a {entry.via} reply, not raised)"
+    if entry.kind == "log":
+        return f"(issued with {entry.via}, not raised)"
+    return f"(the message is handed to the helper {entry.via}, which raises it)"
+
+
 def _source(entry: Entry, snippet: Snippet | None = None) -> list[Part]:
     out: list[Part] = [Heading("Source"), _line(source_text(entry), wrap=False)]
     if is_test_path(entry.source.path):
@@ -168,7 +177,7 @@ def _source(entry: Entry, snippet: Snippet | None = None) -> list[Part]:
     if entry.source.url:
         out.append(Link(entry.source.url))
     if entry.via:
-        out.append(_line(f"(the message is handed to the helper {entry.via}, which raises it)"))
+        out.append(_line(_via_text(entry)))
     if entry.removed_in:
         out.append(_line(f"(removed in {entry.removed_in})"))
     return out + (snippet_parts(snippet) if snippet is not None else [])
