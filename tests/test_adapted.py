@@ -7,8 +7,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from tests.views import catalog_view
 
-from errexplain.catalog.index import Index, build_bytes
 from errexplain.catalog.load import CatalogError, load_project
 from errexplain.catalog.memory import MemoryCatalog
 from errexplain.explainer import SHARED_CAP, explain_text
@@ -37,9 +37,7 @@ ENTRIES = (
 
 @pytest.fixture(params=["memory", "index"])
 def view(request):
-    if request.param == "memory":
-        return MemoryCatalog(ENTRIES, projects=[PROJECT])
-    return Index.from_bytes(build_bytes(ENTRIES, [PROJECT], "k"))
+    return catalog_view(request.param, ENTRIES, [PROJECT])
 
 
 def test_project_adapted_from(view):

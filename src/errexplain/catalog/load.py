@@ -339,40 +339,39 @@ def load_project(root: Path) -> Project:
 
 def _log_prefixes(raw: object) -> tuple[tuple[str, tuple[str, ...]], ...]:
     """`log_prefixes: {path prefix: [regular expression, ...]}`."""
-    if raw is None:
-        return ()
-    if not isinstance(raw, dict):
-        raise _Invalid("log_prefixes", "must map a path prefix to a list of patterns")
-    out = []
-    for prefix, patterns in raw.items():
-        if not isinstance(prefix, str) or not isinstance(patterns, list) or not patterns:
-            raise _Invalid("log_prefixes", "must map a path prefix to a list of patterns")
+    out = _text_lists(raw, "log_prefixes", "a path prefix", "patterns", empty=False)
+    for prefix, patterns in out:
         for pattern in patterns:
-            if not isinstance(pattern, str):
-                raise _Invalid("log_prefixes", f"{prefix}: every pattern must be text")
             try:
                 re.compile(pattern)
             except re.error as exc:
                 raise _Invalid(
                     "log_prefixes", f"{prefix}: {pattern!r} is not a pattern ({exc})"
                 ) from None
-        out.append((prefix, tuple(patterns)))
-    return tuple(out)
+    return out
 
 
 def _adapted(raw: object) -> tuple[tuple[str, tuple[str, ...]], ...]:
     """`adapted_from: {other project: [path, ...]}`."""
+    return _text_lists(raw, "adapted_from", "a project name", "paths")
+
+
+def _text_lists(
+    raw: object, key: str, what: str, items: str, empty: bool = True
+) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """A mapping of text to lists of text (`{name: [text, ...]}`), in order."""
     if raw is None:
         return ()
+    wrong = f"must map {what} to a list of {items}"
     if not isinstance(raw, dict):
-        raise _Invalid("adapted_from", "must map a project name to a list of paths")
+        raise _Invalid(key, wrong)
     out = []
-    for upstream, paths in raw.items():
-        if not isinstance(upstream, str) or not isinstance(paths, list):
-            raise _Invalid("adapted_from", "must map a project name to a list of paths")
-        if not all(isinstance(p, str) for p in paths):
-            raise _Invalid("adapted_from", f"{upstream}: every path must be text")
-        out.append((upstream, tuple(paths)))
+    for name, values in raw.items():
+        if not isinstance(name, str) or not isinstance(values, list) or not (values or empty):
+            raise _Invalid(key, wrong)
+        if not all(isinstance(v, str) for v in values):
+            raise _Invalid(key, f"{name}: every {items[:-1]} must be text")
+        out.append((name, tuple(values)))
     return tuple(out)
 
 
