@@ -126,3 +126,18 @@ def test_log_prefixes_in_project_yaml(tmp_path: Path):
         (tmp_path / "project.yaml").write_text("name: pkg\n" + bad)
         with pytest.raises(CatalogError, match="log_prefixes"):
             load_project(tmp_path)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "worker-1  | [2026-03-01 10:00:00 TP0] Worker 3 has stopped responding.",
+        "> [2026-03-01 10:00:00 TP0] Worker 3 has stopped responding.",
+        "\x1b[31m[2026-03-01 10:00:00 TP0] Worker 3 has stopped responding.\x1b[0m",
+    ],
+)
+def test_the_prefix_is_read_as_the_parser_takes_it_off(view, line):
+    """Behind a container's stream prefix, a markdown quote or colours."""
+    (exp,) = explain_text(f"{line}\n", view)
+    assert _paths(exp)[0] == SERVER
+    assert any("log line opens" in r for r in exp.matches[0].reasons)

@@ -305,21 +305,20 @@ def _other_project(
         why = f"but {project} adapted this file from {upstream}, which may raise the same text"
         owner = view.project(project)
         copy = matches[0].entry.source.path
-        elsewhere = (
-            f"but the same text is raised in {copy}, which {project} adapted from {upstream}: "
-            f"{upstream} may raise it too"
-        )
+        literals = compile_template(matches[0].entry.template).literals
+
+        def reason(m: Match) -> str:
+            if owner is not None and owner.adapted_from(m.entry.source.path) == upstream:
+                return why
+            if compile_template(m.entry.template).literals == literals:
+                return (
+                    f"but the same text is raised in {copy}, which {project} adapted from "
+                    f"{upstream}: {upstream} may raise it too"
+                )
+            return f"capped as the best match is: its text may be {upstream}'s"
+
         matches = tuple(
-            replace(
-                m,
-                score=min(m.score, SHARED_CAP),
-                reasons=(
-                    *m.reasons,
-                    why
-                    if owner is not None and owner.adapted_from(m.entry.source.path) == upstream
-                    else elsewhere,
-                ),
-            )
+            replace(m, score=min(m.score, SHARED_CAP), reasons=(*m.reasons, reason(m)))
             if m.entry.project == project
             else m
             for m in matches
@@ -934,18 +933,23 @@ LOG_LOOKBACK = 60
 
 
 def _log_line(text: str, line_no: int, patterns: tuple[str, ...]) -> tuple[str, str] | None:
-    """(the line, the prefix) of the error's own line when it opens with one of the project's
-    log prefixes, else of the nearest such line above it (a traceback under the record that
-    announced it)."""
+    """(the line, the prefix) of the error's own line when its log prefix (as the parser took
+    it off: behind a container's stream prefix, a quote, colours) is one of the project's, else
+    of the nearest such line above it (a traceback under the record that announced it)."""
+    from errexplain.parse.lines import clean_lines
+
     if line_no <= 0:
         return None
-    lines = text.splitlines()[max(0, line_no - 1 - LOG_LOOKBACK) : line_no]
+    head = text.split("\n", line_no)[:line_no]  # (the lines up to the error's own)
+    lines = clean_lines("\n".join(head[max(0, line_no - 1 - LOG_LOOKBACK) :]))
     compiled = [compile_regex(p) for p in patterns]
-    for line in reversed(lines):
+    for ln in reversed(lines):
+        if not ln.prefix:
+            continue
         for pattern in compiled:
-            found = pattern.match(line)
+            found = pattern.match(ln.prefix)
             if found:
-                return line, found.group(0)
+                return ln.prefix, found.group(0)
     return None
 
 
