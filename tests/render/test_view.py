@@ -461,3 +461,25 @@ def test_how_a_message_reaches_the_user_follows_the_site_kind(make_entry, kind, 
     lines = texts(entry_view(make_entry(kind=kind, via=via)))
     assert any(said in line for line in lines)
     assert kind == "raise" or not any("which raises it" in line for line in lines)
+
+
+@pytest.mark.parametrize(
+    ("kind", "via", "verb"),
+    [
+        ("raise", None, "raised by"),
+        ("assert", None, "raised by"),
+        ("log", None, "logged by"),
+        ("log", "warnings.warn", "issued by"),
+        ("abort", None, "sent to the client by"),
+        ("recorded", None, "recorded by"),
+    ],
+)
+def test_the_releases_line_says_what_the_site_does(make_entry, kind, via, verb):
+    """A logged line is not 'raised by sglang 0.3 to 0.5' (the releases line said so of every
+    site)."""
+    from errexplain.models import Match
+    from errexplain.render.view import release_history
+
+    entry = make_entry(kind=kind, via=via, releases=("0.4.0", "0.5.1"))
+    text = release_history(Match(entry, 1.0, "exact"))
+    assert text is not None and text.startswith(f"{verb} ")

@@ -335,6 +335,13 @@ def match_parts(m: Match, n: int, total: int, snippet: Snippet | None = None) ->
     return [*out, *entry_sections(e, snippet), *_related(m)]
 
 
+def _verb(e: Entry) -> str:
+    """What the site does with its message, for the releases line."""
+    if e.kind == "log":
+        return "issued" if e.via == "warnings.warn" else "logged"
+    return {"abort": "sent to the client", "recorded": "recorded"}.get(e.kind, "raised")
+
+
 def release_history(m: Match) -> str | None:
     """Which releases raise this wording and what became of it (history catalogs)."""
     e = m.entry
@@ -343,7 +350,7 @@ def release_history(m: Match) -> str | None:
     first, last = e.releases
     span = first if first == last else f"{first} to {last}"
     where = f"{e.source.path}:{e.source.line}" if e.source.path else e.project
-    text = f"raised by {e.project} {span} (at {where}, {e.source.version})"
+    text = f"{_verb(e)} by {e.project} {span} (at {where}, {e.source.version})"
     if m.current is not None:
         c = m.current
         cur = render_plain(c.template) if c.template else (c.statement or "")
