@@ -122,8 +122,8 @@ def _class_package(error: RaisedError, text: str, matches: tuple[Match, ...]) ->
         return None
     root = error.type.split(".", 1)[0]
     own = (entry.source.path or "").split("/", 1)[0] or entry.project
-    if root in (own, entry.project, "builtins", "__main__") or root in _STDLIB:
-        return None
+    if root in (own, entry.project, "__main__") or root in sys.stdlib_module_names:
+        return None  # (classes every project raises: `asyncio.exceptions.TimeoutError`)
     if root in RELAYS or error.short_type.endswith(_STATUS_CLASSES):
         return None  # a client's class for the server's reply: it carries the server's text
     if error.short_type == entry.exception.rsplit(".", 1)[-1]:
@@ -162,9 +162,6 @@ _STATUS_CLASSES = (
     "ServiceUnavailableError",
 )
 """Class names of an HTTP reply's status, in any client: the text is the server's."""
-
-_STDLIB = frozenset(getattr(sys, "stdlib_module_names", ())) | {"_queue", "_pickle"}
-"""Packages whose classes every project raises (`asyncio.exceptions.TimeoutError`)."""
 
 
 RAISER_PARTS = 3
@@ -635,7 +632,6 @@ def explain_text_bounded(
     return tuple(out), len(errors) - len(kept)
 
 
-TRACEBACK_HEAD = "Traceback (most recent call last):"
 ANNOUNCED_CAP = 0.89
 """Highest score of a record that announced a cut traceback: the record is surely the site that
 logged it, but the error it reports was cut off, so the answer is never given as confident."""
@@ -658,7 +654,7 @@ def _announcers(
     stands among the records above it (a child's own print of the error, `Failed to instantiate
     X: ...`, is the error the record's traceback ends with), and only an exact match that ends
     with that placeholder, at ANNOUNCED_CAP."""
-    from errexplain.parse.lines import clean_lines
+    from errexplain.parse.lines import TRACEBACK, clean_lines
 
     lines = clean_lines(text)
     out: list[Explanation] = []
@@ -668,13 +664,13 @@ def _announcers(
             (
                 i
                 for i in range(len(lines) - 1, -1, -1)
-                if lines[i].no <= x.error.line_no and TRACEBACK_HEAD in lines[i].text
+                if lines[i].no <= x.error.line_no and TRACEBACK in lines[i].text
             ),
             None,
         )
         if at is None:
             continue
-        lead = lines[at].text[: lines[at].text.index(TRACEBACK_HEAD)].strip()
+        lead = lines[at].text[: lines[at].text.index(TRACEBACK)].strip()
         if not lead and at and lines[at - 1].no == lines[at].no:
             at -= 1  # the record's line, split from the traceback's first line
             lead = lines[at].text.strip()
@@ -688,7 +684,7 @@ def _announcers(
         ):
             continue
         looked.add(lead)
-        record = f"{lead} {TRACEBACK_HEAD}"
+        record = f"{lead} {TRACEBACK}"
         ranking = rank(view, record, fuzzy=False)
         hit = ranking.hits[0] if ranking.hits else None
         if (

@@ -585,6 +585,10 @@ def parse_releases(text: str) -> tuple[str, str]:
     return first, last or first
 
 
+WARNED = "warnings.warn"
+"""The ``via`` of a log site whose message is issued with ``warnings.warn`` (level
+``warning``): the extractor writes it, the derived text and the view read it."""
+
 UNRAISED_KINDS = frozenset({"log", "abort"})
 """Kinds of sites whose message is never raised: logged (``log``: its level is the entry's
 ``exception``), or handed to a request's client as its error (``abort``)."""

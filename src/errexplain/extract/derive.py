@@ -12,7 +12,7 @@ from errexplain.catalog.relation import SAME_FAILURE, SAME_FUNCTION, related_by,
 from errexplain.catalog.relation import Site as RelSite
 from errexplain.extract.records import Site
 from errexplain.match.template import compile_template
-from errexplain.models import UNRAISED_KINDS, is_test_path
+from errexplain.models import UNRAISED_KINDS, WARNED, is_test_path
 
 MAX_RELATED = 6
 FAILURE_SIMILARITY = 50
@@ -48,7 +48,7 @@ def _what(facts: Site, where: str, when: str) -> str:
             " name in a dict of the model's own parameters, so the name (the KeyError's value)"
             " is not a parameter of this model."
         )
-    elif facts.kind == "log" and facts.via == "warnings.warn":
+    elif facts.kind == "log" and facts.via == WARNED:
         text = (
             f"Issued with `warnings.warn` {where}{when} (Python prints it as `path:line: "
             "Category: message`), not raised."

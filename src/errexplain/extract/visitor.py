@@ -19,6 +19,7 @@ from errexplain.extract.logs import (
 from errexplain.extract.messages import Message, from_call, from_expr, from_log_call, source_of
 from errexplain.extract.records import CallInfo, ClassInfo, FileResult, Site
 from errexplain.extract.scope import Scope
+from errexplain.models import WARNED
 
 MAX_TEXT = 200
 _FuncDef = ast.FunctionDef | ast.AsyncFunctionDef
@@ -75,8 +76,6 @@ def _class_name(exc: ast.expr) -> str | None:
 
 
 NO_MESSAGE = Message("", True)
-WARNED = "warnings.warn"
-"""The `via` of a warning issued with ``warnings.warn`` (a log site of level ``warning``)."""
 _BODIES = ("body", "orelse", "finalbody")
 
 

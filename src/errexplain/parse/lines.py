@@ -93,8 +93,8 @@ _NEEDS_CLEANING = compile_regex(rf"\A(?:\s*>|\[|{_ANY_PREFIX.pattern})|`|~~~|Tra
 _RANK_NAME = compile_regex(r"[A-Z]{1,4}\d{1,6}(?: [A-Z]{1,4}\d{1,6}){0,7}")
 _TITLE_TAG = compile_regex(r"\[(?:bug|BUG|Bug|question|Question)\]:? ?")
 _INFO_STRING = compile_regex(r"[\w+.-]{0,30}")
-_TRACEBACK = "Traceback (most recent call last):"
-_GROUP_HEADER = "  + Exception Group " + _TRACEBACK  # the margin Python gives a top-level group
+TRACEBACK = "Traceback (most recent call last):"
+_GROUP_HEADER = "  + Exception Group " + TRACEBACK  # the margin Python gives a top-level group
 
 
 # Line classification: the shapes of traceback lines.
@@ -351,15 +351,15 @@ def _strip_title_tag(s: str) -> str:
 
 def _split_header(s: str) -> list[str]:
     """Split `log message: Traceback (most recent call last):` into the message and header."""
-    i = s.find(_TRACEBACK)
+    i = s.find(TRACEBACK)
     if i <= 0:
         return [s]
-    head, header = s[:i].rstrip(), _TRACEBACK
+    head, header = s[:i].rstrip(), TRACEBACK
     if head.endswith("+ Exception Group"):
         head, header = head[: -len("+ Exception Group")].rstrip(), _GROUP_HEADER
     if not head.strip() or head.endswith(("Exception Group", "|", "+", '"', "'")):
         return [s]  # (a quote before it: a traceback inside a string, as in a JSON body)
-    tail = s[i + len(_TRACEBACK) :].strip()
+    tail = s[i + len(TRACEBACK) :].strip()
     return [head, header, tail] if tail else [head, header]
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from errexplain._startup import TYPE_CHECKING, record
 from errexplain.match.template import compile_template, render_plain
-from errexplain.models import is_test_path
+from errexplain.models import WARNED, is_test_path
 
 if TYPE_CHECKING:
     from errexplain.models import Candidate, Entry, Explanation, Match, RaisedError, Snippet
@@ -338,7 +338,7 @@ def match_parts(m: Match, n: int, total: int, snippet: Snippet | None = None) ->
 def _verb(e: Entry) -> str:
     """What the site does with its message, for the releases line."""
     if e.kind == "log":
-        return "issued" if e.via == "warnings.warn" else "logged"
+        return "issued" if e.via == WARNED else "logged"
     return {"abort": "sent to the client", "recorded": "recorded"}.get(e.kind, "raised")
 
 
