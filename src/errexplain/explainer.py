@@ -611,7 +611,10 @@ def explain_text_bounded(
             exp = _enclosing_line(by_no, exp, view) or exp
         out.append(exp)
     if len(errors) < ERRORS:
-        beside = _logged_beside(text, view, out, release)
+        from errexplain.parse.lines import clean_lines
+
+        cleaned = clean_lines(text)  # (read once: the records beside, then their announcers)
+        beside = _logged_beside(text, cleaned, view, out, release)
         if not beside and all(not x.error.type and not x.error.message.strip() for x in out):
             # only tracebacks cut before their exception line: the error is the message the
             # paster quoted elsewhere (in quotes or backticks: an issue's title, a sentence),
@@ -625,7 +628,7 @@ def explain_text_bounded(
                     for x in bare_messages(text, view, release=release, records_only=True)
                     if not _quiet(x)
                 ]
-                or _announcers(text, view, out, release)
+                or _announcers(text, cleaned, view, out, release)
             )
         if beside:
             out = sorted([*out, *beside[: ERRORS - len(errors)]], key=lambda x: x.error.line_no)
@@ -643,6 +646,7 @@ ANNOUNCED_NOTE = (
 
 def _announcers(
     text: str,
+    lines: Sequence[Line],
     view: CatalogView,
     cut: Sequence[Explanation],
     release: Mapping[str, str] | None,
@@ -654,9 +658,8 @@ def _announcers(
     stands among the records above it (a child's own print of the error, `Failed to instantiate
     X: ...`, is the error the record's traceback ends with), and only an exact match that ends
     with that placeholder, at ANNOUNCED_CAP."""
-    from errexplain.parse.lines import TRACEBACK, clean_lines
+    from errexplain.parse.lines import TRACEBACK
 
-    lines = clean_lines(text)
     out: list[Explanation] = []
     looked: set[str] = set()
     for x in cut:
@@ -737,6 +740,7 @@ its own from this score on, read fuzzily (a message cut by its printer, or its s
 
 def _logged_beside(
     text: str,
+    cleaned: Sequence[Line],
     view: CatalogView,
     found: Sequence[Explanation],
     release: Mapping[str, str] | None,
@@ -748,7 +752,7 @@ def _logged_beside(
     long log costs a bounded number of lookups), each distinct text once, never a traceback's
     own prefixed lines; an entry already given first to an error is not repeated; beside a
     traceback, the parser's noise (a child's sigquit, `Killed`) is left out as it is there."""
-    from errexplain.parse.lines import NOISE, clean_lines, structural
+    from errexplain.parse.lines import NOISE, structural
 
     taken_lines = {x.error.line_no for x in found}
     taken_ids = {x.matches[0].entry.id for x in found if x.matches}
@@ -761,7 +765,6 @@ def _logged_beside(
     # beside log lines only, it may be the most telling line the paste has
     aftermath = any(x.error.form in ("traceback", "jupyter") for x in found)
     near = {n + d for n in taken_lines for d in range(-BESIDE_NEAR, BESIDE_NEAR + 1)}
-    cleaned = list(clean_lines(text))
     records = [
         (ln.no, st)
         for i, ln in enumerate(cleaned)
