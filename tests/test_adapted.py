@@ -100,6 +100,9 @@ def test_adapted_from_in_project_yaml(tmp_path: Path):
         "ValueError: The server cannot start with 4 workers today\n",
         "Running with LMDeploy 0.6, I get:\n"
         "`ValueError: The server cannot start with 4 workers today`\n",
+        # Chinese prose writes the name between ideographs (word characters to `\w`)
+        "模型是使用vllm部署的，启动时报错：\n"  # noqa: RUF001
+        "ValueError: The server cannot start with 4 workers today\n",
     ],
 )
 def test_a_paste_that_names_only_a_sibling_engine_gets_a_look_alike(view, text):
@@ -115,6 +118,11 @@ def test_a_paste_that_names_only_a_sibling_engine_gets_a_look_alike(view, text):
     [
         "vllm serve works; pkg fails:\nValueError: The server cannot start with 4 workers today\n",
         "ValueError: The server cannot start with 4 workers today (vllm)\n",
+        # named as what works: the poster's contrast, not what raised the error
+        "Same model on vLLM 0.6 works fine; here it stops with:\n"
+        "ValueError: The server cannot start with 4 workers today\n",
+        "下面是日志，使用vllm可以正常拉起来。\n"  # noqa: RUF001
+        "ValueError: The server cannot start with 4 workers today\n",
     ],
 )
 def test_the_engine_named_beside_the_project_or_inside_the_message_is_no_evidence(view, text):

@@ -129,8 +129,10 @@ def test_a_traceback_cut_before_its_exception_line_gives_way_to_the_quoted_messa
 
 
 def test_only_quoted_text_is_read_beside_a_cut_traceback():
-    """Prose around a cut traceback is not read line by line: only what the paster quoted."""
+    """Prose around a cut traceback is not read line by line: only what the paster quoted, and
+    an issue title's text after its colon (the title is where posters put the error)."""
     text = CUT_TRACEBACK.replace('"Paged KV', "Paged KV").replace('32."', "32.")
+    text = text.replace("[Bug] New model: ", "The new model fails: ")
     assert not any(x.matches for x in explain_text(text, VIEW))
 
 
@@ -279,3 +281,46 @@ def test_quoted_spans_are_paired_in_order_and_an_unclosed_quote_spans_nothing():
     assert _quoted(line) == ["Paged KV pool page sizes must agree"]
     two = '"first quoted message here" and "second quoted message here"'
     assert _quoted(two) == ["first quoted message here", "second quoted message here"]
+
+
+def test_one_token_quoted_alone_is_a_name_the_prose_talks_about_not_a_message():
+    # the template mentions the variable; a post that names the variable in backticks does not
+    # quote the message (its error, a CUDA device assert, was cut before its exception line)
+    view = MemoryCatalog(
+        [
+            _entry(
+                "e",
+                "Set DEMO_ALLOW_OVERWRITE_LONGER_CONTEXT_LENGTH=1 to allow a longer context "
+                "than the model's <n>",
+            )
+        ]
+    )
+    text = (
+        "By the docs, `DEMO_ALLOW_OVERWRITE_LONGER_CONTEXT_LENGTH` should be off by default.\n"
+        "```\n/src/aten/Kernel.cu:163: operator(): block: [0,0,0] Assertion `idx >= 0` failed.\n"
+        "```\n"
+    )
+    assert [x.matches[0].entry.id for x in explain_text(text, view) if x.matches] == []
+    # a message with words, quoted the same way, still is one
+    quoted = "It prints `Set DEMO_ALLOW_OVERWRITE_LONGER_CONTEXT_LENGTH=1 to allow a longer`"
+    assert explain_text(quoted, view)[0].matches[0].entry.id == "e" * 16
+
+
+def test_each_error_a_post_quotes_is_explained():
+    # one quoted with its type, one quoted alone: both are errors the post names
+    view = MemoryCatalog([_entry("a", POOL), _entry("b", LOADER)])
+    text = (
+        "Without the restart every request fails with\n"
+        "`RuntimeError: Paged KV pool page sizes must agree across ranks, got 16 and 32.` on one\n"
+        "node and `Could not resolve the draft model checkpoint under /models/d7` on the other.\n"
+    )
+    got = [x.matches[0].entry.id for x in explain_text(text, view) if x.matches]
+    assert got == ["a" * 16, "b" * 16]
+
+
+def test_an_issue_title_beside_a_cut_traceback_is_read_after_its_colon():
+    # the title holds the error the traceback below was cut before
+    text = CUT_TRACEBACK.replace('"Paged KV', "Paged KV").replace('32."', "32.")
+    text = "# " + text
+    (exp,) = [x for x in explain_text(text, VIEW) if x.matches]
+    assert exp.matches[0].entry.template == POOL

@@ -489,11 +489,14 @@ def test_another_packages_exception_inside_a_catalogued_log_line_is_not_the_line
     # class of another package names: it was created there, so the line is no answer for it
     hit = _entry("7" * 16, "Worker hit an exception: <e>", "error", "demo/worker.py", kind="log")
     view = MemoryCatalog((*ENTRIES, hit))
+    # (the record itself is what the worker logged: an error of its own, at its site, listed
+    # first; tests/test_reporters.py)
     text = (
         "[2026-01-02 10:00:00 TP0] Worker hit an exception: compiler.exc.Unsupported: "
         "graph break on a print call inside the region\n"
     )
-    [exp] = explain_text(text, view)
+    record, exp = explain_text(text, view)
+    assert not record.error.type and record.matches[0].entry.id == "7" * 16
     assert exp.error.type == "compiler.exc.Unsupported"
     assert not exp.matches
     # a class of the line's own package is the line's to explain (its text is built elsewhere)

@@ -169,12 +169,14 @@ RAISER_PARTS = 3
 
 
 _ENGINE_NAMES = compile_regex(
-    r"(?i)(?<![\w-])(vllm|lmdeploy|aphrodite|mlc[_-]llm"
-    r"|text[_-]generation[_-](?:server|inference))(?![\w-])"
+    r"(?i)(?<![A-Za-z0-9_-])(vllm|lmdeploy|aphrodite|mlc[_-]llm"
+    r"|text[_-]generation[_-](?:server|inference))(?![A-Za-z0-9_-])"
 )
 """Sibling engines a paste may name (not TensorRT-LLM: sglang's own backends and messages are
 named after it; not Xinference: a platform that starts sglang as one of its backends and relays
-its errors, so naming it says who passed the error on, not who raised it)."""
+its errors, so naming it says who passed the error on, not who raised it). A name's edges are
+ASCII word characters only: prose in Chinese or Japanese writes it between ideographs with no
+space (`使用vllm部署`), and a regex counts ideographs as word characters."""
 
 
 def _named_engine(error: RaisedError, text: str, matches: tuple[Match, ...]) -> str | None:
@@ -190,9 +192,26 @@ def _named_engine(error: RaisedError, text: str, matches: tuple[Match, ...]) -> 
         return None
     rest = text.replace(error.message, " ") if error.message else text
     for found in _ENGINE_NAMES.finditer(rest):
-        if not _said_of_another(rest, found.start(), found.end()):
+        if not _said_of_another(rest, found.start(), found.end()) and not _works_with(
+            rest, found.start()
+        ):
             return found.group(1).lower().replace("-", "_")
     return None
+
+
+_WORKS = compile_regex(
+    r"(?i)\b(?:works?|worked|working|runs? fine|fine|normally|no problem)\b|正常|没问题|成功"
+)
+"""Words that say something runs well: `vllm serve works`, `使用vllm可以正常拉起来` (with vLLM
+it starts normally)."""
+
+
+def _works_with(rest: str, start: int) -> bool:
+    """Whether the line that names an engine says it works: the engine is the poster's
+    contrast (`with vLLM it starts fine; this one fails`), not what raised the error."""
+    head = rest.rfind("\n", 0, start) + 1
+    tail = rest.find("\n", start)
+    return bool(_WORKS.search(rest[head : tail if tail >= 0 else len(rest)]))
 
 
 def _said_of_another(rest: str, start: int, end: int) -> bool:
@@ -611,28 +630,122 @@ def explain_text_bounded(
             exp = _enclosing_line(by_no, exp, view) or exp
         out.append(exp)
     if len(errors) < ERRORS:
-        from errexplain.parse.lines import clean_lines
-
-        cleaned = clean_lines(text)  # (read once: the records beside, then their announcers)
-        beside = _logged_beside(text, cleaned, view, out, release)
-        if not beside and all(not x.error.type and not x.error.message.strip() for x in out):
-            # only tracebacks cut before their exception line: the error is the message the
-            # paster quoted elsewhere (in quotes or backticks: an issue's title, a sentence),
-            # else a log record read as in a paste with no exception line (a logged warning
-            # before the cut traceback); prose around it is not read line by line
-            # (a quiet warning there is the start-up's context, not what the trace cut off)
-            beside = (
-                list(bare_messages(text, view, release=release, quoted=True))
-                or [
-                    x
-                    for x in bare_messages(text, view, release=release, records_only=True)
-                    if not _quiet(x)
-                ]
-                or _announcers(text, cleaned, view, out, release)
-            )
-        if beside:
-            out = sorted([*out, *beside[: ERRORS - len(errors)]], key=lambda x: x.error.line_no)
+        out = _with_beside(text, view, out, release, ERRORS - len(errors))
     return tuple(out), len(errors) - len(kept)
+
+
+def _quoted_beside(
+    text: str,
+    view: CatalogView,
+    found: Sequence[Explanation],
+    release: Mapping[str, str] | None,
+) -> list[Explanation]:
+    """The messages a post quotes beside the errors it quotes with their type (`KVTransferError:
+    Aborted by AbortReq` on the prefill side and `Lost connection with prefill instance` on the
+    decode side): each quoted span the catalog knows well and no found error holds is an error
+    of its own, with no type (none was printed)."""
+    taken = {m.entry.id for x in found for m in x.matches[:1]}
+    return [
+        x
+        for x in bare_messages(text, view, release=release, quoted=True)
+        if x.matches
+        and x.matches[0].entry.id not in taken
+        and not any(_part_of(f, x.error.message) for f in found)
+    ]
+
+
+REPORTED_FORMS = ("log", "repr")
+REPORTER_SCORE = 0.9
+
+
+def _reporters(
+    text: str,
+    lines: Sequence[Line],
+    view: CatalogView,
+    found: Sequence[Explanation],
+    release: Mapping[str, str] | None,
+) -> list[Explanation]:
+    """The log records that report an exception they caught (`Decode transfer failed for
+    request ... with exception KVTransferError(...): <reason>`). The parser reads the exception
+    inside the record, and it is explained on its own; the record is what the program logged,
+    at a site of its own, and it is an error of its own too when the whole record is a
+    catalogued message, at REPORTER_SCORE or more and known well, whose placeholder values hold
+    the exception, with at least BARE_MIN_CHARS of the record before it. (Requiring values of
+    the record's own besides, so that `Worker hit an exception: <e>` is not one, lost a real
+    paste whose record was the error asked about.)"""
+    by_no = {ln.no: ln for ln in lines}
+    taken_ids = {m.entry.id for x in found for m in x.matches[:1]}
+    out: list[Explanation] = []
+    looked: set[str] = set()
+    for x in found:
+        err = x.error
+        ln = by_no.get(err.line_no) if err.form in REPORTED_FORMS and err.type else None
+        if ln is None:
+            continue
+        st = ln.text.strip()
+        at = st.find(err.type)
+        if at < 0:
+            at = st.find(err.short_type)
+        if at < 0 or len(st[:at].strip()) < BARE_MIN_CHARS or st in looked:
+            continue
+        looked.add(st)
+        ranking = rank(view, st)
+        hit = ranking.hits[0] if ranking.hits else None
+        if (
+            hit is None
+            or hit.score < REPORTER_SCORE
+            or _twins(ranking, hit) & taken_ids
+            or not _in_values(hit, err.short_type)
+            or not _known_well(hit, st, 0.5, True)
+        ):
+            continue
+        twins = _twins(ranking, hit)
+        taken_ids.update(twins)
+        out.append(_as_error(view, st, ln.no, ranking, twins, text, release))
+    return out
+
+
+def _with_beside(
+    text: str,
+    view: CatalogView,
+    out: list[Explanation],
+    release: Mapping[str, str] | None,
+    room: int,
+) -> list[Explanation]:
+    """The parsed errors with the errors beside them, by line (at most `room` more): records
+    whose whole text the catalog knows, records that report an exception they caught, the
+    other messages a post quotes beside the errors it quotes, and, beside tracebacks cut before
+    their exception line, what the paster quoted or the records that announced them."""
+    from errexplain.parse.lines import clean_lines
+
+    cleaned = clean_lines(text)  # (read once: the records beside, then their announcers)
+    beside = _logged_beside(text, cleaned, view, out, release)
+    reporting = _reporters(text, cleaned, view, out, release)
+    if all(x.error.form == "prose" for x in out):
+        # errors quoted in prose: the other quoted messages the catalog knows are errors
+        # the post names beside them (`X: a` on one side and `b` on the other)
+        beside += _quoted_beside(text, view, out, release)
+    if not beside and all(not x.error.type and not x.error.message.strip() for x in out):
+        # only tracebacks cut before their exception line: the error is the message the
+        # paster quoted elsewhere (in quotes or backticks, or an issue title after its colon),
+        # else a log record read as in a paste with no exception line (a logged warning
+        # before the cut traceback); prose around it is not read line by line
+        # (a quiet warning there is the start-up's context, not what the trace cut off)
+        beside = (
+            list(bare_messages(text, view, release=release, quoted=True))
+            or [
+                x
+                for x in bare_messages(text, view, release=release, records_only=True)
+                if not _quiet(x)
+            ]
+            or _announcers(text, cleaned, view, out, release)
+        )
+    beside = [*reporting, *beside][:room]
+    if beside:
+        # a record before the exception it reports, on their line (read as printed)
+        first = {id(x) for x in reporting}
+        out = sorted([*out, *beside], key=lambda x: (x.error.line_no, id(x) not in first))
+    return out
 
 
 ANNOUNCED_CAP = 0.89
@@ -697,11 +810,19 @@ def _announcers(
             or not _known_well(hit, lead, 0.5, True)
         ):
             continue
-        twins = {h.id for h in ranking.hits if h.template == hit.template and h.raw == hit.raw}
+        twins = _twins(ranking, hit)
         exp = _as_error(view, record, head.no, ranking, twins, text, release)
         matches = tuple(replace(m, score=min(m.score, ANNOUNCED_CAP)) for m in exp.matches)
         out.append(replace(exp, matches=matches, notes=(*exp.notes, ANNOUNCED_NOTE)))
     return out
+
+
+def _twins(ranking: Ranking, hit: Hit) -> set[str]:
+    """The hits that read a line as `hit` does: its template at other sites and in other
+    releases, scored the same. (Counting a wording whose placeholders were renamed as a twin
+    too cost two real pastes of older releases: the older wording of another site came first.
+    Of such wordings the ranking puts a site's newest first, `rank._order`.)"""
+    return {h.id for h in ranking.hits if h.raw == hit.raw and h.template == hit.template}
 
 
 def _unprefixed_above(lines: Sequence[Line], at: int) -> bool:
@@ -802,7 +923,7 @@ def _logged_beside(
             continue  # (a warning beside an error is context unless it reports a failure)
         # the sites that raise the same text as well are listed too (the paste may tell them
         # apart: its release, the modules it names)
-        twins = {h.id for h in ranking.hits if h.template == hit.template and h.raw == hit.raw}
+        twins = _twins(ranking, hit)
         taken_ids.update(twins)
         out.append(_as_error(view, st, no, ranking, twins, text, release))
     return out
@@ -1258,12 +1379,12 @@ def _bare_candidates(
             joined.append(f"{joined[-1]} {nxt}")
         spans = [*_quoted(st), *_quoted_across(st, joined)]
         if quoted:
-            parts = spans
+            parts = spans + (_suffixes(st) if _issue_title(st) else [])
         else:
             parts = [*joined, *spans]
             parts += [s for p in parts[:1] + parts[len(joined) :] for s in _suffixes(p)]
         heads = [h for p in parts for h in _sentence_heads(p)]
-        fresh = [c for c in parts if len(c) >= BARE_MIN_CHARS and c not in seen]
+        fresh = [c for c in parts if len(c) >= BARE_MIN_CHARS and _worded(c) and c not in seen]
         seen.update(fresh)
         later = [h for h in heads if h not in seen]  # read only when no fuller reading fits
         seen.update(later)
@@ -1281,6 +1402,24 @@ def _bare_candidates(
         if total >= BARE_MAX_CANDIDATES:
             break
     return out
+
+
+_TITLE_TAGS = ("[bug]", "[feature]", "[question]", "[usage]", "bug:", "bug report:")
+
+
+def _issue_title(st: str) -> bool:
+    """Whether a line is an issue's title (`# [Bug] X fails to start: <message>`, a markdown
+    heading or a line opening with an issue tag): posters put the error there, after a colon,
+    as they would in quotes."""
+    return st.lstrip("#> ").lower().startswith(_TITLE_TAGS)
+
+
+def _worded(part: str) -> bool:
+    """Whether a part of a line can be a message: words apart, or not ASCII (CJK prose runs
+    its words together). One token alone (`SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN`, a flag,
+    a path, a model name in backticks) names a thing the prose talks about; read as a cut
+    message, it would match any template that happens to mention it."""
+    return not part.isascii() or len(part.split()) > 1
 
 
 def _with_cut(ranking: Ranking, msg: str) -> Ranking:

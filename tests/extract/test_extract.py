@@ -90,6 +90,12 @@ def catalog(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, ExtractRepo
         ("format_keyword", "name is <a.name>, size <len(a):04d>"),
         ("local_variable", "local message for <x>"),
         ("local_augmented", "start then <x>"),
+        # a literal note added in an `if` branch that does not hold the raise is left out;
+        # an addition that carries a value is kept (the branch is the usual one)
+        ("addition_in_a_branch", "module not available."),
+        ("value_added_in_a_branch", "Not enough room. Current value: <fraction>"),
+        ("addition_in_the_use_branch", "base text and more"),
+        ("addition_in_a_handler", "transfer failed with exception <e>"),
         ("nearest_assignment", "second assignment"),
         ("module_constant", "limit exceeded"),
         ("chained", "cannot open <path>"),
@@ -165,14 +171,24 @@ def test_helper_built_exceptions(catalog):
     assert helper["template"] == "invalid value <value!r>, expected <expected>"
     assert helper["source"]["line"] == 8
     assert helper["meaning"] == "Built by `_invalid`, whose callers raise it."
-    # The call site passes a message to a pass-through helper: recorded there, typed by it.
-    (wrapped,) = _by_function(out, "check")
+    # The call site passes a message to a pass-through helper: recorded there, typed by it;
+    # the raise of what `_invalid` builds is recorded with its text, naming the builder.
+    built, wrapped = sorted(_by_function(out, "check"), key=lambda e: e["source"]["line"])
     assert (wrapped["exception"], wrapped["template"]) == (
         "ValueError",
         "zero is not allowed here (<value>)",
     )
+    assert (built["exception"], built["template"], built["source"]["line"]) == (
+        "MyError",
+        "invalid value <value!r>, expected <expected>",
+        21,
+    )
+    assert built["meaning"] == (
+        "Raised by `check` when `value is None`, the exception built by `_invalid` "
+        "(mypkg/helpers.py:8)."
+    )
     assert _by_function(out, "_wrap") == [] and _by_function(out, "_not_an_error") == []
-    assert any("built in helper _invalid()" in w for w in report.warnings)
+    assert not any("built in helper _invalid()" in w for w in report.warnings)
 
 
 @pytest.mark.parametrize(
@@ -505,7 +521,7 @@ def test_file_left_without_entries_is_removed(tmp_path):
     report = extract(root, "mypkg", "1.0", out=out)
     assert not (out / "helpers.yaml").exists()
     assert "helpers.yaml" in report.files_written
-    assert report.entries_removed == 2
+    assert report.entries_removed == 3  # _invalid, the raise of what it builds, check
 
 
 def test_default_text_of_or_and_conditional_messages(tmp_path):
@@ -609,3 +625,46 @@ def test_warnings_warn_is_a_warning_site(tmp_path: Path):
         ("Loading slowly: the cache is cold", "log", "warning", "warnings.warn"),
     }
     assert all(e["meaning"].startswith("Issued with `warnings.warn`") for e in entries)
+
+
+def test_texts_a_validator_returns_are_aborts_wherever_it_is_overridden(tmp_path):
+    """`msg = self._validate_request(r)`, then `return self.create_error_response(msg)`: the
+    texts any `_validate_request` returns (a subclass's override, in another file) are what the
+    client reads; a text another method returns is not recorded."""
+    root = tmp_path / "src" / "webpkg"
+    root.mkdir(parents=True)
+    (root / "base.py").write_text(
+        "class Base:\n"
+        "    def handle(self, request):\n"
+        "        error_msg = self._validate_request(request)\n"
+        "        if error_msg:\n"
+        "            return self.create_error_response(error_msg)\n"
+        "\n"
+        "    def _validate_request(self, request):\n"
+        "        return None\n"
+    )
+    (root / "chat.py").write_text(
+        "from webpkg.base import Base\n"
+        "\n"
+        "\n"
+        "class Chat(Base):\n"
+        "    def _validate_request(self, request):\n"
+        "        if not request.messages:\n"
+        '            return "Messages cannot be empty."\n'
+        "        if request.n > 4:\n"
+        '            return f"n must be at most 4, got {request.n}."\n'
+        "        return None\n"
+        "\n"
+        "    def describe(self):\n"
+        '        return "a chat handler that answers requests"\n'
+    )
+    out = tmp_path / "out"
+    extract(root, "webpkg", "1.0", out=out)
+    found = sorted(
+        (e["source"]["line"], e["kind"], e["template"], e.get("condition"))
+        for e in _entries(out)
+    )
+    assert found == [
+        (7, "abort", "Messages cannot be empty.", "not request.messages"),
+        (9, "abort", "n must be at most 4, got <request.n>.", "request.n > 4"),
+    ]

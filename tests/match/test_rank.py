@@ -630,3 +630,30 @@ def test_a_traceback_ending_at_a_raise_that_makes_its_own_exception_elsewhere_co
         passed = Frame(frame.path, 338, "f", code)
         r = rank(view, "Warm-up failed: kernel image missing", "Exception", (passed,))
         assert r.hits[0].id == "c3" * 8 and r.hits[0].score >= 0.9
+
+
+def test_of_wordings_scored_the_same_a_sites_newest_comes_first():
+    # a placeholder renamed between releases: both wordings read the line exactly; with
+    # nothing in the paste to tell the release, the newest (the lineage head) is first
+    from errexplain.models import Entry, Source
+
+    def wording(eid: str, template: str, lineage: str | None, releases: tuple[str, str]):
+        return Entry(
+            id=eid,
+            project="demo",
+            exception="error",
+            kind="log",
+            template=template,
+            source=Source("demo", "1.0", "demo/decode.py", 10, "pop", None),
+            releases=releases,
+            lineage=lineage,
+        )
+
+    head = "9" * 16
+    view = _view(
+        wording("1" * 16, "Transfer failed rank=<self.sched.rank> with <e>", head, ("1.0", "1.0")),
+        wording(head, "Transfer failed rank=<self.rank> with <e>", None, ("1.1", "2.0")),
+    )
+    r = rank(view, "Transfer failed rank=3 with PeerError: gone")
+    assert [h.id for h in r.hits] == [head, "1" * 16]
+    assert r.hits[0].raw == r.hits[1].raw

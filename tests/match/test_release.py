@@ -38,6 +38,7 @@ FACTS = Facts(
         ("sglang version 0.3.2, then sglang==0.4.0", ["0.3.2", "0.4.0"]),
         ("sglang==0.4.3post2", ["0.4.3.post2"]),
         ("mysglang==1.0.0 and sglang_router 0.1.4 and sglang.srt 3", []),
+        ("我用sglang 0.4.6部署的模型", ["0.4.6"]),  # between ideographs, no space
     ],
 )
 def test_version_strings(text, found):

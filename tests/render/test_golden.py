@@ -144,8 +144,9 @@ PASTES = (
     Paste(
         "eval_071",
         INPUTS / "071.txt",
-        "no traceback, only log lines of two ranks; ambiguous",
-        lambda x: x[0].error.count == 2 and _ambiguous_same_template(x),
+        "no traceback, only log lines of two ranks; ambiguous (the record that reports the "
+        "exception is explained first, on its own)",
+        lambda x: not x[0].error.type and x[1].error.count == 2 and _ambiguous_same_template(x[1:]),
     ),
     Paste(
         "eval_079",

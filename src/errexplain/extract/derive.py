@@ -67,16 +67,25 @@ def _what(facts: Site, where: str, when: str) -> str:
         )
     elif facts.kind == "abort":
         text = f"Sent to the client as its request's error {where}{when} (aborted, not raised)."
-    elif facts.via:
+    else:
+        text = _raised(facts, where, when)
+    return text
+
+
+def _raised(facts: Site, where: str, when: str) -> str:
+    """How a raise site's exception is made: by a helper that raises it, built by one, or
+    in place."""
+    if facts.via:
         name, _, at = facts.via.partition(" at ")
-        text = (
+        return (
             f"Raised by helper `{name}`" + (f" ({at})" if at else "") + f", called {where}{when}."
         )
-    elif facts.helper:
-        text = f"Built {where}, whose callers raise it" + (f",{when}." if when else ".")
-    else:
-        text = f"Raised {where}{when}."
-    return text
+    if facts.helper:
+        return f"Built {where}, whose callers raise it" + (f",{when}." if when else ".")
+    if facts.built:
+        name, _, at = facts.built.partition(" at ")
+        return f"Raised {where}{when}, the exception built by `{name}` ({at})."
+    return f"Raised {where}{when}."
 
 
 def _relation_site(site: Site) -> RelSite:

@@ -59,12 +59,13 @@ def _encode(result: FileResult) -> bytes:
             tuple(astuple(c) for c in result.classes),
             tuple(astuple(h) for h in result.helpers),
             tuple(astuple(c) for c in result.calls),
+            result.validators,
         )
     )
 
 
 def _decode(data: bytes) -> FileResult:
-    path, error, sites, classes, helpers, calls = marshal.loads(data)
+    path, error, sites, classes, helpers, calls, validators = marshal.loads(data)
     return FileResult(
         path,
         tuple(Site(*s) for s in sites),
@@ -72,6 +73,7 @@ def _decode(data: bytes) -> FileResult:
         error,
         tuple(HelperInfo(*h) for h in helpers),
         tuple(CallInfo(*c) for c in calls),
+        tuple(validators),
     )
 
 
@@ -91,6 +93,7 @@ def relabel(result: FileResult, path: str) -> FileResult:
         result.error,
         tuple(replace(h, path=path, module=module) for h in result.helpers),
         tuple(replace(c, path=path) for c in result.calls),
+        result.validators,
     )
 
 

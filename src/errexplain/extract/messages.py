@@ -29,12 +29,14 @@ _MESSAGE_KEYWORDS = ("msg", "message", "detail", "reason", "description", "error
 class Binding:
     """An assignment to a name: ``name = value`` or, when ``augmented``, ``name += value``;
     ``only`` when it is the one store to that name in its scope (no loop, no other assignment,
-    not a parameter)."""
+    not a parameter); ``branch``, the lines of the `if` branch an addition sits in ((0, 0):
+    none)."""
 
     line: int
     value: ast.expr
     augmented: bool = False
     only: bool = False
+    branch: tuple[int, int] = (0, 0)
 
 
 Lookup = Callable[[str, int], "Binding | None"]

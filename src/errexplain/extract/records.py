@@ -15,8 +15,10 @@ class Site:
     ``handling`` names the exception of the innermost enclosing ``except`` clause.
     ``statement`` is the statement's source text of a site whose exception has no message
     (``template`` is then empty); ``via`` names the helper (qualified) that a call site hands
-    its message to, and where it raises (``name at path:line``). For ``kind == "log"``,
-    ``exception`` is the logging level.
+    its message to, and where it raises (``name at path:line``); ``built`` names the helper
+    that built the exception a raise raises (``raise _died_error(rank, proc)``), and where it
+    builds it, when the message is written there. For ``kind == "log"``, ``exception`` is the
+    logging level.
     """
 
     path: str
@@ -34,6 +36,7 @@ class Site:
     handling: str | None = None
     statement: str | None = None
     via: str | None = None
+    built: str | None = None
 
 
 @record
@@ -79,7 +82,11 @@ class CallInfo:
 
 @record
 class FileResult:
-    """What the walk found in one file; ``error`` is set when the file could not be parsed."""
+    """What the walk found in one file; ``error`` is set when the file could not be parsed.
+    ``validators`` are the names of the functions whose return value the file hands its
+    client as a request's error (``msg = self._validate_request(r)``, then ``return
+    self.create_error_response(msg)``): the texts such a function returns are aborts
+    (:data:`RETURNED`), in whatever file it is defined (a subclass overrides it)."""
 
     path: str
     sites: tuple[Site, ...] = ()
@@ -87,3 +94,10 @@ class FileResult:
     error: str | None = None
     helpers: tuple[HelperInfo, ...] = ()
     calls: tuple[CallInfo, ...] = ()
+    validators: tuple[str, ...] = ()
+
+
+RETURNED = "returned"
+"""The kind of a text a function returns (``return f"... {x}"``), kept by the walk only until
+resolution, which makes it an ``abort`` when the function is a validator of some file's and
+drops it otherwise."""

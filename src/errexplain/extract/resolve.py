@@ -8,7 +8,14 @@ from collections.abc import Iterable
 
 from errexplain._startup import record, replace
 from errexplain.extract.helpers import fill_pattern
-from errexplain.extract.records import CallInfo, ClassInfo, FileResult, HelperInfo, Site
+from errexplain.extract.records import (
+    RETURNED,
+    CallInfo,
+    ClassInfo,
+    FileResult,
+    HelperInfo,
+    Site,
+)
 from errexplain.match.template import compile_template
 from errexplain.models import UNRAISED_KINDS
 
@@ -96,12 +103,22 @@ def _raise_site(
     site: Site, helpers: dict[str, Site], table: ClassTable, notes: list[str]
 ) -> Site | None:
     """A raise/assert site with its exception resolved (through a helper that builds it), or
-    None when the message is recorded in the helper or the raised name is no exception."""
+    None when the message is recorded in the helper or the raised name is no exception. A
+    raise of what a helper of its own file builds with text of its own (`raise
+    _died_error(rank, proc)`) is recorded with the helper's message as well: the traceback
+    points at the raise, and the helper is named as the builder (its placeholders are the
+    helper's parameters, whatever the call passes)."""
     where = f"{site.path}:{site.line}"
     exception = site.exception
     helper = helpers.get(exception) if exception not in table else None
     via = None
     if helper is not None:
+        if helper.constant and helper.path == site.path:
+            built = f"{helper.function} at {helper.path}:{helper.line}"
+            own = replace(
+                site, template=helper.template, constant=True, single=helper.single, built=built
+            )
+            return _finish(own, helper.exception, table)
         # The message is written either in the helper (recorded there) or here.
         if helper.constant or not site.constant or not site.template:
             notes.append(
@@ -182,10 +199,15 @@ def resolve(results: Iterable[FileResult]) -> Resolved:
     sites = [s for r in results for s in r.sites]
     sites += _called_sites(results)
     helpers = _helper_map(sites, table)
+    validators = {name for r in results for name in r.validators}
     out: list[Site] = []
     notes: list[str] = []
     for site in sites:
-        if site.kind in UNRAISED_KINDS:
+        if site.kind == RETURNED:
+            # a text returned by a function whose caller sends it as a request's error
+            if site.function.rsplit(".", 1)[-1] in validators:
+                out.append(replace(site, kind="abort"))
+        elif site.kind in UNRAISED_KINDS:
             out.append(site)
         elif site.helper:
             if site.constant and table.is_exception(site.exception):

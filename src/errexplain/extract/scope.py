@@ -12,15 +12,32 @@ from errexplain.extract.messages import Binding
 _NESTED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
 
 
-def _own_nodes(body: list[ast.stmt]) -> Iterator[ast.AST]:
-    """Every node of a body, not descending into nested functions, classes or lambdas."""
-    stack: list[ast.AST] = list(reversed(body))
+Branch = tuple[int, int]
+"""The lines (first, last) of the `if` branch a statement sits in, innermost; (0, 0) when none."""
+_TOP: Branch = (0, 0)
+
+
+def _branch(block: list[ast.stmt]) -> Branch:
+    return (block[0].lineno, block[-1].end_lineno or block[-1].lineno)
+
+
+def _own_nodes(body: list[ast.stmt]) -> Iterator[tuple[ast.AST, Branch]]:
+    """Every node of a body with the `if` branch it sits in, not descending into nested
+    functions, classes or lambdas."""
+    stack: list[tuple[ast.AST, Branch]] = [(node, _TOP) for node in reversed(body)]
     while stack:
-        node = stack.pop()
-        yield node
+        node, branch = stack.pop()
+        yield node, branch
         if isinstance(node, _NESTED):
             continue
-        stack.extend(reversed(list(ast.iter_child_nodes(node))))
+        kids: list[tuple[ast.AST, Branch]]
+        if isinstance(node, ast.If):
+            kids = [(node.test, branch)]
+            kids += [(n, _branch(node.body)) for n in node.body]
+            kids += [(n, _branch(node.orelse)) for n in node.orelse]
+        else:
+            kids = [(n, branch) for n in ast.iter_child_nodes(node)]
+        stack.extend(reversed(kids))
 
 
 def _params(node: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
@@ -54,8 +71,9 @@ class Scope:
     def _add(self, name: str, binding: Binding) -> None:
         self.bindings.setdefault(name, []).append(binding)
 
-    def _bind(self, node: ast.AST) -> None:
-        """Record an assignment statement: ``x = v``, ``x: T = v``, ``x += v``."""
+    def _bind(self, node: ast.AST, branch: Branch) -> None:
+        """Record an assignment statement: ``x = v``, ``x: T = v``, ``x += v`` (with the `if`
+        branch it sits in: see :meth:`lookup`)."""
         if isinstance(node, ast.Assign) and len(node.targets) == 1:
             target = node.targets[0]
             if isinstance(target, ast.Name):
@@ -68,7 +86,11 @@ class Scope:
             and isinstance(node.target, ast.Name)
             and isinstance(node.op, ast.Add)
         ):
-            self._add(node.target.id, Binding(node.lineno, node.value, augmented=True))
+            fixed = _literal_only(node.value)
+            binding = Binding(
+                node.lineno, node.value, augmented=True, branch=branch if fixed else _TOP
+            )
+            self._add(node.target.id, binding)
 
     def _collect(self) -> None:
         """Collect the bindings on first use: most scopes are never looked into."""
@@ -78,11 +100,11 @@ class Scope:
         stores: dict[str, int] = {}
         for name in self.locals:
             stores[name] = 1
-        for node in _own_nodes(self._body):
+        for node, branch in _own_nodes(self._body):
             if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
                 self.locals.add(node.id)
                 stores[node.id] = stores.get(node.id, 0) + 1
-            self._bind(node)
+            self._bind(node, branch)
         for name, items in self.bindings.items():
             if len(items) == 1 and stores.get(name) == 1 and not items[0].augmented:
                 items[0] = replace(items[0], only=True)
@@ -91,7 +113,13 @@ class Scope:
 
     def lookup(self, name: str, line: int) -> Binding | None:
         """The nearest assignment to ``name`` before ``line`` (any line, in an outer scope);
-        ``self.X`` / ``cls.X`` name a constant of the method's class (`owner`) body."""
+        ``self.X`` / ``cls.X`` name a constant of the method's class (`owner`) body. A literal
+        note (``x += " ..."``, :func:`_literal_only`) added in an `if` branch that does not
+        hold ``line`` is passed over: one template per site, and the message as printed when
+        the branch is not taken is the one a paste without the note matches exactly, while a
+        paste with it still matches closely (``msg = "X module not available."``, then ``if
+        flag: msg += " Y requires it."``, then ``raise ValueError(msg)`` is recorded as ``X
+        module not available.``)."""
         if "." in name:
             if self.owner is not None:
                 if self._attrs is None:
@@ -103,6 +131,8 @@ class Scope:
         items = self.bindings.get(name)
         if items:
             i = bisect.bisect_left(self._lines[name], line)
+            while i and _elsewhere(items[i - 1], line):
+                i -= 1
             if i:
                 return items[i - 1]
             if not self.is_function:
@@ -110,6 +140,24 @@ class Scope:
         if name in self.locals or self.parent is None:
             return None
         return self.parent.lookup(name, 1 << 30)
+
+
+def _literal_only(value: ast.expr) -> bool:
+    """Whether an added text is all literal (``" (restore failed on this rank)"``): a note
+    some branches append. An addition that carries a value (``f" with exception {e}"``,
+    ``f" Current value: {x}"``) reports what the failure holds, and is kept whatever branch
+    adds it: the branch is the usual one (the exception was caught, the value was set)."""
+    if isinstance(value, ast.Constant):
+        return isinstance(value.value, str)
+    return isinstance(value, ast.JoinedStr) and all(
+        isinstance(v, ast.Constant) for v in value.values
+    )
+
+
+def _elsewhere(binding: Binding, line: int) -> bool:
+    """Whether ``binding`` is an addition in an `if` branch that does not hold ``line``."""
+    first, last = binding.branch
+    return binding.augmented and bool(first) and not first <= line <= last
 
 
 def class_attrs(node: ast.ClassDef) -> dict[str, Binding]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import builtins
 import gc
 import warnings
 from collections.abc import Callable, Iterator
@@ -17,7 +18,7 @@ from errexplain.extract.logs import (
     worth_recording,
 )
 from errexplain.extract.messages import Message, from_call, from_expr, from_log_call, source_of
-from errexplain.extract.records import CallInfo, ClassInfo, FileResult, Site
+from errexplain.extract.records import RETURNED, CallInfo, ClassInfo, FileResult, Site
 from errexplain.extract.scope import Scope
 from errexplain.models import WARNED
 
@@ -140,6 +141,7 @@ class SiteVisitor:
         self._package = module if path.endswith("__init__.py") else module.rpartition(".")[0]
         self._imports: dict[str, tuple[str, str]] = {}
         self.calls: list[CallInfo] = []
+        self.validators: set[str] = set()
         self._classes: list[str] = []
         self.sites: list[Site] = []
         self.classes: list[ClassInfo] = []
@@ -345,6 +347,7 @@ class SiteVisitor:
                 return False
             found = made[0]
         arg, via = found
+        self._validator(arg, node.lineno)
         message = from_expr(arg, node.lineno, self._scopes[-1].lookup)
         if message is not None and worth_recording("error", message.template):
             # (also a generic lead before the handled exception's text, `f"Internal server
@@ -352,6 +355,26 @@ class SiteVisitor:
             # when that one is catalogued: match.rank.passes_on)
             self._add(node, "abort", "abort", message, self._condition(), via=via)
         return True
+
+    def _validator(self, arg: ast.expr, line: int) -> None:
+        """Note the function whose return value is this abort's message (``msg =
+        self._validate_request(request)``, or the call in place): its returned texts are
+        what the client reads (:data:`records.RETURNED`)."""
+        if isinstance(arg, ast.Name):
+            found = self._scopes[-1].lookup(arg.id, line)
+            arg = found.value if found is not None and not found.augmented else arg
+        if not isinstance(arg, ast.Call):
+            return
+        func, root = arg.func, arg.func
+        while isinstance(root, ast.Attribute):
+            root = root.value
+        own = isinstance(func, ast.Name) and func.id not in _BUILTINS
+        own = own or (
+            isinstance(root, ast.Name) and root.id in ("self", "cls") and func is not root
+        )
+        name = _callee_name(func).rsplit(".", 1)[-1]
+        if own and name and not name[:1].isupper():  # (a class builds a reply, not a text)
+            self.validators.add(name)
 
     def _recorded(self, node: ast.stmt, value: ast.expr | None) -> bool:
         """A failure reason recorded for a later raise to carry (``logs.RECORD_SINKS``:
@@ -434,6 +457,11 @@ class SiteVisitor:
 
     def visit_Return(self, node: ast.Return) -> None:
         value = node.value
+        if self._funcs[-1] is not None and value is not None and _is_text_expr(value):
+            text = from_expr(value, node.lineno, self._scopes[-1].lookup)
+            if text is not None and worth_recording("error", text.template):
+                self._add(node, RETURNED, "abort", text, self._condition())
+            return
         if (
             self._funcs[-1] is None
             or not isinstance(value, ast.Call)
@@ -465,6 +493,16 @@ class SiteVisitor:
 
 if hasattr(ast, "TryStar"):  # Python 3.11+: try/except*
     SiteVisitor._handlers[ast.TryStar] = SiteVisitor.visit_Try
+
+
+_BUILTINS = frozenset(dir(builtins))
+
+
+def _is_text_expr(value: ast.expr) -> bool:
+    """A string literal or f-string (``return f"Tool {i} has an invalid schema: {e}"``)."""
+    if isinstance(value, ast.Constant):
+        return isinstance(value.value, str)
+    return isinstance(value, ast.JoinedStr)
 
 
 def _text_line(arg: ast.expr) -> int:
@@ -508,7 +546,13 @@ def _visit(path: str, data: bytes) -> FileResult:
         return FileResult(path, error="RecursionError: the file is nested too deeply to walk")
     helpers = visitor.helpers.exported(module_name(path), path)
     return FileResult(
-        path, tuple(visitor.sites), tuple(visitor.classes), None, helpers, tuple(visitor.calls)
+        path,
+        tuple(visitor.sites),
+        tuple(visitor.classes),
+        None,
+        helpers,
+        tuple(visitor.calls),
+        tuple(sorted(visitor.validators)),
     )
 
 

@@ -828,13 +828,16 @@ def _confident(hit: Hit, msg: str) -> bool:
 
 
 def _order(hits: list[Hit]) -> list[Hit]:
-    def key(h: Hit) -> tuple[float, int, int, int, int, str]:
+    def key(h: Hit) -> tuple[float, int, int, int, int, int, str]:
         r = h.cand
         return (
             -round(h.raw, 6),
             int(r.in_tests),  # of equal scores, library code before the project's own tests
             -r.literal_len,
             -int(r.curated),
+            # a site's newest wording before its older ones (a placeholder renamed since):
+            # the paste's release, when it tells, reorders them later
+            int(r.lineage is not None),
             len(r.path or ""),
             r.id,
         )

@@ -26,9 +26,10 @@ if TYPE_CHECKING:
     from errexplain.models import Frame
 
 _VERSION = r"v?(?P<v>\d{1,3}\.\d{1,3}\.\d{1,4}(?:\.?post\d{1,3})?)"
+# (the name's left edge is an ASCII word character: Chinese prose writes `用sglang 0.4.6`)
 _PATTERNS = {
     "sglang": compile_regex(
-        r"(?i)(?<![\w.-])(?:lmsysorg/)?sglang(?:[ _-]?version)?"
+        r"(?i)(?<![A-Za-z0-9_.-])(?:lmsysorg/)?sglang(?:[ _-]?version)?"
         r"(?:\s{0,3}(?:==|:|=|\s)\s{0,3}|-|/|:)" + _VERSION + r"(?!\d)"
     ),
 }

@@ -140,3 +140,37 @@ def key_error_quotes(k):
 
 def key_error_name(k):
     raise KeyError(k)
+
+
+def addition_in_a_branch(flag, x):
+    msg = "module not available."
+    if flag:
+        msg += " Rounding requires it."
+    elif x:
+        msg += " Also this."
+    raise ValueError(msg)
+
+
+def value_added_in_a_branch(fraction):
+    msg = "Not enough room."
+    if fraction is not None:
+        msg += f" Current value: {fraction}"
+    raise RuntimeError(msg)
+
+
+def addition_in_the_use_branch(flag):
+    msg = "base text"
+    if flag:
+        msg += " and more"
+        raise ValueError(msg)
+
+
+def addition_in_a_handler(check):
+    msg = "transfer failed"
+    try:
+        check()
+    except Exception as e:
+        msg += f" with exception {e}"
+    if check is None:
+        msg += " (restore failed)"
+    raise RuntimeError(msg)

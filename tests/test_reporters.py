@@ -1,0 +1,73 @@
+"""A log record that reports an exception it caught (`Sync failed for job=... with exception
+PeerError(job=7): peer gone`): the exception inside it is explained at its own raise site, and
+the record, when the whole of it is a catalogued message whose values hold the exception, is an
+error of its own at the site that logged it, listed first (read as printed)."""
+
+from __future__ import annotations
+
+from errexplain.catalog.memory import MemoryCatalog
+from errexplain.explainer import explain_text
+from errexplain.models import Entry, Source
+
+RECORD = Entry(
+    id="a" * 16,
+    project="demo",
+    exception="error",
+    kind="log",
+    template="Sync failed for request rank=<rank> job=<job!r> with exception <e>",
+    source=Source("demo", "1.0", "demo/sync.py", 120, "pop_done", None),
+)
+INNER = Entry(
+    id="b" * 16,
+    project="demo",
+    exception="PeerError",
+    kind="raise",
+    template="The peer went away before the transfer finished",
+    source=Source("demo", "1.0", "demo/conn.py", 77, "failure_exception", None),
+)
+GENERIC = Entry(
+    id="c" * 16,
+    project="demo",
+    exception="error",
+    kind="log",
+    template="Error: <e>",
+    source=Source("demo", "1.0", "demo/util.py", 5, "log_error", None),
+)
+VIEW = MemoryCatalog([RECORD, INNER, GENERIC])
+LINE = (
+    "[2026-02-01 10:00:00 TP1] Sync failed for request rank=1 job='9f2c' with exception "
+    "PeerError(job=7): The peer went away before the transfer finished\n"
+)
+
+
+def _answers(text: str) -> list[tuple[str, str]]:
+    return [
+        (x.error.message[:10], x.matches[0].entry.id if x.matches else "-")
+        for x in explain_text(text, VIEW)
+    ]
+
+
+def test_the_record_and_the_exception_it_reports_are_both_explained():
+    got = _answers(f"```\n{LINE}[2026-02-01 10:00:01] INFO: 200 OK\n```\n")
+    assert got == [("Sync faile", "a" * 16), ("The peer w", "b" * 16)]
+
+
+def test_every_rank_printing_the_record_gives_one_answer_each():
+    text = LINE + LINE.replace("TP1", "TP2").replace("rank=1", "rank=2")
+    got = _answers(text)
+    assert [a for _, a in got].count("a" * 16) == 1
+    assert ("The peer w", "b" * 16) in got
+
+
+def test_not_a_record_the_catalog_does_not_know():
+    text = LINE.replace("Sync failed for request", "Replication stalled on request")
+    assert _answers(text) == [("The peer w", "b" * 16)]
+
+
+def test_not_a_record_too_short_before_the_exception_or_a_generic_one():
+    # a template that is all value (`Error: <e>`) is not the record's own message
+    short = (
+        "[2026-02-01 10:00:00 TP1] Error: PeerError(job=7): "
+        "The peer went away before the transfer finished\n"
+    )
+    assert _answers(short) == [("The peer w", "b" * 16)]
