@@ -661,8 +661,7 @@ def test_texts_a_validator_returns_are_aborts_wherever_it_is_overridden(tmp_path
     out = tmp_path / "out"
     extract(root, "webpkg", "1.0", out=out)
     found = sorted(
-        (e["source"]["line"], e["kind"], e["template"], e.get("condition"))
-        for e in _entries(out)
+        (e["source"]["line"], e["kind"], e["template"], e.get("condition")) for e in _entries(out)
     )
     assert found == [
         (7, "abort", "Messages cannot be empty.", "not request.messages"),

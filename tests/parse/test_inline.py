@@ -3,6 +3,8 @@ error log lines found inside other text (all examples written for the test)."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from errexplain.parse.inline import (
@@ -113,3 +115,19 @@ def test_an_error_bodys_message_cut_by_the_end_of_the_paste_is_read_to_there() -
     assert json_errors(cut) == [(cut.index("'message'"), "LoRA adapter 'x' was req")]
     # an unclosed string with more of the paste after it is no body
     assert json_errors(cut + "\nmore text after\n") == []
+
+
+def test_a_body_escaped_inside_another_bodys_string_is_read_level_by_level():
+    # a gateway's reply carries the backend's reply as a string, which carries the server's
+    inner = '{"error":{"message":"n is too large: 9. At most 4 are allowed.","code":400}}'
+    middle = json.dumps({"error": {"message": "Backend failed", "code": 400, "raw": inner}})
+    outer = "first line\n" + json.dumps(
+        {"error": {"message": "Provider returned error", "code": 400, "metadata": middle}}
+    )
+    got = json_errors(outer)
+    assert [m for _, m in got] == [
+        "Provider returned error",
+        "Backend failed",
+        "n is too large: 9. At most 4 are allowed.",
+    ]
+    assert {outer.count("\n", 0, offset) for offset, _ in got} == {1}  # (the body's line)

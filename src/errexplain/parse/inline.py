@@ -99,11 +99,38 @@ def _cut_at_end(text: str, pos: int) -> tuple[str, int] | None:
     return decode_literal(body.rstrip("\\")), len(text)
 
 
+_NESTED_KEY = compile_regex(r'\\+"(?:message|detail)\\+"')
+_ONE_ESCAPE = compile_regex(r'\\(["\\])')
+_NESTING = 3
+"""How many levels of bodies escaped inside another body's strings are read."""
+
+
 def json_errors(text: str) -> list[tuple[int, str]]:
     """(offset of the key, decoded message) of every HTTP error body in `text`: a `message` or
     `detail` string key in an object that shows it is an error (an `error` key, an error
     `object`/`type`/`status`, a 4xx/5xx code) or a body that is only `{"detail": ...}`. A
-    message cut by the end of the paste is read up to there."""
+    message cut by the end of the paste is read up to there. A body escaped inside another's
+    string (a gateway's `"raw": "{\\"error\\":{\\"message\\": ...}}"`, the backend's own reply)
+    is read too, level by level, at the offset of its line."""
+    found = _bodies(text)
+    level = text
+    for _ in range(_NESTING):
+        if not _NESTED_KEY.search(level):
+            break
+        level = _ONE_ESCAPE.sub(r"\1", level)  # (one level of escaping off; lines kept)
+        seen = {message for _, message in found}
+        for offset, message in _bodies(level):
+            if message not in seen:
+                line = level.count("\n", 0, offset)
+                start = 0
+                for _ in range(line):
+                    start = text.index("\n", start) + 1
+                found.append((start, message))
+    return found
+
+
+def _bodies(text: str) -> list[tuple[int, str]]:
+    """The bodies of :func:`json_errors` at one level of escaping."""
     if "message" not in text and "detail" not in text:
         return []
     markers = [m.start() for m in _MARKER.finditer(text)]
