@@ -99,7 +99,9 @@ def _cut_at_end(text: str, pos: int) -> tuple[str, int] | None:
     return decode_literal(body.rstrip("\\")), len(text)
 
 
-_NESTED_KEY = compile_regex(r'\\+"(?:message|detail)\\+"')
+_NESTED_KEY = compile_regex(r'(?<!\\)\\{1,15}"(?:message|detail)\\{1,15}"')
+"""An escaped key (`\\"message\\"`), tried only where a run of backslashes starts, and bounded:
+a long run of them is linear to scan."""
 _ONE_ESCAPE = compile_regex(r'\\(["\\])')
 _NESTING = 3
 """How many levels of bodies escaped inside another body's strings are read."""
@@ -114,18 +116,17 @@ def json_errors(text: str) -> list[tuple[int, str]]:
     is read too, level by level, at the offset of its line."""
     found = _bodies(text)
     level = text
+    starts: list[int] = []
     for _ in range(_NESTING):
         if not _NESTED_KEY.search(level):
             break
         level = _ONE_ESCAPE.sub(r"\1", level)  # (one level of escaping off; lines kept)
+        if not starts:
+            starts = [0] + [i + 1 for i, ch in enumerate(text) if ch == "\n"]
         seen = {message for _, message in found}
         for offset, message in _bodies(level):
             if message not in seen:
-                line = level.count("\n", 0, offset)
-                start = 0
-                for _ in range(line):
-                    start = text.index("\n", start) + 1
-                found.append((start, message))
+                found.append((starts[level.count("\n", 0, offset)], message))
     return found
 
 
