@@ -9,30 +9,30 @@ from errexplain.catalog.memory import MemoryCatalog
 from errexplain.explainer import explain_text
 from errexplain.models import Entry, Source
 
-RECORD = Entry(
-    id="a" * 16,
-    project="demo",
-    exception="error",
-    kind="log",
-    template="Sync failed for request rank=<rank> job=<job!r> with exception <e>",
-    source=Source("demo", "1.0", "demo/sync.py", 120, "pop_done", None),
+
+def _entry(letter: str, exception: str, kind: str, template: str, where: str) -> Entry:
+    path, _, line = where.partition(":")
+    return Entry(
+        id=letter * 16,
+        project="demo",
+        exception=exception,
+        kind=kind,
+        template=template,
+        source=Source("demo", "1.0", path, int(line), "f", None),
+    )
+
+
+RECORD = _entry(
+    "a",
+    "error",
+    "log",
+    "Sync failed for request rank=<rank> job=<job!r> with exception <e>",
+    "demo/sync.py:120",
 )
-INNER = Entry(
-    id="b" * 16,
-    project="demo",
-    exception="PeerError",
-    kind="raise",
-    template="The peer went away before the transfer finished",
-    source=Source("demo", "1.0", "demo/conn.py", 77, "failure_exception", None),
+INNER = _entry(
+    "b", "PeerError", "raise", "The peer went away before the transfer finished", "demo/conn.py:77"
 )
-GENERIC = Entry(
-    id="c" * 16,
-    project="demo",
-    exception="error",
-    kind="log",
-    template="Error: <e>",
-    source=Source("demo", "1.0", "demo/util.py", 5, "log_error", None),
-)
+GENERIC = _entry("c", "error", "log", "Error: <e>", "demo/util.py:5")
 VIEW = MemoryCatalog([RECORD, INNER, GENERIC])
 LINE = (
     "[2026-02-01 10:00:00 TP1] Sync failed for request rank=1 job='9f2c' with exception "
