@@ -691,15 +691,15 @@ def _reporters(
         looked.add(st)
         ranking = rank(view, st)
         hit = ranking.hits[0] if ranking.hits else None
+        twins = _twins(ranking, hit) if hit is not None else set()
         if (
             hit is None
             or hit.score < REPORTER_SCORE
-            or _twins(ranking, hit) & taken_ids
+            or twins & taken_ids
             or not _in_values(hit, err.short_type)
             or not _known_well(hit, st, 0.5, True)
         ):
             continue
-        twins = _twins(ranking, hit)
         taken_ids.update(twins)
         out.append(_as_error(view, st, ln.no, ranking, twins, text, release))
     return out
@@ -1408,9 +1408,9 @@ _TITLE_TAGS = ("[bug]", "[feature]", "[question]", "[usage]", "bug:", "bug repor
 
 
 def _issue_title(st: str) -> bool:
-    """Whether a line is an issue's title (`# [Bug] X fails to start: <message>`, a markdown
-    heading or a line opening with an issue tag): posters put the error there, after a colon,
-    as they would in quotes."""
+    """Whether a line is an issue's title: it opens with an issue tag, after a markdown
+    heading's `#` if any (`# [Bug] X fails to start: <message>`). Posters put the error there,
+    after a colon, as they would in quotes."""
     return st.lstrip("#> ").lower().startswith(_TITLE_TAGS)
 
 
