@@ -206,21 +206,24 @@ _WORKS = compile_regex(
 it starts normally)."""
 
 
+def _line_around(rest: str, start: int) -> tuple[int, str]:
+    """(where it starts, the line) of the line of `rest` that holds offset `start`."""
+    head = rest.rfind("\n", 0, start) + 1
+    tail = rest.find("\n", start)
+    return head, rest[head : tail if tail >= 0 else len(rest)]
+
+
 def _works_with(rest: str, start: int) -> bool:
     """Whether the line that names an engine says it works: the engine is the poster's
     contrast (`with vLLM it starts fine; this one fails`), not what raised the error."""
-    head = rest.rfind("\n", 0, start) + 1
-    tail = rest.find("\n", start)
-    return bool(_WORKS.search(rest[head : tail if tail >= 0 else len(rest)]))
+    return bool(_WORKS.search(_line_around(rest, start)[1]))
 
 
 def _said_of_another(rest: str, start: int, end: int) -> bool:
     """Whether the name at rest[start:end] (the paste, the error's own message left out) sits
     on a line that quotes a message of its own (`vLLM's similar error is `...``): it is said of
     that message, not of the error being explained."""
-    head = rest.rfind("\n", 0, start) + 1
-    tail = rest.find("\n", end)
-    line = rest[head : tail if tail >= 0 else len(rest)]
+    head, line = _line_around(rest, start)
     name = rest[start:end].lower()
     if _inside_quotes(line, start - head + 1):
         return False  # (a quoted command or path that holds the name: `vllm serve ...`)

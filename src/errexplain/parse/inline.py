@@ -116,18 +116,29 @@ def json_errors(text: str) -> list[tuple[int, str]]:
     is read too, level by level, at the offset of its line."""
     found = _bodies(text)
     level = text
-    starts: list[int] = []
     for _ in range(_NESTING):
         if not _NESTED_KEY.search(level):
             break
         level = _ONE_ESCAPE.sub(r"\1", level)  # (one level of escaping off; lines kept)
-        if not starts:
-            starts = [0] + [i + 1 for i, ch in enumerate(text) if ch == "\n"]
         seen = {message for _, message in found}
-        for offset, message in _bodies(level):
-            if message not in seen:
-                found.append((starts[level.count("\n", 0, offset)], message))
+        nested = [(offset, m) for offset, m in _bodies(level) if m not in seen]
+        if nested:
+            from bisect import bisect_right  # (here: not on the start-up path)
+
+            # an offset in `level` maps to the start of the same line in `text`
+            starts, at = _line_starts(text), _line_starts(level)
+            found += [(starts[bisect_right(at, offset) - 1], m) for offset, m in nested]
     return found
+
+
+def _line_starts(text: str) -> list[int]:
+    """The offset where each line of `text` starts."""
+    starts = [0]
+    at = text.find("\n")
+    while at >= 0:
+        starts.append(at + 1)
+        at = text.find("\n", at + 1)
+    return starts
 
 
 def _bodies(text: str) -> list[tuple[int, str]]:
