@@ -616,7 +616,10 @@ def explain_text_bounded(
     errors = parse_traceback(text)
     if not errors:
         return bare_messages(text, view, release=release), 0
+    from errexplain.parse.lines import clean_lines
+
     kept = errors if len(errors) <= ERRORS else (*errors[: ERRORS - 1], errors[-1])
+    cleaned: Sequence[Line] | None = None  # (cleaned once per text, when first needed)
     by_no: dict[int, list[str]] | None = None
     out = []
     for e in kept:
@@ -625,15 +628,16 @@ def explain_text_bounded(
             exp = _first_line_only(e, view, cutoff, text, release) or exp
         if _unraised_only(exp) and e.form in ("log", "repr") and e.line_no:
             if by_no is None:  # once per text, not once per error (linear in the paste)
-                from errexplain.parse.lines import clean_lines
-
+                cleaned = clean_lines(text)
                 by_no = {}
-                for ln in clean_lines(text):
+                for ln in cleaned:
                     by_no.setdefault(ln.no, []).append(ln.text)
             exp = _enclosing_line(by_no, exp, view) or exp
         out.append(exp)
     if len(errors) < ERRORS:
-        out = _with_beside(text, view, out, release, ERRORS - len(errors))
+        if cleaned is None:
+            cleaned = clean_lines(text)
+        out = _with_beside(text, cleaned, view, out, release, ERRORS - len(errors))
     return tuple(out), len(errors) - len(kept)
 
 
@@ -710,6 +714,7 @@ def _reporters(
 
 def _with_beside(
     text: str,
+    cleaned: Sequence[Line],
     view: CatalogView,
     out: list[Explanation],
     release: Mapping[str, str] | None,
@@ -719,9 +724,6 @@ def _with_beside(
     whose whole text the catalog knows, records that report an exception they caught, the
     other messages a post quotes beside the errors it quotes, and, beside tracebacks cut before
     their exception line, what the paster quoted or the records that announced them."""
-    from errexplain.parse.lines import clean_lines
-
-    cleaned = clean_lines(text)  # (read once: the records beside, then their announcers)
     beside = _logged_beside(text, cleaned, view, out, release)
     reporting = _reporters(text, cleaned, view, out, release)
     if all(x.error.form == "prose" for x in out):
