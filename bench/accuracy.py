@@ -164,7 +164,8 @@ def noisy(entry_path: str, line: int, func: str, exc: str, msg: str, rnd: random
 
 
 def run_catalog(sample: int, seed: int) -> None:
-    from errexplain.catalog.index import Index, build_bytes
+    from errexplain.catalog.index import Index
+    from errexplain.catalog.index_build import build_bytes
     from errexplain.catalog.load import load_catalog
     from errexplain.catalog.locate import bundled_dir
     from errexplain.explainer import explain_text
@@ -242,7 +243,8 @@ def run_catalog(sample: int, seed: int) -> None:
 def run_eval(eval_dir: Path) -> None:
     import yaml
 
-    from errexplain.catalog.index import Index, build_bytes
+    from errexplain.catalog.index import Index
+    from errexplain.catalog.index_build import build_bytes
     from errexplain.catalog.load import load_catalog
     from errexplain.catalog.locate import bundled_dir
     from errexplain.explainer import explain_text

@@ -70,7 +70,8 @@ def _pool(entries: list[Any], latest: str) -> dict[str, list[Any]]:
 def run(sample: int, seed: int) -> int:
     from accuracy import make_message
 
-    from errexplain.catalog.index import Index, build_bytes
+    from errexplain.catalog.index import Index
+    from errexplain.catalog.index_build import build_bytes
     from errexplain.catalog.load import load_catalog
     from errexplain.catalog.locate import bundled_dir
     from errexplain.explainer import explain_text

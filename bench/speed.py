@@ -271,7 +271,8 @@ def build_figures() -> bytes:
 
 
 def match_figures(n: int) -> None:
-    from errexplain.catalog.index import Index, build_bytes
+    from errexplain.catalog.index import Index
+    from errexplain.catalog.index_build import build_bytes
     from errexplain.catalog.load import load_catalog
     from errexplain.catalog.locate import bundled_dir
 

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from errexplain.catalog.index import Index, build_bytes
+from errexplain.catalog.index import Index
+from errexplain.catalog.index_build import build_bytes
 from errexplain.catalog.memory import MemoryCatalog
 from errexplain.explainer import explain_text
 from errexplain.match.rank import in_file

@@ -11,7 +11,8 @@ import json
 import pytest
 
 from errexplain._startup import replace
-from errexplain.catalog.index import Index, build_bytes
+from errexplain.catalog.index import Index
+from errexplain.catalog.index_build import build_bytes
 from errexplain.catalog.memory import MemoryCatalog
 from errexplain.explainer import AMBIGUOUS_NOTE, explain_message, explain_text
 from errexplain.match.rank import (

@@ -349,3 +349,47 @@ def test_named_tuple_refuses_what_namedtuple_refuses(args, kw):
         TheirsNT(*args, **kw)
     with pytest.raises(TypeError):
         OursNT(*args, **kw)
+
+
+# ------------------------------------------------------------------ patterns built on first use
+
+
+def test_a_pattern_is_built_on_first_use_only(fresh_table, monkeypatch):
+    built: list[str] = []
+    real = _startup._build_regex
+    monkeypatch.setattr(_startup, "_build_regex", lambda p, f: built.append(p) or real(p, f))
+    pat = compile_regex(r"(?P<n>\d+) apples")
+    assert built == []
+    assert pat.pattern == r"(?P<n>\d+) apples"  # (known without building)
+    assert built == []
+    assert pat.search("I ate 12 apples")["n"] == "12"
+    assert built == [r"(?P<n>\d+) apples"]
+    # every later use goes straight to the built pattern's methods
+    assert pat.sub("N apples", "3 apples") == "N apples"
+    assert pat.findall("1 apples, 2 apples") == ["1", "2"]
+    assert "match" in vars(pat) and "sub" in vars(pat)
+    assert built == [r"(?P<n>\d+) apples"]
+
+
+def test_a_lazy_pattern_behaves_like_re_compile():
+    ours, theirs = compile_regex(r"a(b)?c", re.I), re.compile(r"a(b)?c", re.I)
+    assert (ours.flags, ours.groups, ours.groupindex) == (
+        theirs.flags,
+        theirs.groups,
+        theirs.groupindex,
+    )
+    for text in ("ABC", "xac", "", "abcabc"):
+        assert [m.span() for m in ours.finditer(text)] == [m.span() for m in theirs.finditer(text)]
+        assert ours.split(text) == theirs.split(text)
+        assert ours.subn("-", text) == theirs.subn("-", text)
+    with pytest.raises(AttributeError):
+        ours.no_such_method  # noqa: B018
+
+
+def test_a_lazy_pattern_pickles_equals_and_hashes_by_its_text():
+    a = compile_regex(r"x+", re.M)
+    a.match("xx")  # (built: its instance dict holds bound methods, which do not pickle)
+    b = pickle.loads(pickle.dumps(a))
+    assert b == a and hash(b) == hash(a)
+    assert b.match("xxx").group() == "xxx"
+    assert compile_regex(r"x+") != a  # other flags

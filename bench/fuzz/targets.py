@@ -14,7 +14,8 @@ from __future__ import annotations
 import tempfile
 from pathlib import Path
 
-from errexplain.catalog.index import Index, IndexCorrupt, build_bytes
+from errexplain.catalog.index import Index, IndexCorrupt
+from errexplain.catalog.index_build import build_bytes
 from errexplain.catalog.load import load_catalog, load_module_file, load_project
 from errexplain.errors import CatalogError
 from errexplain.match import normalize, template

@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from errexplain._startup import replace
-from errexplain.catalog.index import _HEAD_SIZE, MAGIC, Index, IndexCorrupt, build_bytes
+from errexplain.catalog.index import _HEAD_SIZE, MAGIC, Index, IndexCorrupt
+from errexplain.catalog.index_build import build_bytes
 from errexplain.catalog.memory import MemoryCatalog
 from errexplain.match.normalize import words
 from errexplain.models import Entry, ExampleFix, Project, Source
@@ -383,3 +384,28 @@ def test_offset_ranges_across_pages_are_the_values_one_by_one(monkeypatch, tmp_p
     for lo in range(n):
         for hi in range(lo + 1, min(n, lo + 11) + 1):
             assert offs.values(lo, hi) == one_by_one[lo:hi]
+
+
+def test_lineage_heads_are_found_by_id_and_nothing_else():
+    from errexplain.catalog.index import head_row
+    from errexplain.catalog.index_build import _heads
+
+    ids = ["c" * 16, "a" * 16, "b" * 16, "shorter", "z" * 16]
+    entries = [
+        Entry(
+            id=i,
+            template=f"t {i}",
+            exception="ValueError",
+            project="p",
+            source=_src("p/a.py", 1, "f"),
+            lineage=lin,
+        )
+        for i, lin in zip(ids, [None, None, "a" * 16, None, "shorter"], strict=True)
+    ]
+    order = [4, 3, 2, 1, 0]  # row of entries[i] is its position in order
+    table = _heads(entries, order)
+    assert head_row(table, "a" * 16) == 3
+    assert head_row(table, "shorter") == 1
+    for other in ("b" * 16, "c" * 16, "", "a" * 15, "a" * 17, "shorter\0"):
+        assert head_row(table, other) is None
+    assert head_row(_heads(entries[:2], [0, 1]), "a" * 16) is None  # (no heads at all)

@@ -109,7 +109,8 @@ HISTORY = (
 
 
 def test_history_keys_load_and_reach_the_index(tmp_path):
-    from errexplain.catalog.index import Index, build_bytes
+    from errexplain.catalog.index import Index
+    from errexplain.catalog.index_build import build_bytes
 
     root = _break(tmp_path, *HISTORY)
     catalog = load_catalog([root])
@@ -205,7 +206,8 @@ VERIFIED = (
 
 
 def test_verified_record_loads_and_reaches_the_index(tmp_path):
-    from errexplain.catalog.index import Index, build_bytes
+    from errexplain.catalog.index import Index
+    from errexplain.catalog.index_build import build_bytes
 
     catalog = load_catalog([_break(tmp_path, *VERIFIED)])
     e = next(e for e in catalog.entries if e.verified is not None)

@@ -314,7 +314,8 @@ def test_an_older_statement_is_a_wording_of_its_own(tmp_path, stmt_trees):
 
 
 def test_a_traceback_showing_the_older_statement_finds_its_wording(tmp_path, stmt_trees):
-    from errexplain.catalog.index import Index, build_bytes
+    from errexplain.catalog.index import Index
+    from errexplain.catalog.index_build import build_bytes
     from errexplain.explainer import explain_text
 
     out = _project(tmp_path / "cat")
@@ -429,7 +430,8 @@ def test_an_old_wording_merged_into_another_keeps_its_id_as_an_alias(tmp_path, t
     # an earlier build derived a wording of its own for a site that this build reads as part
     # of another wording (the lineage rules changed): its id is kept in releases.yaml
     # `formerly`, naming the wording now raised where it was, and the index resolves it
-    from errexplain.catalog.index import Index, build_bytes
+    from errexplain.catalog.index import Index
+    from errexplain.catalog.index_build import build_bytes
 
     out = _project(tmp_path / "cat")
     _build(out, trees)

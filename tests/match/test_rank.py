@@ -6,7 +6,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from errexplain.catalog.index import Index, build_bytes
+from errexplain.catalog.index import Index
+from errexplain.catalog.index_build import build_bytes
 from errexplain.catalog.memory import MemoryCatalog
 from errexplain.match.rank import FUZZY_CUTOFF, LOCATED_RELIEF, rank
 from errexplain.models import Frame
@@ -446,7 +447,8 @@ def test_a_message_with_a_sentence_left_out_matches_in_parts():
 def test_a_frame_in_the_function_that_raised_the_text_in_an_older_release_tells_twins_apart():
     # two update paths of one file assert the same text; one was later moved into a helper of
     # another name: a frame of an older release in `update_from_disk` still names that one
-    from errexplain.catalog.index import Index, build_bytes
+    from errexplain.catalog.index import Index
+    from errexplain.catalog.index_build import build_bytes
     from errexplain.catalog.memory import MemoryCatalog
     from errexplain.explainer import explain_text
     from errexplain.models import Entry, Project, Source

@@ -52,11 +52,9 @@ import os
 import sys
 import zlib
 
-from errexplain._startup import TYPE_CHECKING, astuple
-from errexplain.match.normalize import TemplateFacts, filing_words, template_facts, word_stats
+from errexplain._startup import TYPE_CHECKING
 from errexplain.match.rank import site_key
 from errexplain.match.release import Facts
-from errexplain.match.sites import site_table
 from errexplain.models import (
     Candidate,
     Entry,
@@ -69,13 +67,13 @@ from errexplain.models import (
 )
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+    from collections.abc import Callable, Iterable, Iterator, Sequence
     from typing import Any, TypeVar
 
     _T = TypeVar("_T")
 
 MAGIC = b"ERRXID15"
-FORMAT = 17
+FORMAT = 18
 """17: a project row holds its log_prefixes (project.yaml) after adapted_from."""
 OFFS_PAGE = 4096
 """Bytes of ``offs`` verified together (the CRC-32 of each page is in ``meta``)."""
@@ -87,207 +85,42 @@ class IndexCorrupt(Exception):
     """The file is not a complete index of this format (it gets rebuilt)."""
 
 
-def _bucket_order(
-    entries: Sequence[Entry], known: Mapping[str, TemplateFacts]
-) -> tuple[list[int], dict[str, Any]]:
-    """Order entries by the word they are filed under; return (order, rare) where
-    ``rare[word] = (first_row, count, seconds)`` and ``seconds`` holds each member's second
-    filing word (see :func:`errexplain.match.normalize.filing_words`)."""
-    filed = filing_words([e.template for e in entries], known)
-    buckets: dict[str, list[int]] = {}
-    generic: list[int] = []
-    for i, f in enumerate(filed):
-        if f is None:
-            generic.append(i)
-        else:
-            buckets.setdefault(f[0], []).append(i)
-    order: list[int] = []
-    rare: dict[str, Any] = {}
-    for word in sorted(buckets):
-        members = sorted(buckets[word], key=lambda i: entries[i].id)
-        seconds = tuple(filed[i][1] for i in members)  # type: ignore[index]
-        rare[word] = (len(order), len(members), seconds)
-        order.extend(members)
-    order.extend(sorted(generic, key=lambda i: entries[i].id))
-    return order, rare
-
-
-def build_bytes(
-    entries: Sequence[Entry],
-    projects: Iterable[Project],
-    key: str,
-    release_facts: Iterable[Facts] = (),
-    template_facts: Mapping[str, TemplateFacts] | None = None,
-    parallel: bool | None = None,
-) -> bytes:
-    """Compile entries into the bytes of an index file (`template_facts`: those already
-    computed, by template; see :class:`~errexplain.catalog.load.Catalog`). The records are
-    encoded by a process per core when there are many, or as `parallel` says (see
-    :func:`~errexplain.catalog.parts.workers`): the bytes are the same."""
-    from errexplain.catalog.parts import intern_single_chars, no_gc
-
-    intern_single_chars()
-    with no_gc():
-        return _build_bytes(entries, projects, key, tuple(release_facts), template_facts, parallel)
-
-
-def _build_bytes(
-    entries: Sequence[Entry],
-    projects: Iterable[Project],
-    key: str,
-    release_facts: tuple[Facts, ...],
-    template_facts: Mapping[str, TemplateFacts] | None,
-    parallel: bool | None,
-) -> bytes:
-    known = _complete_facts(entries, template_facts)
-    from errexplain.catalog.records import Encoder, Pending
-
-    encoder = Encoder(entries, known)
-    pending = Pending(encoder, parallel)  # the rows and prose, while we go on
-    try:
-        order, rare = _bucket_order(entries, known)
-        bases = {e.exception: e.base for e in entries if e.base and e.base != e.exception}
-        nslots, slots, slot_offs = _slots(rare)
-        ids, fuzzy, sites, site_spans = _lookups(entries, order, known, release_facts)
-        done = encoder.in_order(pending.result(), order)
-    finally:
-        pending.close()
-    from itertools import accumulate, chain, pairwise
-
-    slot_sums = [zlib.crc32(slots[a:b]) for a, b in pairwise(slot_offs)]
-    rows, store = done.rows, done.store
-    row_offs = accumulate(done.row_lens, initial=0)
-    store_offs = accumulate(done.store_lens, initial=0)
-    offs = _uint32s(
-        chain(row_offs, slot_offs, store_offs, done.row_sums, slot_sums, done.store_sums)
-    )
-    releases, release_meta = _release_buckets(release_facts)
-    meta = marshal.dumps(
-        {
-            "format": FORMAT,
-            "key": key,
-            "n": len(order),
-            "nslots": nslots,
-            "bases": bases,
-            "projects": [astuple(p) for p in projects],
-            "history": sorted({f.project for f in release_facts}),
-            "heads": _heads(entries, order),
-            "offs_pages": tuple(
-                zlib.crc32(offs[i : i + OFFS_PAGE]) for i in range(0, len(offs), OFFS_PAGE)
-            ),
-            "releases": release_meta,
-            "sites": site_spans,
-        }
-    )
-    blobs = (meta, offs, slots, rows, ids, fuzzy, sites, store, releases)
-    head = MAGIC + b"".join(len(b).to_bytes(8, "little") for b in blobs)
-    head += b"".join(zlib.crc32(b).to_bytes(4, "little") for b in blobs)
-    head += zlib.crc32(head).to_bytes(4, "little")
-    return b"".join((head, *blobs))
-
-
-def _lookups(
-    entries: Sequence[Entry],
-    order: Sequence[int],
-    known: Mapping[str, TemplateFacts],
-    release_facts: Sequence[Facts] = (),
-) -> tuple[bytes, bytes, bytes, tuple[tuple[int, int, int], ...]]:
-    """The ``ids``, ``fuzzy`` and ``sites`` blobs, and where each ``sites`` bucket lies. An id
-    a history build merged into another wording (``formerly``) finds that wording's row."""
-    ids = marshal.dumps(_rows_by_id(entries, order, release_facts))
-    stats = word_stats([entries[i].template for i in order], known)
-    fuzzy = marshal.dumps((stats.postings, stats.idf, stats.weight_sums))
-    sites, spans = _site_buckets(site_table([entries[i] for i in order]))
-    return ids, fuzzy, sites, spans
-
-
-def _rows_by_id(
-    entries: Sequence[Entry], order: Sequence[int], release_facts: Sequence[Facts]
-) -> dict[str, int]:
-    rows = {entries[i].id: pos for pos, i in enumerate(order)}
-    for f in release_facts:
-        for old, new in f.formerly:
-            if old not in rows and new in rows:
-                rows[old] = rows[new]
-    return rows
-
-
 SITE_BUCKETS = 256
 """The frame-lookup table (32,000 keys, 2 MB marshalled for the sglang history) is stored in
 this many marshalled buckets by ``crc32(key)``: an error located by its frames reads the few
 buckets of its frames' keys (a fraction of a millisecond), not the whole table (35 ms)."""
 
 
-def _site_buckets(
-    table: Mapping[str, tuple[int, ...]],
-) -> tuple[bytes, tuple[tuple[int, int, int], ...]]:
-    """The ``sites`` blob and (offset, length, CRC-32) of each of its buckets."""
-    blob = bytearray()
-    spans = _append_buckets(blob, _buckets(((k, table[k]) for k in sorted(table)), SITE_BUCKETS))
-    return bytes(blob), spans
+def head_key(entry_id: str, longest: int) -> bytes | None:
+    """The key of `entry_id` in a lineage-head table whose longest id has `longest` bytes: its
+    length, then the id padded with NULs (one width, and no id the prefix of another's key)."""
+    raw = entry_id.encode()
+    if len(raw) > min(longest, 255):
+        return None
+    return bytes((len(raw),)) + raw.ljust(longest, b"\0")
 
 
-def _buckets(items: Iterable[tuple[str, Any]], n: int) -> tuple[bytes, ...]:
-    """A string-keyed map in `n` marshalled parts by ``crc32(key)``, keys in the given order, so
-    that a lookup loads one small part, not the whole map."""
-    parts: list[dict[str, Any]] = [{} for _ in range(n)]
-    for key, value in items:
-        parts[_slot(key, n)][key] = value
-    return tuple(marshal.dumps(p) for p in parts)
-
-
-def _append_buckets(blob: bytearray, parts: Iterable[bytes]) -> tuple[tuple[int, int, int], ...]:
-    """Append the parts to `blob`; (offset in it, length, CRC-32) of each."""
-    spans = []
-    for part in parts:
-        spans.append((len(blob), len(part), zlib.crc32(part)))
-        blob += part
-    return tuple(spans)
-
-
-def _uint32s(values: Iterable[int]) -> bytes:
-    """Values as little-endian uint32s."""
-    from array import array
-
-    out = array("I", values)
-    if sys.byteorder != "little":  # pragma: no cover - big-endian hosts
-        out.byteswap()
-    return out.tobytes()
-
-
-def _complete_facts(
-    entries: Sequence[Entry], known: Mapping[str, TemplateFacts] | None
-) -> Mapping[str, TemplateFacts]:
-    """The facts of every template of `entries`: `known` ones, the rest computed."""
-    missing = {e.template for e in entries if not known or e.template not in known}
-    if not missing:
-        return known or {}
-    out = dict(known or {})
-    out.update((t, template_facts(t)) for t in missing)
-    return out
-
-
-def _heads(entries: Sequence[Entry], order: Sequence[int]) -> dict[str, int]:
-    """Row of every entry that another names as its lineage head: an older wording's answer
-    needs its head, and this small map spares loading every id."""
-    wanted = {e.lineage for e in entries if e.lineage}
-    return {entries[i].id: pos for pos, i in enumerate(order) if entries[i].id in wanted}
+def head_row(heads: tuple[int, bytes, bytes], entry_id: str) -> int | None:
+    """The row of lineage head `entry_id` in the table
+    :func:`~errexplain.catalog.index_build._heads` builds, or None."""
+    longest, keys, rows = heads
+    key = head_key(entry_id, longest)
+    if key is None or not keys:
+        return None
+    width = longest + 1
+    lo, hi = 0, len(keys) // width
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if keys[mid * width : (mid + 1) * width] < key:
+            lo = mid + 1
+        else:
+            hi = mid
+    if keys[lo * width : (lo + 1) * width] != key:
+        return None
+    return int.from_bytes(rows[4 * lo : 4 * lo + 4], "little")
 
 
 PATH_BUCKETS = 64
-
-
-def _release_buckets(
-    facts: Iterable[Facts],
-) -> tuple[bytes, dict[str, tuple[tuple[str, ...], tuple[tuple[int, int, int], ...]]]]:
-    """The ``releases`` blob (every project's path buckets, one after another) and, for meta,
-    each project's release order and (offset, length, CRC-32) of each of its buckets."""
-    blob = bytearray()
-    where = {}
-    for f in facts:  # a paste's few frame paths cost a few small loads, not the whole map
-        spans = _append_buckets(blob, _buckets(f.paths.items(), PATH_BUCKETS))
-        where[f.project] = (tuple(f.order), spans)
-    return bytes(blob), where
 
 
 class _LazyPaths:
@@ -337,21 +170,6 @@ class _LazyPaths:
 
 def _slot(word: str, nslots: int) -> int:
     return zlib.crc32(word.encode()) % nslots
-
-
-def _slots(rare: dict[str, Any]) -> tuple[int, bytes, list[int]]:
-    """Hash the rare-word map into slots: (slot count, slot blob, slot offsets)."""
-    nslots = max(1, len(rare))
-    table: list[list[tuple[Any, ...]]] = [[] for _ in range(nslots)]
-    for word, (first, count, seconds) in rare.items():
-        table[_slot(word, nslots)].append((word, first, count, seconds))
-    blob, offs = bytearray(), []
-    for items in table:
-        offs.append(len(blob))
-        if items:
-            blob += marshal.dumps(tuple(sorted(items)))
-    offs.append(len(blob))
-    return nslots, bytes(blob), offs
 
 
 class Index:
@@ -547,7 +365,7 @@ class Index:
         return self._stats
 
     def position(self, entry_id: str) -> int | None:
-        head = self.meta.get("heads", {}).get(entry_id)
+        head = head_row(self.meta["heads"], entry_id)
         if head is not None:
             return int(head)
         if self._ids is None:

@@ -21,7 +21,7 @@ import zlib
 
 from errexplain._startup import TYPE_CHECKING, write_atomic
 from errexplain._version import __version__
-from errexplain.catalog.index import Index, IndexCorrupt, build_bytes
+from errexplain.catalog.index import Index, IndexCorrupt
 from errexplain.catalog.locate import (
     CATALOG_ENV,
     cache_dir,
@@ -85,6 +85,7 @@ def build(dirs: Iterable[str | Path], key: str, parallel: bool | None = None) ->
     """Load and validate the YAML catalogs and compile them into index bytes: by a process per
     core when there are many files or entries, or as `parallel` says (True: always, False:
     never; the bytes are the same either way, whether the parts came from the cache or not)."""
+    from errexplain.catalog.index_build import build_bytes
     from errexplain.catalog.load import load_catalog
 
     catalog = load_catalog(dirs, parallel)
