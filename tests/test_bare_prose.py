@@ -144,8 +144,9 @@ def test_a_log_record_above_a_cut_traceback_is_read_when_nothing_is_quoted():
         "[2026-03-10 14:17:52 TP6] Could not resolve the draft model checkpoint under "
         "/models/draft-7b/snapshots/1234 (see above)\n"
     )
-    text = CUT_TRACEBACK.replace('"Paged KV', "Paged KV").replace('32."', "32.")
-    text = text.replace("```\n", "```\n" + record, 1)
+    # (the message as a line of prose, not an issue title: a title is read, see below)
+    text = CUT_TRACEBACK.replace('[Bug] New model: "Paged KV', "New model: Paged KV")
+    text = text.replace('32."', "32.").replace("```\n", "```\n" + record, 1)
     found = [x.matches[0].entry.template for x in explain_text(text, VIEW) if x.matches]
     assert found == [LOADER]
 
@@ -164,7 +165,9 @@ def test_a_record_announcing_the_cut_traceback_is_all_the_paste_shows_of_it():
         _entry("c", "Scheduler hit an exception: <t>"),
     ]
     view = MemoryCatalog(entries)
-    text = CUT_TRACEBACK.replace('"Paged KV', "Paged KV").replace('32."', "32.")
+    # (the message as a line of prose, not an issue title: a title is read, see below)
+    text = CUT_TRACEBACK.replace('[Bug] New model: "Paged KV', "New model: Paged KV")
+    text = text.replace('32."', "32.")
     text = text.replace("Scheduler hit", "[2026-03-10 14:17:52 TP1] Scheduler hit")
     found = [x for x in explain_text(text, view) if x.matches]
     assert [x.matches[0].entry.id for x in found] == ["c" * 16]
@@ -319,8 +322,36 @@ def test_each_error_a_post_quotes_is_explained():
 
 
 def test_an_issue_title_beside_a_cut_traceback_is_read_after_its_colon():
-    # the title holds the error the traceback below was cut before
+    # the title holds the error the traceback below was cut before, as a markdown heading or
+    # as the first line (session 18's rule saw only the heading: the cleaner had taken the
+    # tag off a plain title line before the title was looked for)
     text = CUT_TRACEBACK.replace('"Paged KV', "Paged KV").replace('32."', "32.")
-    text = "# " + text
-    (exp,) = [x for x in explain_text(text, VIEW) if x.matches]
-    assert exp.matches[0].entry.template == POOL
+    for pasted in ("# " + text, text):
+        (exp,) = [x for x in explain_text(pasted, VIEW) if x.matches]
+        assert exp.matches[0].entry.template == POOL
+
+
+STOPPED_CHAIN = """[Bug] Paged KV pool page sizes must agree across ranks, got 16 and 32
+
+Starting the server on two nodes fails:
+```
+Traceback (most recent call last):
+  File "/usr/lib/python3.12/importlib/metadata/__init__.py", line 397, in from_name
+    return next(iter(cls.discover(name=name)))
+StopIteration
+
+Du
+```
+"""
+
+
+def test_an_issue_title_is_read_whole_beside_an_unexplained_error_without_a_message():
+    """A chain cut after its first exception (a bare `StopIteration` raised in the standard
+    library, which no entry explains): the error is the title's, written after its tag with
+    no colon (the cleaner takes the tag off the line, the title is still known as one)."""
+    exps = explain_text(STOPPED_CHAIN, VIEW)
+    assert [x.matches[0].entry.template for x in exps if x.matches] == [POOL]
+    assert "StopIteration" in [x.error.type for x in exps]  # (still shown, unexplained)
+    # a line that is no issue title is not read whole
+    plain = STOPPED_CHAIN.replace("[Bug] ", "We saw ")
+    assert [x for x in explain_text(plain, VIEW) if x.matches] == []

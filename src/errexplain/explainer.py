@@ -641,6 +641,13 @@ def explain_text_bounded(
     return tuple(out), len(errors) - len(kept)
 
 
+def _cut_or_unexplained(x: Explanation) -> bool:
+    """Whether an error says nothing of its own: a traceback cut before its exception line, or
+    an exception printed without a message that nothing in the catalog explains (`StopIteration`
+    of a chain cut before the error it led to, raised in the standard library)."""
+    return not x.error.message.strip() and (not x.error.type or not x.matches)
+
+
 def _quoted_beside(
     text: str,
     view: CatalogView,
@@ -730,7 +737,7 @@ def _with_beside(
         # errors quoted in prose: the other quoted messages the catalog knows are errors
         # the post names beside them (`X: a` on one side and `b` on the other)
         beside += _quoted_beside(text, view, out, release)
-    if not beside and all(not x.error.type and not x.error.message.strip() for x in out):
+    if not beside and all(_cut_or_unexplained(x) for x in out):
         # only tracebacks cut before their exception line: the error is the message the
         # paster quoted elsewhere (in quotes or backticks, or an issue title after its colon),
         # else a log record read as in a paste with no exception line (a logged warning
@@ -1369,6 +1376,7 @@ def _bare_candidates(
     from errexplain.parse.lines import clean_lines
 
     cleaned = list(clean_lines(text))
+    raw = text.replace("\r\n", "\n").replace("\r", "\n").split("\n") if quoted else []
     records = {ln.no for ln in cleaned if ln.record}
     lines = [(ln.no, ln.text.strip()) for ln in cleaned]
     seen: set[str] = set()
@@ -1384,7 +1392,8 @@ def _bare_candidates(
             joined.append(f"{joined[-1]} {nxt}")
         spans = [*_quoted(st), *_quoted_across(st, joined)]
         if quoted:
-            parts = spans + (_suffixes(st) if _issue_title(st) else [])
+            title = _title_text(raw[no - 1]) if no <= len(raw) else None
+            parts = spans + ([title, *_suffixes(title)] if title else [])
         else:
             parts = [*joined, *spans]
             parts += [s for p in parts[:1] + parts[len(joined) :] for s in _suffixes(p)]
@@ -1412,11 +1421,17 @@ def _bare_candidates(
 _TITLE_TAGS = ("[bug]", "[feature]", "[question]", "[usage]", "bug:", "bug report:")
 
 
-def _issue_title(st: str) -> bool:
-    """Whether a line is an issue's title: it opens with an issue tag, after a markdown
-    heading's `#` if any (`# [Bug] X fails to start: <message>`). Posters put the error there,
-    after a colon, as they would in quotes."""
-    return st.lstrip("#> ").lower().startswith(_TITLE_TAGS)
+def _title_text(line: str) -> str | None:
+    """An issue title's text after its tag, when the line (as pasted: the cleaner takes a
+    leading tag off) is one: it opens with an issue tag, after a markdown heading's `#` if any
+    (`# [Bug] X fails to start: <message>`, `[Bug] <message>`). Posters put the error there,
+    whole or after a colon, as they would in quotes."""
+    st = line.strip().lstrip("#> ")
+    low = st.lower()
+    for tag in _TITLE_TAGS:
+        if low.startswith(tag):
+            return st[len(tag) :].lstrip(": ").strip() or None
+    return None
 
 
 def _worded(part: str) -> bool:
