@@ -20,10 +20,12 @@ class CatalogIndexHook(BuildHookInterface):  # type: ignore[type-arg]
         root = Path(self.root)
         sys.path.insert(0, str(root / "src"))
         try:
+            from errexplain._bundle import BUNDLE_FILE, bundle_blob
             from errexplain._version import __version__
             from errexplain.catalog.store import build
 
             programs = _regex_programs()
+            bundle = bundle_blob(str(root / "src" / "errexplain"))
         finally:
             sys.path.pop(0)
         data = build((root / "errors",), key=f"bundled-{__version__}")
@@ -33,6 +35,9 @@ class CatalogIndexHook(BuildHookInterface):  # type: ignore[type-arg]
         progs = out.with_name("regex.programs")
         progs.write_bytes(programs)
         build_data["force_include"][str(progs)] = "errexplain/_index/regex.programs"
+        code = out.with_name(BUNDLE_FILE)
+        code.write_bytes(bundle)
+        build_data["force_include"][str(code)] = f"errexplain/_index/{BUNDLE_FILE}"
 
 
 REGEX_MODULES = (

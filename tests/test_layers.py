@@ -14,6 +14,7 @@ SRC = Path(__file__).parent.parent / "src" / "errexplain"
 
 LAYERS = {
     "errexplain._startup": 0,
+    "errexplain._bundle": 0,
     "errexplain._version": 0,
     "errexplain.bounds": 0,
     "errexplain.errors": 1,

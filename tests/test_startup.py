@@ -18,13 +18,12 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from errexplain import _startup
-from errexplain._startup import compile_regex, memo, mutable_record, record, replace
+from errexplain._startup import MutableRecord, Record, compile_regex, memo, replace
 
 # ------------------------------------------------------------------------------ records
 
 
-@record
-class Point:
+class Point(Record):
     x: int
     y: int = 0
     tags: tuple[str, ...] = ()
@@ -41,8 +40,7 @@ class DPoint:
     tags: tuple[str, ...] = ()
 
 
-@mutable_record
-class Box:
+class Box(MutableRecord):
     value: int
 
 

@@ -28,6 +28,7 @@ def test_wheel_installs_and_explains_outside_the_repo(tmp_path):
     names = zipfile.ZipFile(wheel).namelist()
     assert "errexplain/_index/catalog.idx" in names
     assert "errexplain/_index/regex.programs" in names
+    assert "errexplain/_index/code.bundle" in names
     assert "errexplain/_catalog/sglang/project.yaml" in names
     # issue 12: the source snippets with their project's license, and the JSON Schema
     assert {"errexplain/_snippets/sglang.snip", "errexplain/_snippets/sglang.LICENSE"} <= set(names)
@@ -91,3 +92,23 @@ def test_wheel_installs_and_explains_outside_the_repo(tmp_path):
         check=False,
     )
     assert r.stderr.strip().splitlines()[-1] == "0 []", r.stderr
+    # the command serves the piped path's modules from the bundle, each with its own file
+    served = (
+        "from errexplain._bundle import install, MODULES\n"
+        "assert install()\n"
+        "import importlib, os\n"
+        "for name in MODULES:\n"
+        "    m = importlib.import_module(name)\n"
+        "    assert type(m.__spec__.loader).__name__ == '_Finder', name\n"
+        "    assert os.path.exists(m.__file__), name\n"
+        "print('served', len(MODULES))\n"
+    )
+    r = subprocess.run(
+        [str(venv / "bin" / "python"), "-c", served],
+        cwd=elsewhere,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert r.returncode == 0 and r.stdout.startswith("served"), r.stderr

@@ -2,12 +2,12 @@
 whole explain on the piped fast path. Each is tested against what it stands in for
 (tests/test_startup.py).
 
-* :func:`record` / :func:`mutable_record` / :func:`replace` stand in for
+* :class:`Record` / :class:`MutableRecord` (base classes) and :func:`replace` stand in for
   ``dataclasses.dataclass(frozen=True, slots=True)`` and ``dataclasses.replace``: importing
   ``dataclasses`` pulls in ``inspect``, ``ast`` and ``tokenize``, and generates code per class.
-  To the type checker ``record`` *is* a dataclass transform (mypy treats ``TYPE_CHECKING`` as
-  true, see pyproject); at run time it builds a slotted class with ``__init__``, ``__eq__``,
-  ``__hash__``, ``__repr__`` and pickling.
+  To the type checker ``Record`` *is* a dataclass transform (mypy treats ``TYPE_CHECKING`` as
+  true, see pyproject); at run time its metaclass makes each subclass a slotted class with
+  ``__init__``, and the base gives ``__eq__``, ``__hash__``, ``__repr__`` and pickling.
 * :func:`named_tuple` stands in for ``collections.namedtuple`` (same import cost).
 * :func:`memo` stands in for ``functools.lru_cache`` (``functools`` pulls in ``collections``).
 * :func:`compile_regex` stands in for ``re.compile``, served from programs shipped in the wheel
@@ -44,7 +44,7 @@ TYPE_CHECKING = False  # mypy: always_true (pyproject); at run time `typing` is 
 if TYPE_CHECKING:
     import re
     from collections.abc import Callable
-    from typing import Any, TypeVar
+    from typing import Any, ClassVar, TypeVar
 
     from typing_extensions import dataclass_transform
 
@@ -96,61 +96,54 @@ def _make_init(
     return __init__
 
 
-def _methods(cls: type[Any], names: tuple[str, ...], frozen: bool) -> dict[str, Any]:
-    def _values(self: Any) -> tuple[Any, ...]:
-        return tuple(getattr(self, n) for n in names)
+def _record_eq(self: Any, other: object) -> bool:
+    if other.__class__ is not self.__class__:
+        return NotImplemented  # type: ignore[no-any-return]
+    return astuple(self) == astuple(other)
 
-    def __eq__(self: Any, other: object) -> bool:
-        if other.__class__ is not self.__class__:
-            return NotImplemented
-        return _values(self) == _values(other)
 
-    def __repr__(self: Any) -> str:
-        inner = ", ".join(f"{n}={getattr(self, n)!r}" for n in names)
-        return f"{cls.__qualname__}({inner})"
+def _record_repr(self: Any) -> str:
+    inner = ", ".join(f"{n}={getattr(self, n)!r}" for n in self._fields)
+    return f"{type(self).__qualname__}({inner})"
 
-    def __reduce__(self: Any) -> tuple[Any, ...]:  # pickling (the parallel catalog loader)
-        return (self.__class__, _values(self))
 
-    def __setattr__(self: Any, name: str, value: Any) -> None:
-        raise AttributeError(f"cannot assign to field {name!r} of a frozen record")
+def _record_reduce(self: Any) -> tuple[Any, ...]:  # pickling (the parallel catalog loader)
+    return (self.__class__, astuple(self))
 
-    def __delattr__(self: Any, name: str) -> None:
-        raise AttributeError(f"cannot delete field {name!r} of a frozen record")
 
-    out: dict[str, Any] = {"__eq__": __eq__, "__repr__": __repr__, "__reduce__": __reduce__}
-    if frozen:
-        out.update(
-            __setattr__=__setattr__,
-            __delattr__=__delattr__,
-            __hash__=lambda self: hash(_values(self)),
+def _record_hash(self: Any) -> int:
+    return hash(astuple(self))
+
+
+def _frozen_setattr(self: Any, name: str, value: Any) -> None:
+    raise AttributeError(f"cannot assign to field {name!r} of a frozen record")
+
+
+def _frozen_delattr(self: Any, name: str) -> None:
+    raise AttributeError(f"cannot delete field {name!r} of a frozen record")
+
+
+class _RecordMeta(type):
+    """Makes each subclass of :class:`Record` / :class:`MutableRecord` a slotted class of its
+    own annotations, in one class creation (a decorator built every record class twice: the
+    class statement's class, then the slotted one; 27 microseconds a class against 17, with
+    31 record classes on the piped path)."""
+
+    def __new__(mcls, name: str, bases: tuple[type, ...], ns: dict[str, Any]) -> Any:
+        if "_fields" in ns:  # (Record and MutableRecord themselves)
+            return super().__new__(mcls, name, bases, ns)
+        names = tuple(ns.get("__annotations__", {}))  # (the class's own, in order)
+        defaults = {n: ns.pop(n) for n in names if n in ns}
+        setters: list[Any] = []
+        ns.update(
+            __slots__=names,
+            __match_args__=names,
+            _fields=names,
+            __init__=_make_init(name, names, defaults, setters),
         )
-    else:
-        out["__hash__"] = None
-    return out
-
-
-def _build(cls: type[Any], frozen: bool) -> type[Any]:
-    # The class's own annotations, in order (inspect.get_annotations would import inspect)
-    names = tuple(cls.__dict__.get("__annotations__", {}))  # noqa: RUF063
-    defaults = {n: cls.__dict__[n] for n in names if n in cls.__dict__}
-    ns = {
-        k: v
-        for k, v in cls.__dict__.items()
-        if k not in names and k not in ("__dict__", "__weakref__")
-    }
-    setters: list[Any] = []
-    ns.update(
-        __slots__=names,
-        __match_args__=names,
-        _fields=names,
-        __init__=_make_init(cls.__name__, names, defaults, setters),
-    )
-    ns.update(_methods(cls, names, frozen))
-    new = type(cls.__name__, cls.__bases__, ns)
-    setters.extend(new.__dict__[n].__set__ for n in names)
-    new.__qualname__ = cls.__qualname__
-    return new
+        cls = super().__new__(mcls, name, bases, ns)
+        setters.extend(cls.__dict__[n].__set__ for n in names)
+        return cls
 
 
 def _replace(obj: Any, /, **changes: Any) -> Any:
@@ -164,28 +157,48 @@ def _replace(obj: Any, /, **changes: Any) -> Any:
 
 def astuple(obj: Any) -> tuple[Any, ...]:
     """The field values of a record, in order (``dataclasses.astuple`` without recursion)."""
-    return tuple(getattr(obj, n) for n in obj._fields)
+    return tuple([getattr(obj, n) for n in obj._fields])
 
 
 if TYPE_CHECKING:
 
     @dataclass_transform(frozen_default=True)
-    def record(cls: type[_T]) -> type[_T]: ...
+    class Record:
+        """A frozen slotted record (the type checker's view: a frozen dataclass)."""
+
+        _fields: ClassVar[tuple[str, ...]]
 
     @dataclass_transform()
-    def mutable_record(cls: type[_T]) -> type[_T]: ...
+    class MutableRecord:
+        """A slotted record with assignable fields, unhashable."""
+
+        _fields: ClassVar[tuple[str, ...]]
 
     def replace(obj: _T, /, **changes: Any) -> _T: ...
 
 else:
 
-    def record(cls):
-        """Like ``@dataclass(frozen=True, slots=True)``."""
-        return _build(cls, True)
+    class Record(metaclass=_RecordMeta):
+        """Like ``@dataclass(frozen=True, slots=True)``, by subclassing."""
 
-    def mutable_record(cls):
-        """Like ``@dataclass(slots=True)`` (no hash)."""
-        return _build(cls, False)
+        __slots__ = ()
+        _fields = ()
+        __eq__ = _record_eq
+        __hash__ = _record_hash
+        __repr__ = _record_repr
+        __reduce__ = _record_reduce
+        __setattr__ = _frozen_setattr
+        __delattr__ = _frozen_delattr
+
+    class MutableRecord(metaclass=_RecordMeta):
+        """Like ``@dataclass(slots=True)`` (no hash), by subclassing."""
+
+        __slots__ = ()
+        _fields = ()
+        __eq__ = _record_eq
+        __hash__ = None
+        __repr__ = _record_repr
+        __reduce__ = _record_reduce
 
     replace = _replace
 

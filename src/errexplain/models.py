@@ -10,7 +10,7 @@ slotted dataclass to the type checker), nor anything outside the standard librar
 
 from __future__ import annotations
 
-from errexplain._startup import TYPE_CHECKING, memo, record
+from errexplain._startup import TYPE_CHECKING, Record, memo
 
 if TYPE_CHECKING:
     import re
@@ -26,8 +26,7 @@ else:
 SCHEMA_VERSION = 1
 
 
-@record
-class Frame:
+class Frame(Record):
     """One `File "...", line N, in func` frame of a traceback."""
 
     path: str
@@ -41,8 +40,7 @@ def raises_here(code: str | None) -> bool:
     return bool(code) and code.lstrip().startswith(("raise ", "assert ", "assert("))  # type: ignore[union-attr]
 
 
-@record
-class RaisedError:
+class RaisedError(Record):
     """An exception found in pasted text.
 
     `chain` holds the exceptions printed before this one in the same chain, root cause first;
@@ -77,8 +75,7 @@ class RaisedError:
         return self.chain[0] if self.chain else None
 
 
-@record
-class Project:
+class Project(Record):
     """A catalogued project: its release and how to link to a source line."""
 
     name: str
@@ -120,8 +117,7 @@ class Project:
         return self.link.format(version=version, prefix=self.path_prefix, path=path, line=line)
 
 
-@record
-class Source:
+class Source(Record):
     """Where an error is raised in a released version of a project."""
 
     project: str
@@ -132,15 +128,13 @@ class Source:
     url: str | None
 
 
-@record
-class ExampleFix:
+class ExampleFix(Record):
     before: str
     after: str
     language: str = "python"
 
 
-@record
-class Verified:
+class Verified(Record):
     """How a curated entry's claims were checked against the code it explains."""
 
     how: str
@@ -155,8 +149,7 @@ class Verified:
     note: str | None = None
 
 
-@record
-class Entry:
+class Entry(Record):
     """One catalog entry: a message template at a raise site plus its explanation."""
 
     id: str
@@ -199,8 +192,7 @@ class Entry:
         return not self.derived and bool(self.meaning)
 
 
-@record
-class Candidate:
+class Candidate(Record):
     """What matching sees of one catalog entry: its typed row, without the prose. `pos` is its
     position in the catalog view it came from (the handle for :meth:`CatalogView.entry`)."""
 
@@ -313,8 +305,7 @@ def _named_paths() -> re.Pattern[str]:
     return compile_regex(r"(?:^|;)\s*[^\s;]+\s+([^\s;]*):")
 
 
-@record
-class WordStats:
+class WordStats(Record):
     """The literal words of every identifiable template, for fuzzy pooling and search:
     `postings[word]` holds the positions whose template has the word, `idf[word]` its inverse
     document frequency and `weight_sums[pos]` the summed idf of a position's words."""
@@ -324,8 +315,7 @@ class WordStats:
     weight_sums: tuple[float, ...]
 
 
-@record
-class Related:
+class Related(Record):
     id: str
     template: str
     exception: str
@@ -333,8 +323,7 @@ class Related:
     """How it relates to the entry, in one line (errexplain.catalog.relation)."""
 
 
-@record
-class Current:
+class Current(Record):
     """The wording of an entry's check in the project's latest release (history catalogs)."""
 
     id: str
@@ -345,8 +334,7 @@ class Current:
     """For a check without a message: its statement (the template is empty)."""
 
 
-@record
-class Match:
+class Match(Record):
     """A catalog entry that explains an error, with how sure we are and why. `current` is the
     latest release's wording of the same check when the entry is an older wording (None when
     the check was removed, or the entry is itself current); `borrowed` says the prose was
@@ -362,8 +350,7 @@ class Match:
     borrowed: bool = False
 
 
-@record
-class ReleaseGuess:
+class ReleaseGuess(Record):
     """The releases of a project a paste can come from (first..last of the project's release
     order), and the evidence that narrowed them; `stated` when the user said it."""
 
@@ -374,8 +361,7 @@ class ReleaseGuess:
     stated: bool = False
 
 
-@record
-class Snippet:
+class Snippet(Record):
     """A few lines of source around a raise site."""
 
     origin: str
@@ -391,8 +377,7 @@ class Snippet:
     """The license of a catalog snippet's project (its text ships in errexplain/_snippets)."""
 
 
-@record
-class Explanation:
+class Explanation(Record):
     """The answer for one error: its matches (best first), or none with the nearest ones."""
 
     error: RaisedError
@@ -459,8 +444,7 @@ if TYPE_CHECKING:
             catalog that holds the project's history."""
 
 
-@record
-class AtSpan:
+class AtSpan(Record):
     """Consecutive releases (``first`` .. ``last``) that raise a wording at one location."""
 
     first: str

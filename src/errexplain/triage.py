@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import os
 
-from errexplain._startup import TYPE_CHECKING, record
+from errexplain._startup import TYPE_CHECKING, Record
 from errexplain.input.logs import HEADER, expand, open_log, quiet_split, regions
 from errexplain.models import RaisedError
 from errexplain.parse import parse_traceback
@@ -44,8 +44,7 @@ SPLIT_AT = 64 * 1024 * 1024
 """An uncompressed file larger than this is split into byte ranges, one per worker."""
 
 
-@record
-class Group:
+class Group(Record):
     """One distinct error: `error.count` and `error.ranks` cover every occurrence."""
 
     error: RaisedError
@@ -55,23 +54,20 @@ class Group:
     sample: str
 
 
-@record
-class Task:
+class Task(Record):
     path: str
     start: int = 0
     end: int | None = None
     index: int = 0
 
 
-@record
-class Partial:
+class Partial(Record):
     groups: tuple[Group, ...]
     read: int
     unparsed: int
 
 
-@record
-class Triage:
+class Triage(Record):
     groups: tuple[Group, ...]
     files: tuple[str, ...]
     bytes_read: int
@@ -260,8 +256,7 @@ def scan_task(
         log.close()
 
 
-@record
-class Plan:
+class Plan(Record):
     """What to scan: the files in order, the tasks they make and their size on disk."""
 
     files: tuple[str, ...]

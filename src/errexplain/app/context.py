@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from errexplain._startup import TYPE_CHECKING, record, replace
+from errexplain._startup import TYPE_CHECKING, Record, replace
 from errexplain.errors import ExitCode, InputError
 from errexplain.match.rank import FUZZY_CUTOFF
 
@@ -17,8 +17,7 @@ if TYPE_CHECKING:
 FORMATS = ("auto", "text", "rich", "json")
 
 
-@record
-class Options:
+class Options(Record):
     fmt: str = "auto"
     """auto (Rich on a terminal, plain text otherwise), text, rich or json."""
     catalogs: tuple[str, ...] = ()
@@ -37,8 +36,7 @@ class Options:
     """--redact-extra WORD: more words that --redact replaces (`<word-N>`)."""
 
 
-@record
-class Context:
+class Context(Record):
     """A command's options and streams (tests pass StringIO/BytesIO)."""
 
     opts: Options

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from errexplain._startup import TYPE_CHECKING, record
+from errexplain._startup import TYPE_CHECKING, Record
 from errexplain.catalog.load import Catalog
 from errexplain.catalog.memory import MemoryCatalog
 from errexplain.match.normalize import identifiable, template_words
@@ -16,8 +16,7 @@ if TYPE_CHECKING:
     from errexplain.models import CatalogView
 
 
-@record
-class Problem:
+class Problem(Record):
     entry_id: str
     file: str | None
     message: str

@@ -12,7 +12,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-from errexplain._startup import record
+from errexplain._startup import Record
 from errexplain.catalog.yamlio import entry_line, parse_yaml, read_bytes, read_yaml
 from errexplain.errors import CatalogError
 from errexplain.match.normalize import TemplateFacts
@@ -83,8 +83,7 @@ NOT_MODULE_FILES = frozenset({"project.yaml", RELEASES_FILE})
 KINDS = frozenset({"raise", "assert", "log", "abort", "recorded", "builtin", "lookup"})
 
 
-@record
-class Catalog:
+class Catalog(Record):
     """Every entry of one or more catalog directories, merged (later directories override)."""
 
     projects: tuple[Project, ...]

@@ -45,12 +45,12 @@ CACHE_MIN_FILES = 100
 """Projects with fewer module files are parsed every time, without a parts file."""
 KEEP_PARTS = 3
 """Parts files kept in the cache dir (the newest): older ones are of other salts."""
-_SOURCE_FIELD = Entry._fields.index("source")  # type: ignore[attr-defined]
-_FIX_FIELD = Entry._fields.index("example_fix")  # type: ignore[attr-defined]
-_FILE_FIELD = Entry._fields.index("catalog_file")  # type: ignore[attr-defined]
-_VERIFIED_FIELD = Entry._fields.index("verified")  # type: ignore[attr-defined]
-_entry_fields = attrgetter(*Entry._fields)  # type: ignore[attr-defined]
-_source_fields = attrgetter(*Source._fields)  # type: ignore[attr-defined]
+_SOURCE_FIELD = Entry._fields.index("source")
+_FIX_FIELD = Entry._fields.index("example_fix")
+_FILE_FIELD = Entry._fields.index("catalog_file")
+_VERIFIED_FIELD = Entry._fields.index("verified")
+_entry_fields = attrgetter(*Entry._fields)
+_source_fields = attrgetter(*Source._fields)
 
 
 def encode(e: Entry) -> tuple[Any, ...]:

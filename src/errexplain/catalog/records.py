@@ -20,7 +20,7 @@ import marshal
 import zlib
 from itertools import pairwise
 
-from errexplain._startup import TYPE_CHECKING, astuple, record
+from errexplain._startup import TYPE_CHECKING, Record, astuple
 from errexplain.models import candidate_fields
 
 if TYPE_CHECKING:
@@ -41,8 +41,7 @@ SMALL_INTS = 257
 _POS_MARK_BYTES = marshal.dumps((POS_MARK,))[2:7]
 
 
-@record
-class Encoded:
+class Encoded(Record):
     """The records of a span of entries, in entry order: each one's row (with POS_MARK) and
     prose record, and the prose records' CRC-32s."""
 
@@ -51,8 +50,7 @@ class Encoded:
     store_sums: list[int]
 
 
-@record
-class Blobs:
+class Blobs(Record):
     """The records of all entries in index order: the rows and prose blobs, each record's
     length and CRC-32."""
 

@@ -6,7 +6,7 @@ prints the reason beside each related id)."""
 
 from __future__ import annotations
 
-from errexplain._startup import TYPE_CHECKING, compile_regex, memo, record
+from errexplain._startup import TYPE_CHECKING, Record, compile_regex, memo
 
 if TYPE_CHECKING:
     from collections.abc import Collection
@@ -99,8 +99,7 @@ SAME_GUARD, SAME_MESSAGE, SAME_FUNCTION, SAME_CLASS, SAME_FAILURE = 5, 4, 3, 2, 
 """Strengths, strongest first: a check of the same variable or server argument tells most."""
 
 
-@record
-class Site:
+class Site(Record):
     """What relates entries: where the check is, what it tests and what it says."""
 
     path: str | None

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from contextlib import suppress
 from typing import Any
 
-from errexplain._startup import mutable_record
+from errexplain._startup import MutableRecord
 from errexplain.catalog.load import KEY_ORDER
 from errexplain.extract import derive
 from errexplain.extract.merge import (
@@ -28,8 +28,7 @@ from errexplain.match.template import TemplateSyntaxError
 from errexplain.match.template import match as template_match
 
 
-@mutable_record
-class Plan:
+class Plan(MutableRecord):
     """The merged catalog: file name -> document, with what changed (start with `new`)."""
 
     docs: dict[str, dict[str, Any]]
@@ -46,8 +45,7 @@ class Plan:
         return cls({}, loaded, [], 0, 0, 0, [], [])
 
 
-@mutable_record
-class _Placed:
+class _Placed(MutableRecord):
     file: str
     module: str | None
     entry: Entry

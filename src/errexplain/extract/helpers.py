@@ -17,7 +17,7 @@ from __future__ import annotations
 import ast
 import re
 
-from errexplain._startup import record
+from errexplain._startup import Record
 from errexplain.extract.messages import (
     Lookup,
     Message,
@@ -37,8 +37,7 @@ _FuncDef = ast.FunctionDef | ast.AsyncFunctionDef
 _NESTED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
 
 
-@record
-class Helper:
+class Helper(Record):
     """A function that raises ``exception`` with a message built (``shape``) from one of its
     ``params``, in declaration order: (name, position at a call site (``self``/``cls`` not
     counted for a method called through them) or None when it is keyword-only).
@@ -51,8 +50,7 @@ class Helper:
     line: int = 0
 
 
-@record
-class HelperCall:
+class HelperCall(Record):
     """What a call of a helper raises: the helper, its exception and the filled template."""
 
     helper: Helper

@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from errexplain._startup import mutable_record, record
+from errexplain._startup import MutableRecord, Record
 from errexplain.catalog.load import KEY_ORDER
 from errexplain.extract import derive
 from errexplain.extract.filecache import FileCache
@@ -67,8 +67,7 @@ CURATED_KEYS = (
 )
 
 
-@record
-class ReleaseSites:
+class ReleaseSites(Record):
     """One release walked: its sites (resolved) and every ``.py`` path of the package."""
 
     version: str
@@ -88,8 +87,7 @@ def release_sites(source: str | Path, version: str, project: str, cache: FileCac
 # ------------------------------------------------------------------------------- wordings
 
 
-@mutable_record
-class Wording:
+class Wording(MutableRecord):
     """One (exception, template) of a lineage, or for a site without a message one (exception,
     statement): its occurrences (release index, site)."""
 
@@ -332,8 +330,7 @@ def assign_ids(
 # --------------------------------------------------------------------------------- render
 
 
-@record
-class Rendered:
+class Rendered(Record):
     """Catalog documents by file name, the release list document, and what happened."""
 
     docs: dict[str, dict[str, Any]]

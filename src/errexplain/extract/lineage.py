@@ -53,7 +53,7 @@ from collections.abc import Iterable, Sequence
 
 from rapidfuzz import fuzz, process
 
-from errexplain._startup import mutable_record, record
+from errexplain._startup import MutableRecord, Record
 from errexplain.extract.merge import site_text
 from errexplain.extract.records import Site
 from errexplain.match.normalize import mask_template
@@ -95,8 +95,7 @@ REVIVAL_GAP = 3
 WEIGHTS = {"message": 0.5, "path": 0.2, "function": 0.15, "exception": 0.1, "guard": 0.05}
 
 
-@record
-class Score:
+class Score(Record):
     """A pairing's score and its parts (each 0..1), for the audit."""
 
     total: float
@@ -242,8 +241,7 @@ def score(old: Site, new: Site) -> Score | None:
     return Score(total, **parts)
 
 
-@record
-class Pairing:
+class Pairing(Record):
     """Site ``new`` (an index into the new sites) continues ``old`` (an index into the old)."""
 
     old: int
@@ -523,8 +521,7 @@ def replacement(old: Site, new: Sequence[Site], candidates: Iterable[int]) -> in
 # --------------------------------------------------------------------------- the fold
 
 
-@mutable_record
-class Lineage:
+class Lineage(MutableRecord):
     """One site followed across releases: (release index, site) in release order."""
 
     occurrences: list[tuple[int, Site]]
@@ -536,8 +533,7 @@ class Lineage:
         return self.occurrences[-1]
 
 
-@record
-class Audit:
+class Audit(Record):
     """A pairing that was not exact, as the maintainer check prints it."""
 
     release: int

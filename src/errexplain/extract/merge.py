@@ -14,7 +14,7 @@ from typing import Any
 
 from rapidfuzz import fuzz
 
-from errexplain._startup import mutable_record
+from errexplain._startup import MutableRecord
 from errexplain.catalog.load import KEY_ORDER, SOURCE_ORDER
 from errexplain.extract.records import Site
 from errexplain.models import UNRAISED_KINDS, make_id
@@ -134,8 +134,7 @@ def new_ids(sites: Sequence[Site], project: str) -> list[str]:
     return ids
 
 
-@mutable_record
-class Matching:
+class Matching(MutableRecord):
     """Which old entry (index) each new site (index) continues."""
 
     pairs: dict[int, int]

@@ -13,7 +13,7 @@ import re
 import string
 from collections.abc import Callable
 
-from errexplain._startup import record
+from errexplain._startup import Record
 from errexplain.match.template import compile_template, escape, placeholder
 
 MAX_NAME = 200
@@ -25,8 +25,7 @@ _PERCENT = re.compile(
 _MESSAGE_KEYWORDS = ("msg", "message", "detail", "reason", "description", "error")
 
 
-@record
-class Binding:
+class Binding(Record):
     """An assignment to a name: ``name = value`` or, when ``augmented``, ``name += value``;
     ``only`` when it is the one store to that name in its scope (no loop, no other assignment,
     not a parameter); ``branch``, the lines of the `if` branch an addition sits in ((0, 0):
@@ -42,8 +41,7 @@ class Binding:
 Lookup = Callable[[str, int], "Binding | None"]
 
 
-@record
-class Message:
+class Message(Record):
     template: str
     constant: bool
 

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from errexplain._startup import record
+from errexplain._startup import Record
 
 
-@record
-class Site:
+class Site(Record):
     """One message-carrying raise/assert site (or a helper that builds an exception).
 
     ``exception`` is the class name as raised; ``base`` is filled in later, once every class of
@@ -39,8 +38,7 @@ class Site:
     built: str | None = None
 
 
-@record
-class ClassInfo:
+class ClassInfo(Record):
     """A class defined in the scanned tree: its name and its bases as written (last part)."""
 
     name: str
@@ -48,8 +46,7 @@ class ClassInfo:
     bases: tuple[str, ...]
 
 
-@record
-class HelperInfo:
+class HelperInfo(Record):
     """A module-level function that raises ``exception`` with a message built from its
     parameters, as other modules can import it: ``pattern`` is that message's template with
     each parameter written ``\\x00name\\x00``; ``params`` as in the helper (name, position)."""
@@ -63,8 +60,7 @@ class HelperInfo:
     pattern: str
 
 
-@record
-class CallInfo:
+class CallInfo(Record):
     """A call statement of a function imported from the project (``from pkg.mod import f``)
     that passes literal text: resolved against every file's :class:`HelperInfo` once all files
     are walked. ``args`` are (position or keyword, template, has literal text)."""
@@ -80,8 +76,7 @@ class CallInfo:
     args: tuple[tuple[int | str, str, bool], ...]
 
 
-@record
-class FileResult:
+class FileResult(Record):
     """What the walk found in one file; ``error`` is set when the file could not be parsed.
     ``validators`` are the names of the functions whose return value the file hands its
     client as a request's error (``msg = self._validate_request(r)``, then ``return

@@ -6,7 +6,7 @@ import builtins
 import re
 from collections.abc import Iterable
 
-from errexplain._startup import record, replace
+from errexplain._startup import Record, replace
 from errexplain.extract.helpers import fill_pattern
 from errexplain.extract.records import (
     RETURNED,
@@ -61,8 +61,7 @@ class ClassTable:
         )
 
 
-@record
-class Resolved:
+class Resolved(Record):
     sites: tuple[Site, ...]
     warnings: tuple[str, ...]
 

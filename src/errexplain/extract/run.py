@@ -8,7 +8,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from errexplain._startup import record
+from errexplain._startup import Record
 from errexplain.extract.build import Plan, build
 from errexplain.extract.resolve import resolve
 from errexplain.extract.scan import scan
@@ -25,8 +25,7 @@ from errexplain.extract.writer import (
 )
 
 
-@record
-class ExtractReport:
+class ExtractReport(Record):
     """What an extraction read, found and changed (or would change, with ``dry_run``)."""
 
     files_read: int

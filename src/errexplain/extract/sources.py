@@ -12,14 +12,13 @@ import zipfile
 from collections.abc import Iterator
 from pathlib import Path, PurePosixPath
 
-from errexplain._startup import record
+from errexplain._startup import Record
 from errexplain.errors import ExtractError
 
 _SKIP_DIRS = frozenset({"__pycache__", ".git", ".venv", "node_modules", "build", "dist"})
 
 
-@record
-class SourceFile:
+class SourceFile(Record):
     path: str
     data: bytes
 

@@ -6,7 +6,7 @@ import os
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from errexplain._startup import record, write_atomic
+from errexplain._startup import Record, write_atomic
 from errexplain.catalog.load import SOURCE_KEYS, SOURCE_ORDER
 from errexplain.catalog.yamlio import dump_yaml, parse_yaml
 from errexplain.errors import ExtractError
@@ -25,8 +25,7 @@ class ChangedOnDisk(Exception):
         self.path = path
 
 
-@record
-class CatalogFile:
+class CatalogFile(Record):
     """One module file of an existing catalog: its path relative to the catalog dir."""
 
     name: str

@@ -28,7 +28,7 @@ from __future__ import annotations
 import os
 from itertools import accumulate, pairwise, repeat
 
-from errexplain._startup import TYPE_CHECKING, record
+from errexplain._startup import TYPE_CHECKING, Record
 from errexplain.errors import InputError
 
 if TYPE_CHECKING:
@@ -53,8 +53,7 @@ _DENSE = 2048
 COMPRESSED = {".gz": "gzip", ".bz2": "bz2", ".xz": "lzma", ".zst": "zstandard"}
 
 
-@record
-class Region:
+class Region(Record):
     """Bytes of a log worth parsing: `offset` is where they start in the (decompressed) input."""
 
     offset: int
@@ -317,8 +316,7 @@ def regions(
     yield from finder.close(buf, keep, base)
 
 
-@record
-class LogFile:
+class LogFile(Record):
     """An opened log: `stream` gives its (decompressed) bytes; `raw` is the file on disk, whose
     position tells how much of it was read (progress), or None for stdin."""
 

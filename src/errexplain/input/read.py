@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 
-from errexplain._startup import TYPE_CHECKING, record
+from errexplain._startup import TYPE_CHECKING, Record
 from errexplain.bounds import INPUT_BYTES, LINE_BYTES, READ_WHOLE_BYTES, TAIL_BYTES
 from errexplain.errors import InputError
 
@@ -22,8 +22,7 @@ KEEP_LIMIT = INPUT_BYTES
 BEFORE, AFTER = 60, 400
 
 
-@record
-class InputText:
+class InputText(Record):
     text: str
     name: str
     size: int

@@ -21,7 +21,7 @@ import signal
 import sys
 from contextlib import suppress
 
-from errexplain._startup import TYPE_CHECKING, record
+from errexplain._startup import TYPE_CHECKING, Record
 from errexplain.errors import CommandError, ExitCode
 
 if TYPE_CHECKING:
@@ -35,8 +35,7 @@ READ = 64 * 1024
 FORWARDED = (signal.SIGTERM, signal.SIGHUP, signal.SIGINT)
 
 
-@record
-class Outcome:
+class Outcome(Record):
     """How the command ended and the tail of what it printed."""
 
     code: int

@@ -15,7 +15,7 @@ a template. Templates with too little literal text never become candidates.
 
 from __future__ import annotations
 
-from errexplain._startup import TYPE_CHECKING, compile_regex, memo, record, replace
+from errexplain._startup import TYPE_CHECKING, Record, compile_regex, memo, replace
 from errexplain.match.normalize import mask, mask_template, template_words, words
 from errexplain.match.release import Window
 from errexplain.match.template import (
@@ -95,8 +95,7 @@ BUILTIN_PRIOR = 0.01
 wording, unless a frame points at that site."""
 
 
-@record
-class Hit:
+class Hit(Record):
     """A scored candidate, before its prose is read from the catalog."""
 
     cand: Candidate
@@ -125,8 +124,7 @@ class Hit:
         return str(self.cand.template)
 
 
-@record
-class Ranking:
+class Ranking(Record):
     hits: tuple[Hit, ...]
     nearest: tuple[Hit, ...]
     ambiguous: bool

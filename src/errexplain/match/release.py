@@ -15,7 +15,7 @@ but not applied). Releases are strings in the project's order (oldest first).
 
 from __future__ import annotations
 
-from errexplain._startup import TYPE_CHECKING, compile_regex, memo, record
+from errexplain._startup import TYPE_CHECKING, Record, compile_regex, memo
 from errexplain.models import AtSpan, ReleaseGuess, parse_at
 
 __all__ = ["Facts", "ReleaseGuess", "guess", "parse_ranges", "project_path", "version_strings"]
@@ -95,8 +95,7 @@ def holds(g: ReleaseGuess, release: str, order: Sequence[str]) -> bool:
     return order.index(g.first) <= i <= order.index(g.last)
 
 
-@record
-class Window:
+class Window(Record):
     """What ranking knows of a paste's release for one project: the release order (name ->
     index), the guessed range [lo, hi] (None: unknown) and the index of the latest release."""
 
@@ -120,8 +119,7 @@ def window(facts: Facts, g: ReleaseGuess | None) -> Window:
     return Window(facts.project, index, lo, hi, len(facts.order) - 1)
 
 
-@record
-class Facts:
+class Facts(Record):
     """What a catalog knows of a project's releases: their order and the releases in which
     each source path exists."""
 

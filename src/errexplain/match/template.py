@@ -31,7 +31,7 @@ exists, and its cost is linear in the message length: no backtracking, whatever 
 
 from __future__ import annotations
 
-from errexplain._startup import compile_regex, memo, record
+from errexplain._startup import Record, compile_regex, memo
 
 _WS = compile_regex(r"\s+")
 
@@ -40,8 +40,7 @@ class TemplateSyntaxError(ValueError):
     """A template string does not follow the grammar above."""
 
 
-@record
-class Compiled:
+class Compiled(Record):
     """A parsed template: literal chunks around placeholders.
 
     ``literals`` has one more item than ``names``; ``literals[i]`` comes before ``names[i]``.

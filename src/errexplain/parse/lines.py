@@ -86,8 +86,9 @@ _PREFIXES: tuple[tuple[re.Pattern[str], bool], ...] = (
     (compile_regex(rf"{_LEVEL}:\s+"), False),
 )
 # One pass that tells whether any prefix pattern can match (named groups made anonymous).
+_GROUP_NAME = compile_regex(r"\(\?P<\w+>")
 _ANY_PREFIX = compile_regex(
-    "|".join("(?:" + compile_regex(r"\(\?P<\w+>").sub("(?:", p.pattern) + ")" for p, _ in _PREFIXES)
+    "|".join("(?:" + _GROUP_NAME.sub("(?:", p.pattern) + ")" for p, _ in _PREFIXES)
 )
 _NEEDS_CLEANING = compile_regex(rf"\A(?:\s*>|\[|{_ANY_PREFIX.pattern})|`|~~~|Traceback")
 _RANK_NAME = compile_regex(r"[A-Z]{1,4}\d{1,6}(?: [A-Z]{1,4}\d{1,6}){0,7}")

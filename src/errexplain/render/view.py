@@ -13,7 +13,7 @@ separates matches.
 
 from __future__ import annotations
 
-from errexplain._startup import TYPE_CHECKING, record
+from errexplain._startup import TYPE_CHECKING, Record
 from errexplain.match.template import compile_template, render_plain
 from errexplain.models import WARNED, is_test_path
 
@@ -21,16 +21,14 @@ if TYPE_CHECKING:
     from errexplain.models import Candidate, Entry, Explanation, Match, RaisedError, Snippet
 
 
-@record
-class Span:
+class Span(Record):
     text: str
     role: str = ""
     """"" (plain text), "type", "value", "placeholder", "dim", "note", "exact", "fuzzy",
     "heading"."""
 
 
-@record
-class Line:
+class Line(Record):
     """One logical line, drawn at `indent`; with `wrap`, long lines fold at the same indent."""
 
     spans: tuple[Span, ...]
@@ -38,13 +36,11 @@ class Line:
     wrap: bool = True
 
 
-@record
-class Heading:
+class Heading(Record):
     text: str
 
 
-@record
-class Code:
+class Code(Record):
     """Preformatted code in labelled pieces ("# before", "# after"): (label, code) pairs. With
     `first_line`, one unlabelled piece of source drawn with line numbers, `mark` pointed at."""
 
@@ -55,14 +51,12 @@ class Code:
     mark: int | None = None
 
 
-@record
-class Link:
+class Link(Record):
     url: str
     indent: int = 2
 
 
-@record
-class Rule:
+class Rule(Record):
     pass
 
 
@@ -70,8 +64,7 @@ if TYPE_CHECKING:
     Part = Line | Heading | Code | Link | Rule
 
 
-@record
-class View:
+class View(Record):
     """One panel: a title and its parts."""
 
     title: str

@@ -1,0 +1,173 @@
+"""The piped path's modules from one file shipped in the wheel.
+
+A piped explain imports about 35 of the package's modules. Each costs the import system a
+directory lookup, a stat of its source, an open and read of its ``.pyc`` and a header check
+before the code is unmarshalled: together about 1.7 ms of a run that ``python -c pass``
+finishes in 12 (bench/speed.py). The wheel's build hook compiles those modules' sources into
+one file (``errexplain/_index/code.bundle``: their code objects, marshalled together) and the
+``errexplain`` command reads it once and serves those modules from it (:func:`install`).
+
+The bundle is as trusted as the package's own ``.pyc`` files (package data, never a file of
+the user's cache dir, which a run can write to). It is used only by the interpreter that built
+it (cache tag and ``sys.hexversion``) and when its checksum holds; any other module, and every
+module of an editable install (which has no bundle), is imported as usual. Each module keeps its
+real ``__file__``; its code names its file relative to site-packages (``errexplain/cli/x.py``),
+which ``linecache`` finds on ``sys.path`` for a ``--debug`` traceback. An installed source file
+edited by hand is not seen by the command until the wheel is rebuilt; set
+``ERREXPLAIN_NO_BUNDLE=1`` to import every module from its file.
+"""
+
+from __future__ import annotations
+
+import sys
+
+TYPE_CHECKING = False
+
+if TYPE_CHECKING:
+    from types import ModuleType
+    from typing import Any
+
+_PACKAGE = __package__ or "errexplain"
+BUNDLE_FILE = "code.bundle"
+NO_BUNDLE_ENV = "ERREXPLAIN_NO_BUNDLE"
+
+MODULES = (
+    "errexplain._startup",
+    "errexplain.app",
+    "errexplain.app.context",
+    "errexplain.app.explain",
+    "errexplain.app.snippets",
+    "errexplain.bounds",
+    "errexplain.catalog",
+    "errexplain.catalog.index",
+    "errexplain.catalog.locate",
+    "errexplain.catalog.snippets",
+    "errexplain.catalog.store",
+    "errexplain.cli",
+    "errexplain.errors",
+    "errexplain.explainer",
+    "errexplain.input",
+    "errexplain.input.read",
+    "errexplain.input.source",
+    "errexplain.input.window",
+    "errexplain.match",
+    "errexplain.match.normalize",
+    "errexplain.match.rank",
+    "errexplain.match.release",
+    "errexplain.match.sites",
+    "errexplain.match.template",
+    "errexplain.models",
+    "errexplain.parse",
+    "errexplain.parse.inline",
+    "errexplain.parse.lines",
+    "errexplain.parse.traceback",
+    "errexplain.render",
+    "errexplain.render.json",
+    "errexplain.render.plain",
+    "errexplain.render.view",
+)
+"""The modules a piped explain imports (tests/test_bundle.py holds the list to what a run
+really imports). A module left out is imported from its file, as it would be without a bundle."""
+
+
+def _tag() -> bytes:
+    return f"errexplain-bundle {sys.implementation.cache_tag} {sys.hexversion:x}\n".encode()
+
+
+def _relative(name: str, package_dir: str) -> tuple[bool, str]:
+    """(whether `name` is a package, its source file relative to the package directory)."""
+    import os
+
+    parts = name.split(".")[1:]
+    base = os.path.join(package_dir, *parts)
+    if os.path.isdir(base):
+        return True, "/".join([*parts, "__init__.py"])
+    return False, "/".join(parts) + ".py"
+
+
+def bundle_blob(package_dir: str, modules: tuple[str, ...] = MODULES) -> bytes:
+    """The bundle of `modules` compiled from the sources under `package_dir` (the package's
+    own directory) by this interpreter: a header line naming the interpreter, the CRC-32 of
+    the rest, then marshal of {name: (is_package, relative path, code)}."""
+    import marshal
+    import os
+    from zlib import crc32
+
+    table = {}
+    for name in modules:
+        is_pkg, rel = _relative(name, package_dir)
+        with open(os.path.join(package_dir, rel), encoding="utf-8") as fh:
+            source = fh.read()
+        table[name] = (is_pkg, rel, compile(source, f"errexplain/{rel}", "exec", dont_inherit=True))
+    body = marshal.dumps(table)
+    return _tag() + crc32(body).to_bytes(4, "little") + body
+
+
+def read_bundle(data: bytes) -> dict[str, tuple[bool, str, Any]]:
+    """The table of a bundle file: empty unless this very interpreter built it (checked before
+    anything is unmarshalled: another version's code objects do not unmarshal here) and its
+    checksum holds (against a damaged file, as a ``.pyc``'s header is)."""
+    import marshal
+    from zlib import crc32
+
+    tag = _tag()
+    head = len(tag) + 4
+    if len(data) < head or not data.startswith(tag):
+        return {}
+    body = memoryview(data)[head:]  # (no copy of the body)
+    if crc32(body) != int.from_bytes(data[len(tag) : head], "little"):
+        return {}
+    try:
+        table = marshal.loads(body)
+    except Exception:
+        return {}
+    return table if isinstance(table, dict) else {}
+
+
+class _Finder:
+    """Finds and loads the bundled modules (a meta path finder and its loader)."""
+
+    def __init__(self, table: dict[str, tuple[bool, str, Any]], package_dir: str) -> None:
+        self._table = table
+        self._dir = package_dir
+        # the class of the package's own spec: importlib.machinery.ModuleSpec, without importing
+        # importlib (a third of a millisecond)
+        self._spec_class: Any = type(sys.modules[_PACKAGE].__spec__)
+
+    def find_spec(self, name: str, path: Any = None, target: Any = None) -> Any:
+        found = self._table.get(name)
+        if found is None:
+            return None
+        is_pkg, rel, _ = found
+        origin = f"{self._dir}/{rel}"
+        spec = self._spec_class(name, self, origin=origin, is_package=is_pkg)
+        if is_pkg:
+            spec.submodule_search_locations = [origin.rpartition("/")[0]]
+        spec.has_location = True  # (sets __file__)
+        return spec
+
+    def create_module(self, spec: Any) -> None:
+        return None
+
+    def exec_module(self, module: ModuleType) -> None:
+        found = self._table.pop(module.__spec__.name)  # type: ignore[union-attr]
+        exec(found[2], module.__dict__)
+
+
+def install() -> bool:
+    """Serve the bundled modules from the wheel's bundle file, when there is one this
+    interpreter built (whether it did). Never raises: without it, modules import as usual."""
+    try:
+        import os
+
+        if os.environ.get(NO_BUNDLE_ENV):
+            return False
+        package_dir = sys.modules[_PACKAGE].__path__[0]  # (imported before this module)
+        with open(os.path.join(package_dir, "_index", BUNDLE_FILE), "rb") as fh:
+            table = read_bundle(fh.read())
+        if not table:
+            return False
+        sys.meta_path.insert(0, _Finder(table, package_dir))
+        return True
+    except Exception:
+        return False
