@@ -66,8 +66,9 @@ def test_a_bundled_module_is_the_module_its_file_makes():
 
     assert module.__file__ == from_file.__file__
 
-    def names(m):  # (pytest's assertion rewriting may add its own '@py' names)
-        return {k for k in vars(m) if not k.startswith(("__", "@"))}
+    def names(m):  # (pytest's assertion rewriting may add its own '@py' names; the bundled
+        # module's future features are compiled in, not bound as `annotations`)
+        return {k for k in vars(m) if not k.startswith(("__", "@")) and k != "annotations"}
 
     assert names(module) == names(from_file)
     assert not spec.submodule_search_locations
@@ -122,3 +123,19 @@ def test_install_serves_the_bundle_unless_told_not_to(monkeypatch, tmp_path):
     monkeypatch.setattr(sys, "meta_path", list(before))
     monkeypatch.setattr(errexplain, "__path__", [str(tmp_path / "none")])
     assert _bundle.install() is False and sys.meta_path == before
+
+
+def test_future_features_are_compiled_in_not_imported():
+    """A bundled module keeps its `from __future__ import annotations` semantics (annotations
+    stay strings) without importing `__future__` when it runs."""
+    source = (
+        '"""Doc."""\n\nfrom __future__ import annotations\n\nimport sys\n\n\n'
+        "def f(x: NoSuchName) -> int:\n    return 1\n\n\nANN = f.__annotations__\n"
+    )
+    code = _bundle._compile(source, "errexplain/demo.py")
+    names = {}
+    exec(code, names)
+    assert names["ANN"] == {"x": "NoSuchName", "return": "int"}
+    assert "annotations" not in names  # (the name the import statement would have bound)
+    assert "__future__" not in code.co_names
+    assert names["__doc__"] == "Doc."

@@ -3,8 +3,9 @@
 The public API; every import is lazy, so that `import errexplain` costs nothing.
 """
 
-from __future__ import annotations
-
+# (no `from __future__ import annotations`: the command imports this module before its
+# bundle, and that import would read the standard library's __future__.py; the annotations
+# that name typing-only names are written as strings)
 from errexplain._version import __version__
 
 TYPE_CHECKING = False  # as in errexplain._startup (not imported here: the .pth hook stays cheap)
@@ -59,8 +60,8 @@ def _dirs(catalogs: object) -> tuple[str, ...]:
 
 
 def explain(
-    text: str | bytes, *, catalogs: str | os.PathLike[str] | Iterable[str] = ()
-) -> tuple[Explanation, ...]:
+    text: str | bytes, *, catalogs: "str | os.PathLike[str] | Iterable[str]" = ()
+) -> "tuple[Explanation, ...]":
     """Explain every distinct error in pasted text; one record per error. Bytes are decoded as
     UTF-8 (undecodable bytes replaced); `catalogs` is one directory or several; anything else
     is a TypeError. Each best match carries the code
@@ -84,8 +85,8 @@ def lookup(
     message: str | bytes,
     exc_type: str = "",
     *,
-    catalogs: str | os.PathLike[str] | Iterable[str] = (),
-) -> Explanation:
+    catalogs: "str | os.PathLike[str] | Iterable[str]" = (),
+) -> "Explanation":
     """Explain one message without a traceback. A whole traceback or log given as the message
     is parsed as `explain` parses it, and its first error explained.
 
@@ -104,7 +105,7 @@ def lookup(
     return explain_message(message, exc_type, load(catalogs))
 
 
-def load_catalog(*dirs: str) -> Catalog:
+def load_catalog(*dirs: str) -> "Catalog":
     """Load and validate the bundled catalog merged with the given directories.
 
     >>> from errexplain import load_catalog
@@ -134,7 +135,7 @@ def redact(text: str) -> str:
 def install(
     *,
     threads: bool = True,
-    loop: asyncio.AbstractEventLoop | None = None,
+    loop: "asyncio.AbstractEventLoop | None" = None,
     redact: bool = False,
     logs: bool = False,
 ) -> None:
@@ -163,14 +164,14 @@ def uninstall() -> None:
     _uninstall()
 
 
-def load_ipython_extension(ipython: Any) -> None:
+def load_ipython_extension(ipython: "Any") -> None:
     """`%load_ext errexplain` (IPython, Jupyter): the explanation after IPython's traceback."""
     from errexplain.integrations.ipython import load
 
     load(ipython)
 
 
-def unload_ipython_extension(ipython: Any) -> None:
+def unload_ipython_extension(ipython: "Any") -> None:
     """`%unload_ext errexplain`."""
     from errexplain.integrations.ipython import unload
 

@@ -17,9 +17,10 @@ edited by hand is not seen by the command until the wheel is rebuilt; set
 ``ERREXPLAIN_NO_BUNDLE=1`` to import every module from its file.
 """
 
-from __future__ import annotations
-
 import sys
+
+# (no `from __future__ import annotations`: this module is imported from its file, and that
+# import would read the standard library's __future__.py; typing-only names are quoted)
 
 TYPE_CHECKING = False
 
@@ -98,12 +99,34 @@ def bundle_blob(package_dir: str, modules: tuple[str, ...] = MODULES) -> bytes:
         is_pkg, rel = _relative(name, package_dir)
         with open(os.path.join(package_dir, rel), encoding="utf-8") as fh:
             source = fh.read()
-        table[name] = (is_pkg, rel, compile(source, f"errexplain/{rel}", "exec", dont_inherit=True))
+        table[name] = (is_pkg, rel, _compile(source, f"errexplain/{rel}"))
     body = marshal.dumps(table)
     return _tag() + crc32(body).to_bytes(4, "little") + body
 
 
-def read_bundle(data: bytes) -> dict[str, tuple[bool, str, Any]]:
+def _compile(source: str, filename: str) -> "Any":
+    """A module's code as its ``.pyc`` holds it, but for its ``from __future__ import ...``
+    statements: their features are given to the compiler instead, so that running the code
+    does not import ``__future__`` (a file of the standard library, a fifth of a millisecond)
+    only to bind a name no module uses."""
+    import __future__
+
+    import ast
+
+    tree = ast.parse(source, filename)
+    flags = 0
+    kept = []
+    for node in tree.body:
+        if isinstance(node, ast.ImportFrom) and node.module == "__future__":
+            for alias in node.names:
+                flags |= getattr(__future__, alias.name).compiler_flag
+            continue
+        kept.append(node)
+    tree.body = kept
+    return compile(tree, filename, "exec", flags=flags, dont_inherit=True)
+
+
+def read_bundle(data: bytes) -> "dict[str, tuple[bool, str, Any]]":
     """The table of a bundle file: empty unless this very interpreter built it (checked before
     anything is unmarshalled: another version's code objects do not unmarshal here) and its
     checksum holds (against a damaged file, as a ``.pyc``'s header is)."""
@@ -127,14 +150,14 @@ def read_bundle(data: bytes) -> dict[str, tuple[bool, str, Any]]:
 class _Finder:
     """Finds and loads the bundled modules (a meta path finder and its loader)."""
 
-    def __init__(self, table: dict[str, tuple[bool, str, Any]], package_dir: str) -> None:
+    def __init__(self, table: "dict[str, tuple[bool, str, Any]]", package_dir: str) -> None:
         self._table = table
         self._dir = package_dir
         # the class of the package's own spec: importlib.machinery.ModuleSpec, without importing
         # importlib (a third of a millisecond)
         self._spec_class: Any = type(sys.modules[_PACKAGE].__spec__)
 
-    def find_spec(self, name: str, path: Any = None, target: Any = None) -> Any:
+    def find_spec(self, name: str, path: "Any" = None, target: "Any" = None) -> "Any":
         found = self._table.get(name)
         if found is None:
             return None
@@ -146,10 +169,10 @@ class _Finder:
         spec.has_location = True  # (sets __file__)
         return spec
 
-    def create_module(self, spec: Any) -> None:
+    def create_module(self, spec: "Any") -> None:
         return None
 
-    def exec_module(self, module: ModuleType) -> None:
+    def exec_module(self, module: "ModuleType") -> None:
         found = self._table.pop(module.__spec__.name)  # type: ignore[union-attr]
         exec(found[2], module.__dict__)
 
