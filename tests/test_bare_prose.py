@@ -355,3 +355,29 @@ def test_an_issue_title_is_read_whole_beside_an_unexplained_error_without_a_mess
     # a line that is no issue title is not read whole
     plain = STOPPED_CHAIN.replace("[Bug] ", "We saw ")
     assert [x for x in explain_text(plain, VIEW) if x.matches] == []
+
+
+def test_a_rank_record_cut_short_by_the_paste_is_the_same_record_again():
+    """Eight ranks log the same record and the paste ends inside the last copy: the cut copy
+    is that record again, not an error of its own for a template that starts the same way."""
+    view = MemoryCatalog(
+        [
+            _entry("q", "Failed to set up the pinned buffer pool: <e>"),
+            _entry("r", "<name> failed to set up: <data>"),  # (what the cut copy looked like)
+            _entry("s", "Pinned buffer pool drained after <n> retries"),
+        ]
+    )
+    lines = [
+        f"[2026-02-26 05:20:19 TP{r}] Failed to set up the pinned buffer pool: out of slots"
+        for r in range(7)
+    ]
+    text = "\n".join([*lines, "[2026-02-26 05:20:19 TP7] Failed to set up the pin"]) + "\n"
+    got = list(explain_text(text, view))
+    assert [x.matches[0].entry.id for x in got if x.matches] == ["q" * 16]
+    assert len(got) == 1
+    # a shorter record that is not the start of another stays an error of its own
+    other = text.replace("TP7] Failed to set up the pin", "TP7] Pinned buffer pool drained after 3")
+    assert {x.matches[0].entry.id for x in explain_text(other, view) if x.matches} == {
+        "q" * 16,
+        "s" * 16,
+    }

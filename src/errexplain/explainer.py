@@ -1854,15 +1854,18 @@ def _line_of(exp: Explanation) -> int:
 
 
 def _overlapped(exp: Explanation, others: Sequence[Explanation]) -> bool:
-    """Whether another line reading holds this one's message and more, from a line near it:
-    the same message read twice through lines joined across the paster's wrapping (a part
-    from the line before, the whole from its own line)."""
+    """Whether another line reading holds this one's message and more, from a line near it
+    (the same message read twice through lines joined across the paster's wrapping: a part
+    from the line before, the whole from its own line), or from anywhere when this one is its
+    start (the same record printed by another rank, the copy cut short by the paste:
+    `Failed to initialize` under eight `Failed to initialize QuickAllReduce: <e>`)."""
     msg, no = exp.error.message, _line_of(exp)
+    bare = msg.strip("`'\" ")
     return any(
         o is not exp
         and len(o.error.message) > len(msg)
-        and msg.strip("`'\" ") in o.error.message
-        and abs(_line_of(o) - no) <= 2
+        and bare in o.error.message
+        and (abs(_line_of(o) - no) <= 2 or o.error.message.startswith(bare))
         for o in others
     )
 
