@@ -209,3 +209,23 @@ def test_cluster_log_streams_are_prefixes(stream):
     assert [(f.path, f.line) for f in err.frames] == [("/app/pkg/run.py", 9)]
     (line,) = clean_lines(stream + "[2026-01-02 10:00:00 TP0] config file x.yaml not found")
     assert line.text == "config file x.yaml not found" and line.record
+
+
+def test_a_paste_indented_as_a_whole_is_read_at_its_margin():
+    """Four spaces make a markdown code block (and a notebook's output is often pasted so): the
+    shared margin goes, log prefixes are found, a traceback keeps its relative indentation."""
+    body = (
+        "[2026-04-09 10:04:40 TP0] Loading weights failed: shard 3 missing\n"
+        "Traceback (most recent call last):\n"
+        '  File "/srv/app.py", line 3, in <module>\n'
+        "    main()\n"
+        "ValueError: shard 3 missing\n"
+    )
+    indented = "\n" + "".join(f"    {ln}\n" if ln else "\n" for ln in body.split("\n"))
+    lines = [ln for ln in clean_lines(indented) if ln.text]
+    assert [ln.text for ln in lines] == [ln.text for ln in clean_lines(body) if ln.text]
+    assert lines[0].prefix and lines[0].rank == "TP0"
+    assert lines[2].text == '  File "/srv/app.py", line 3, in <module>'
+    # a paste whose lines do not all share a margin is left as it is
+    mixed = "Here is the log:\n    [2026-04-09 10:04:40] Loading weights failed\n"
+    assert _texts(mixed)[1] == "    [2026-04-09 10:04:40] Loading weights failed"

@@ -222,7 +222,12 @@ def clean_lines(text: str) -> list[Line]:
     text = _ESCAPES.sub("", text.replace("\r\n", "\n").replace("\r", "\n"))
     text = text.replace("\t", "    ").replace("\u00a0", " ")
     out: list[Line] = []
-    for no, raw in enumerate(text.split("\n"), start=1):
+    raws = text.split("\n")
+    if (
+        text.lstrip("\n")[:1] == " "
+    ):  # (a paste indented as a whole: markdown's code block, a notebook cell)
+        raws = _dedented(raws)
+    for no, raw in enumerate(raws, start=1):
         if "pid=" in raw:  # a ray log whose line breaks the paste lost: one line per record
             for part in _unflattened(raw):
                 out.extend(_clean_one(no, part))
@@ -246,6 +251,14 @@ def _unflattened(raw: str) -> list[str]:
         else [0, *(m.start() for m in found)]
     )
     return [raw[a:b].rstrip() for a, b in zip(cuts, [*cuts[1:], len(raw)], strict=True)]
+
+
+def _dedented(raws: list[str]) -> list[str]:
+    """The lines without the margin every non-blank one shares: a paste indented as a whole
+    (four spaces make a markdown code block) has its log prefixes and traceback at the margin,
+    where they are looked for; relative indentation (a traceback's frames) is kept."""
+    margin = min((len(r) - len(r.lstrip(" ")) for r in raws if r.strip()), default=0)
+    return [r[margin:] for r in raws] if margin else raws
 
 
 def _clean_one(no: int, raw: str) -> list[Line]:
