@@ -659,3 +659,25 @@ def test_of_wordings_scored_the_same_a_sites_newest_comes_first():
     r = rank(view, "Transfer failed rank=3 with PeerError: gone")
     assert [h.id for h in r.hits] == [head, "1" * 16]
     assert r.hits[0].raw == r.hits[1].raw
+
+
+def test_a_message_elided_in_its_middle_is_read_up_to_the_ellipsis():
+    """`Failed to send the page table ... peer could be gone`: the paster left out the values
+    (and summed up the rest); the head names the template, never with confidence, since what
+    follows the ellipsis is not compared."""
+    from errexplain.match.rank import ELIDED_CAP, elided_head
+
+    view = _view(
+        _entry("a" * 16, "TransferError", "Failed to send the page table of <room> to <addr>"),
+        _entry("b" * 16, "RuntimeError", "Failed to send <what> to <url>: <result>"),
+    )
+    r = rank(view, "Failed to send the page table ... peer could be gone", "TransferError")
+    assert r.hits and r.hits[0].id == "a" * 16
+    assert r.hits[0].score <= ELIDED_CAP
+    assert "ellipsis" in " ".join(r.hits[0].reasons)
+    assert elided_head("Failed to send the page table ... peer could be gone") == (
+        "Failed to send the page table"
+    )
+    # too little before the ellipsis to name a template; nothing after it: a trailing cut
+    assert elided_head("Failed ... peer could be gone") is None
+    assert elided_head("Failed to send the page table ...") is None

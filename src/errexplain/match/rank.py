@@ -467,6 +467,19 @@ def marked_cut(msg: str) -> str | None:
     return None
 
 
+def elided_head(msg: str) -> str | None:
+    """The message up to an ellipsis its paster put in its middle (`Failed to send kv chunk
+    ... Decode instance could be dead`: a value or a clause left out), or None when there is
+    none after MIN_PREFIX characters. What follows the ellipsis may be the rest of the message
+    or the paster's own summary, so only the head is read as the start of a template."""
+    for mark in ELLIPSES:
+        at = msg.find(mark)
+        longer = msg.startswith(mark + mark[-1], at)  # (a row of dots, not an ellipsis)
+        if at >= MIN_PREFIX and not longer and msg[at + len(mark) :].strip():
+            return msg[:at].rstrip()
+    return None
+
+
 SHORT_REASON = "a short template: most of the message is placeholder text"
 
 
@@ -521,6 +534,10 @@ def _prefix_score(template: str, msg: str) -> tuple[float, str] | None:
     the paster marked with an ellipsis is a boundary: the rest was left out on purpose."""
     compiled = compile_template(template)
     cut = marked_cut(msg)
+    elided = False
+    if cut is None and ("..." in msg or "\u2026" in msg):
+        cut = elided_head(msg)
+        elided = cut is not None
     head = msg if cut is None else cut
     if head[:1].islower() and compiled.literals[0][:1].isupper():
         head = head[0].upper() + head[1:]  # a message quoted mid-sentence, its capital lowered
@@ -551,7 +568,15 @@ def _prefix_score(template: str, msg: str) -> tuple[float, str] | None:
     if cost:
         score -= cost
         why += f"; {SHORT_REASON}"
+    if elided and score > ELIDED_CAP:
+        score = ELIDED_CAP
+        why += "; what follows the paster's ellipsis is not compared"
     return score, why
+
+
+ELIDED_CAP = 0.88
+"""Highest score of a message read up to an ellipsis in its middle: the text after it may
+contradict the template (it is the rest of the message, or the paster's summary, unread)."""
 
 
 INFIX_MIN, INFIX_BASE, INFIX_CAP = 30, 0.72, 0.88
