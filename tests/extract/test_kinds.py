@@ -102,6 +102,23 @@ def test_message_carrying_sites_have_no_statement():
     assert site.statement is None and site.via is None
 
 
+def test_an_assert_whose_message_is_an_exception_records_the_exceptions_text():
+    """`assert ok, ValueError(f"...")`: Python prints `AssertionError: <the ValueError's text>`,
+    so the template is that text, not the expression that built the exception."""
+    (site,) = sites(
+        "def f(data):\n"
+        "    kinds = {d.dtype for d in data}\n"
+        "    assert len(kinds) == 1, ValueError(\n"
+        "        f'Data container has mixed dtypes: {kinds}'\n"
+        "    )\n"
+    )
+    assert (site.kind, site.exception) == ("assert", "AssertionError")
+    assert site.template == "Data container has mixed dtypes: <kinds>"
+    # a message that is some other call is still read as an expression
+    (other,) = sites("def f(x):\n    assert x, describe(x)\n")
+    assert other.template == "<describe(x)>"
+
+
 def test_long_statements_are_cut():
     name = "x" * 300
     (site,) = sites(f"def f():\n    assert {name}\n")

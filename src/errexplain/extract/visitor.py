@@ -39,6 +39,15 @@ def _callee_name(func: ast.expr) -> str:
     return source_of(func)
 
 
+_EXCEPTION_SUFFIXES = ("Error", "Exception", "Warning")
+
+
+def _exception_class(call: ast.Call) -> bool:
+    """Whether a call builds an exception (`ValueError(...)`): its callee's name reads as an
+    exception class."""
+    return _callee_name(call.func).endswith(_EXCEPTION_SUFFIXES)
+
+
 def _negate(test: ast.expr) -> str:
     text = source_of(test)
     if isinstance(test, ast.Name | ast.Attribute | ast.Call | ast.Subscript):
@@ -291,8 +300,13 @@ class SiteVisitor:
 
     def visit_Assert(self, node: ast.Assert) -> None:
         message = NO_MESSAGE
-        if node.msg is not None:
-            message = from_expr(node.msg, node.lineno, self._scopes[-1].lookup)
+        lookup = self._scopes[-1].lookup
+        if isinstance(node.msg, ast.Call) and _exception_class(node.msg):
+            # `assert ok, ValueError(f"... {x}")`: the AssertionError prints the exception's
+            # text, as a raise of it would (not the expression that built it)
+            message = from_call(node.msg, node.lineno, lookup) or NO_MESSAGE
+        elif node.msg is not None:
+            message = from_expr(node.msg, node.lineno, lookup)
         self._add(node, "assert", "AssertionError", message, cut(source_of(node.test)))
 
     def visit_Expr(self, node: ast.Expr) -> None:
