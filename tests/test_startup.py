@@ -214,9 +214,12 @@ def test_shipped_programs_match_like_re(text):
 
 def test_programs_are_stored_as_bytes_of_opcodes(fresh_table):
     """One bytes object per program (unmarshalled at the speed of a copy), not a list of ints."""
+    import marshal
+
     table = _startup.read_programs(_blob())
     for p in PATTERNS:
-        _, code, *_ = table[(p, 0)]
+        assert isinstance(table[(p, 0)], bytes)  # (each marshalled alone: unmarshalled on use)
+        _, code, *_ = marshal.loads(table[(p, 0)])
         assert isinstance(code, bytes)
         assert len(code) % 4 == 0
         assert _startup._sre_build(p, table[(p, 0)]) is not None

@@ -371,7 +371,7 @@ def memo(maxsize: int = 128) -> Callable[[_F], _F]:
 
 # ------------------------------------------------------------------------------ regex programs
 
-_codes: dict[tuple[str, int], tuple[Any, ...]] = {}
+_codes: dict[tuple[str, int], tuple[Any, ...] | bytes] = {}
 _seen: dict[tuple[str, int], None] = {}
 _state = {"loaded": False}
 PROGRAMS_FILE = "regex.programs"
@@ -407,13 +407,21 @@ def _program(pattern: str, flags: int) -> tuple[Any, ...] | None:
         return None
 
 
-def _sre_build(pattern: str, args: tuple[Any, ...]) -> re.Pattern[str] | None:
+def _sre_build(pattern: str, args: tuple[Any, ...] | bytes) -> re.Pattern[str] | None:
+    """The pattern built from its program (as the programs file stores it: marshalled, each
+    unmarshalled when its pattern is first used), or None when that fails."""
     try:
         import _sre  # type: ignore[import-not-found]  # no stubs: the C half of re
 
-        flags, code, *rest = args
-        code = memoryview(code).cast("I").tolist()
-        compiled: re.Pattern[str] = _sre.compile(pattern, flags, code, *rest)
+        if isinstance(args, bytes):
+            import marshal
+
+            program: tuple[Any, ...] = marshal.loads(args)
+        else:
+            program = args
+        flags, code, *rest = program
+        ops = memoryview(code).cast("I").tolist()
+        compiled: re.Pattern[str] = _sre.compile(pattern, flags, ops, *rest)
         return compiled
     except Exception:
         return None
@@ -505,7 +513,7 @@ def _tag() -> str:
     )
 
 
-def _checksum(data: bytes) -> bytes:
+def _checksum(data: bytes | memoryview) -> bytes:
     """CRC-32 and Adler-32 side by side (8 bytes): against corruption, not a forger."""
     from zlib import adler32, crc32
 
@@ -514,20 +522,23 @@ def _checksum(data: bytes) -> bytes:
 
 def programs_blob() -> bytes:
     """The programs of every pattern compiled so far, for this interpreter, as the file the
-    build hook ships: marshal of (tag, {(pattern, flags): program}), then its checksum."""
+    build hook ships: marshal of (tag, {(pattern, flags): marshalled program}), then its
+    checksum."""
     import marshal
 
-    table = {k: v for k in _seen if (v := _program(*k)) is not None}
+    # each program marshalled on its own: a run unmarshals the few its patterns use (about
+    # 40 of 100), not the whole table
+    table = {k: marshal.dumps(v) for k in _seen if (v := _program(*k)) is not None}
     data = marshal.dumps((_tag(), table))
     return data + _checksum(data)
 
 
-def read_programs(data: bytes) -> dict[tuple[str, int], tuple[Any, ...]]:
+def read_programs(data: bytes) -> dict[tuple[str, int], bytes]:
     """The table of a programs file: empty unless its checksum holds and it was built by this
     very interpreter (cache tag, version, ``_sre.MAGIC`` and ``CODESIZE``)."""
     import marshal
 
-    body, tail = data[:-8], data[-8:]
+    body, tail = memoryview(data)[:-8], data[-8:]  # (no copy of the body)
     if len(data) < 8 or _checksum(body) != tail:
         return {}
     try:
