@@ -83,14 +83,18 @@ def test_wheel_installs_and_explains_outside_the_repo(tmp_path):
         "heavy = ('re', 'functools', 'collections', 'enum', 'dataclasses', 'typing')\n"
         "print(int(code), [m for m in heavy if m in sys.modules], file=sys.stderr)\n"
     )
-    r = subprocess.run(
-        [str(venv / "bin" / "python"), "-c", piped],
-        cwd=elsewhere,
-        env=env,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+
+    def python(code: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [str(venv / "bin" / "python"), "-c", code],
+            cwd=elsewhere,
+            env=env,
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+
+    r = python(piped)
     assert r.stderr.strip().splitlines()[-1] == "0 []", r.stderr
     # the command serves the piped path's modules from the bundle, each with its own file
     served = (
@@ -103,12 +107,5 @@ def test_wheel_installs_and_explains_outside_the_repo(tmp_path):
         "    assert os.path.exists(m.__file__), name\n"
         "print('served', len(MODULES))\n"
     )
-    r = subprocess.run(
-        [str(venv / "bin" / "python"), "-c", served],
-        cwd=elsewhere,
-        env=env,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    r = python(served)
     assert r.returncode == 0 and r.stdout.startswith("served"), r.stderr

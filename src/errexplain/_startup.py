@@ -130,7 +130,7 @@ class _RecordMeta(type):
     31 record classes on the piped path)."""
 
     def __new__(mcls, name: str, bases: tuple[type, ...], ns: dict[str, Any]) -> Any:
-        if "_fields" in ns:  # (Record and MutableRecord themselves)
+        if "_fields" in ns:  # (the bases Record and MutableRecord themselves)
             return super().__new__(mcls, name, bases, ns)
         names = tuple(ns.get("__annotations__", {}))  # (the class's own, in order)
         defaults = {n: ns.pop(n) for n in names if n in ns}
@@ -178,27 +178,28 @@ if TYPE_CHECKING:
 
 else:
 
-    class Record(metaclass=_RecordMeta):
+    class _RecordBase(metaclass=_RecordMeta):
+        __slots__ = ()
+        _fields = ()
+        __eq__ = _record_eq
+        __repr__ = _record_repr
+        __reduce__ = _record_reduce
+
+    class Record(_RecordBase):
         """Like ``@dataclass(frozen=True, slots=True)``, by subclassing."""
 
         __slots__ = ()
         _fields = ()
-        __eq__ = _record_eq
         __hash__ = _record_hash
-        __repr__ = _record_repr
-        __reduce__ = _record_reduce
         __setattr__ = _frozen_setattr
         __delattr__ = _frozen_delattr
 
-    class MutableRecord(metaclass=_RecordMeta):
+    class MutableRecord(_RecordBase):
         """Like ``@dataclass(slots=True)`` (no hash), by subclassing."""
 
         __slots__ = ()
         _fields = ()
-        __eq__ = _record_eq
         __hash__ = None
-        __repr__ = _record_repr
-        __reduce__ = _record_reduce
 
     replace = _replace
 
