@@ -29,6 +29,9 @@ def _texts(text: str) -> list[str]:
     [
         ("[2026-10-02 11:04:09 TP0] ValueError: bad", "ValueError: bad", "TP0"),
         ("[2026-10-02 11:04:09 DP1 TP3 EP3] KeyError: 'x'", "KeyError: 'x'", "DP1 TP3 EP3"),
+        # the start of the prefix cut off by the paster's selection: the closing bracket tells
+        ("026-05-28 00:11:09.816 DP0 TP0 EP0] Scheduler died", "Scheduler died", "DP0 TP0 EP0"),
+        ("05-28 00:11:09 TP1] KeyError: 'x'", "KeyError: 'x'", "TP1"),
         # context- and expert-parallel ranks (sglang 0.5.16+): labels with an underscore
         (
             "[2026-04-20 21:34:08 ATTN_CP1 MOE_DP1 TP2] Ignore import error when loading x: y",

@@ -48,6 +48,15 @@ _PREFIXES: tuple[tuple[re.Pattern[str], bool], ...] = (
         ),
         False,
     ),
+    # the same with its start cut off by the paster's selection (`026-05-28 00:11:09 TP0] `):
+    # the closing bracket after a stamp and ranks says it is one
+    (
+        compile_regex(
+            r"(?:\d{1,4}-)?\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:[.,]\d{1,9})?"
+            r"(?P<rank>(?: [A-Z][A-Z_]{0,9}\d{1,6}){0,8})\] ?"
+        ),
+        False,
+    ),
     (compile_regex(r"\[rank(?P<rank>\d{1,6})\]: ?"), True),
     # docker compose: `worker-1  | `, `sglang_server_1  | ` (the container, on every line)
     (compile_regex(r"[A-Za-z0-9][\w.-]{0,100}[-_]\d{1,4} {1,40}\| ?"), True),
