@@ -1,6 +1,10 @@
 """`python -m errexplain`: the same as the `errexplain` command."""
 
-from errexplain._bundle import install
+import gc
+
+gc.disable()  # (as the command does: errexplain.cli turns it back on where a run may be long)
+
+from errexplain._bundle import install  # noqa: E402
 
 install()
 
