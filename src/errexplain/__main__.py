@@ -11,4 +11,4 @@ install()
 from errexplain.cli import main  # noqa: E402
 
 if __name__ == "__main__":
-    main()
+    main(quick_exit=True)

@@ -63,3 +63,37 @@ def test_an_enabled_collector_is_left_alone(monkeypatch, collector):
     assert cli.run_argv(["errexplain", "list"]) == 0
     assert gc.isenabled()
     assert gc.get_freeze_count() == 0
+
+
+def test_only_the_commands_piped_explain_ends_without_finalization(monkeypatch, collector):
+    """The script's `main(quick_exit=True)` ends a piped explain with os._exit once its output
+    is flushed (the interpreter's teardown was a tenth of the run); any other path, and any
+    in-process caller of main(), exits as usual."""
+    import os
+
+    ended = []
+    monkeypatch.setattr(os, "_exit", lambda code: ended.append(code))
+    monkeypatch.setattr(sys, "argv", ["errexplain"])
+    out = io.StringIO()
+    monkeypatch.setattr(sys, "stdout", out)
+
+    def piped(argv):
+        cli._RUN["piped"] = True
+        print("explained")
+        return 1
+
+    monkeypatch.setattr(cli, "run_argv", piped)
+    monkeypatch.setattr(cli, "_RUN", {})
+    with pytest.raises(SystemExit):  # (os._exit stubbed: it returns, and sys.exit follows)
+        cli.main(quick_exit=True)
+    assert ended == [1] and out.getvalue() == "explained\n"
+    ended.clear()
+    monkeypatch.setattr(cli, "_RUN", {})
+    with pytest.raises(SystemExit):
+        cli.main()  # an in-process caller
+    assert ended == []
+    monkeypatch.setattr(cli, "_RUN", {})
+    monkeypatch.setattr(cli, "run_argv", lambda argv: 0)  # another path (Typer, scan)
+    with pytest.raises(SystemExit):
+        cli.main(quick_exit=True)
+    assert ended == []

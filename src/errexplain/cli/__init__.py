@@ -223,6 +223,10 @@ def _fast(got: dict[str, Any]) -> int:
     return run_files(ctx, got["files"] or ["-"])
 
 
+_RUN: dict[str, bool] = {}
+"""What :func:`run_argv` ran: ``piped`` when it took the piped explain path."""
+
+
 def run_argv(argv: list[str]) -> int:
     """Run errexplain on a command line (argv[0] is the program) inside the error boundary."""
     import os
@@ -240,6 +244,7 @@ def run_argv(argv: list[str]) -> int:
     if got is None and not args and not sys.stdin.isatty() and not completing:
         got = {"files": []}
     if got is not None:
+        _RUN["piped"] = True
         return guarded(lambda: _fast(got), sys.stderr)
 
     def run_app() -> int:
@@ -269,8 +274,10 @@ def collect_from_here() -> None:
         gc.enable()
 
 
-def main() -> None:
-    """The `errexplain` command."""
+def main(*, quick_exit: bool = False) -> None:
+    """The `errexplain` command. `quick_exit` (the command's own script): after a piped explain,
+    once its output is flushed, end the process without the interpreter's finalization
+    (:func:`_quick_exit`)."""
     import gc
     import os
 
@@ -290,4 +297,21 @@ def main() -> None:
     except OSError as exc:  # >/dev/full, EIO: the answer was not delivered
         code = _write_error(exc, sys.stderr)
     gc.freeze()  # the final collection at exit walks nothing
+    if quick_exit and _RUN.get("piped"):
+        _quick_exit(int(code))
     sys.exit(int(code))
+
+
+def _quick_exit(code: int) -> None:
+    """End the process now, with `code`, once stdout and stderr are flushed: a piped explain
+    registers no exit handler and holds no file open for writing, and the interpreter's
+    finalization (tearing down every module and object) was a tenth of its run. A flush that
+    fails leaves the ending to the interpreter, which reports it as it would."""
+    import os
+
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        return
+    os._exit(code)
