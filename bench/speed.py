@@ -62,6 +62,12 @@ neighbours steal time, wall-clock ratios of the same code swing by a fifth betwe
 child's own CPU time swings far less, and is printed beside them as a cross-check."""
 
 
+def _key(cmd: list[str], stdin: Path | None) -> str:
+    """A timed child's key: its command line and its input (the piped runs share a command
+    line, and their CPU times were pooled under it before session 19)."""
+    return " ".join(cmd) + f" < {stdin}"
+
+
 def _time(cmd: list[str], stdin: Path | None, out: Path) -> float:
     with open(stdin or os.devnull, "rb") as fin, open(out, "wb") as fout:
         t0 = time.perf_counter()
@@ -69,7 +75,7 @@ def _time(cmd: list[str], stdin: Path | None, out: Path) -> float:
         _, _, usage = os.wait4(proc.pid, 0)
         wall = time.perf_counter() - t0
         proc.returncode = 0  # (reaped by wait4: Popen must not wait for it again)
-        CPU.setdefault(" ".join(cmd), []).append(usage.ru_utime + usage.ru_stime)
+        CPU.setdefault(_key(cmd, stdin), []).append(usage.ru_utime + usage.ru_stime)
         return wall
 
 
@@ -139,7 +145,7 @@ def cli_figures(runs: int, python: str, exe: str, tmp: Path) -> None:
     r4 = med["errexplain < bare_assert.txt"] / med["python -c pass"]
     print(f"piped, error without a message       = {r4:.2f}x  (goal <= 2.0x)")
     print(f"explain --json / no-op typer app     = {r2:.2f}x  (goal <= 1.25x)")
-    cpu = {k: statistics.median(CPU[" ".join(c)][-runs:]) * 1000 for k, (c, _) in cmds.items()}
+    cpu = {k: statistics.median(CPU[_key(c, i)][-runs:]) * 1000 for k, (c, i) in cmds.items()}
     base = cpu["python -c pass"]
     print(
         "CPU time (user + system, median ms), the same runs: "
