@@ -462,7 +462,6 @@ class _LazyPattern:
         d = self.__dict__
         for m in self._METHODS:
             d[m] = getattr(built, m)
-        d["_built"] = built
         return getattr(built, name)
 
     def __reduce__(self) -> tuple[Any, ...]:

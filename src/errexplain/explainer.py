@@ -1373,10 +1373,10 @@ def _bare_candidates(
     fuller readings is known well (`Health check failed.` of a longer quoted message would match
     a shorter template loosely). `quoted`: only the parts in quotes or backticks;
     `records_only`: only log records' messages as printed."""
-    from errexplain.parse.lines import clean_lines
+    from errexplain.parse.lines import clean_lines, pasted_lines
 
     cleaned = list(clean_lines(text))
-    raw = text.replace("\r\n", "\n").replace("\r", "\n").split("\n") if quoted else []
+    raw = pasted_lines(text) if quoted else []
     records = {ln.no for ln in cleaned if ln.record}
     lines = [(ln.no, ln.text.strip()) for ln in cleaned]
     seen: set[str] = set()

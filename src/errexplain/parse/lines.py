@@ -228,13 +228,12 @@ class Line(_LineFields):
 
 def clean_lines(text: str) -> list[Line]:
     """Split `text` into cleaned lines, numbered from 1 as in the input."""
-    text = _ESCAPES.sub("", text.replace("\r\n", "\n").replace("\r", "\n"))
+    text = _ESCAPES.sub("", _one_break(text))
     text = text.replace("\t", "    ").replace("\u00a0", " ")
     out: list[Line] = []
     raws = text.split("\n")
-    if (
-        text.lstrip("\n")[:1] == " "
-    ):  # (a paste indented as a whole: markdown's code block, a notebook cell)
+    # (a paste indented as a whole: a markdown code block, a notebook cell's output)
+    if text.lstrip("\n")[:1] == " ":
         raws = _dedented(raws)
     for no, raw in enumerate(raws, start=1):
         if "pid=" in raw:  # a ray log whose line breaks the paste lost: one line per record
@@ -260,6 +259,17 @@ def _unflattened(raw: str) -> list[str]:
         else [0, *(m.start() for m in found)]
     )
     return [raw[a:b].rstrip() for a, b in zip(cuts, [*cuts[1:], len(raw)], strict=True)]
+
+
+def _one_break(text: str) -> str:
+    """The text with every line break (`\\r\\n`, a lone `\\r`) made `\\n`."""
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def pasted_lines(text: str) -> list[str]:
+    """The text's lines as pasted, numbered as :func:`clean_lines` numbers them (from 1 for
+    index 0): what a cleaned line was before its cleaning (an issue title's tag, taken off)."""
+    return _one_break(text).split("\n")
 
 
 def _dedented(raws: list[str]) -> list[str]:
