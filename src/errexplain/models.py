@@ -418,6 +418,9 @@ if TYPE_CHECKING:
 
         def related(self, pos: int) -> tuple[Related, ...]: ...
 
+        def at(self, pos: int) -> str | None:
+            """The entry's `at` text (where each release raised it), without the whole entry."""
+
         def position(self, entry_id: str) -> int | None: ...
 
         def sites(self, file_name: str, function: str) -> list[Candidate]:
@@ -485,8 +488,18 @@ def parse_at(text: str) -> tuple[AtSpan, ...]:
 
 def at_lines(text: str) -> list[tuple[str, str, str, int]]:
     """(first, last, path, line) of each span of an ``at`` text, without building span records
-    (a frame compared with the lines of a few dozen sites on a cold start)."""
-    return [fields[:4] for fields in _at_fields(text)]
+    and without checking the text again (a frame compared with the lines of a few dozen sites
+    on a cold start): only for a text the catalog already checked (:func:`at_ends` at load, the
+    index's checksums after), which reads as :func:`parse_at` reads it."""
+    out = []
+    path = ""
+    for part in text.split(";"):
+        words = part.split()
+        first, _, last = words[0].partition("..")
+        here, _, line = words[1].rpartition(":")
+        path = here or path
+        out.append((first, last or first, path, int(line)))
+    return out
 
 
 def at_ends(text: str) -> tuple[str, tuple[str, str, str, int, str]]:

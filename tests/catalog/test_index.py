@@ -409,3 +409,19 @@ def test_lineage_heads_are_found_by_id_and_nothing_else():
     for other in ("b" * 16, "c" * 16, "", "a" * 15, "a" * 17, "shorter\0"):
         assert head_row(table, other) is None
     assert head_row(_heads(entries[:2], [0, 1]), "a" * 16) is None  # (no heads at all)
+
+
+def test_at_is_read_without_building_the_entry():
+    """`at` (where each release raised the entry) comes from the prose record alone, the same
+    text the whole entry carries, before and after the entry is built."""
+    at = "1.0..1.5 p/old.py:3 f; 2.0 p/m.py:9 g"
+    entries = (replace(CRAFTED[0], at=at, releases=("1.0", "2.0")), *CRAFTED[1:])
+    index = Index.from_bytes(build_bytes(entries, [PROJECT], "k"))
+    memory = MemoryCatalog(entries)
+    for e in entries:
+        pos = index.position(e.id)
+        assert pos is not None
+        assert index.at(pos) == e.at
+        assert not index._entries  # nothing built to read it
+        assert index.entry(pos).at == index.at(pos) == memory.at(memory.position(e.id))
+        index._entries.clear()

@@ -24,7 +24,7 @@ from errexplain.extract.history import (
 )
 from errexplain.extract.sources import SourceFile
 from errexplain.extract.writer import read_module_files
-from errexplain.models import AtSpan, format_at, parse_at
+from errexplain.models import AtSpan, at_lines, format_at, parse_at
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -46,6 +46,8 @@ _release = st.from_regex(r"\A[0-9]{1,2}(\.[0-9a-z]{1,4}){0,3}\Z")
 def test_at_round_trip_any_spans(raw):
     spans = tuple(AtSpan(a, b, p, line, f) for a, b, p, line, f in raw)
     assert parse_at(format_at(spans)) == spans
+    # the unchecked reader of the explain path reads a checked text as parse_at does
+    assert at_lines(format_at(spans)) == [(s.first, s.last, s.path, s.line) for s in spans]
 
 
 @pytest.mark.parametrize(

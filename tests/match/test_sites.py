@@ -417,3 +417,35 @@ def test_of_same_statement_sites_the_one_at_the_frames_line_in_some_release_come
         near = Frame("/x/pkg/layers/linear.py", 418, "weight_loader", shown)
         first, second = locate(v, error("AssertionError", "", near))
         assert first.cand.id == column.id and first.raw == second.raw
+
+
+def test_reading_release_lines_only_for_sites_that_can_rank_changes_nothing(bundled_index):
+    """locate reads a site's lines in every release only when they could lift it into the best
+    `limit`; over message-less sites of the bundled catalog (frames at their line, shifted,
+    showing their statement or another line, at each depth) the best five are those of a
+    locate that reads every site's lines."""
+    import random
+
+    rng = random.Random(7)
+    sites = [
+        c
+        for c in bundled_index.candidates()
+        if not c.template and c.path and c.function and c.line and c.project == "sglang"
+    ]
+    checked = 0
+    for cand in rng.sample(sites, 300):
+        e = bundled_index.entry(cand.pos)
+        func = cand.function.rsplit(".", 1)[-1]
+        line = cand.line + rng.choice((0, 0, 3, -40))
+        code = rng.choice((e.statement, "x = y", None))
+        frames = [Frame(f"/site-packages/{cand.path}", line, func, code)]
+        if rng.random() < 0.3:
+            frames.insert(0, Frame(f"/site-packages/{cand.path}", 1, "caller", None))
+        err = RaisedError(e.exception, "", tuple(frames[::-1][::-1]))
+        pruned = locate(bundled_index, err)
+        full = locate(bundled_index, err, limit=10**6)[:5]
+        assert [(h.id, h.raw, h.reasons) for h in pruned] == [
+            (h.id, h.raw, h.reasons) for h in full
+        ]
+        checked += bool(full)
+    assert checked > 250

@@ -76,6 +76,7 @@ MAGIC = b"ERRXID15"
 FORMAT = 18
 """17: a project row holds its log_prefixes (project.yaml) after adapted_from."""
 OFFS_PAGE = 4096
+AT_FIELD = 15  # where records.prose() puts an entry's `at` in its prose record
 """Bytes of ``offs`` verified together (the CRC-32 of each page is in ``meta``)."""
 _NBLOBS = 9
 _HEAD_SIZE = len(MAGIC) + 12 * _NBLOBS + 4
@@ -427,6 +428,12 @@ class Index:
     def related(self, pos: int) -> tuple[Related, ...]:
         *_, related = self._record(pos)  # the last field of a prose record (see _prose)
         return tuple(Related(*r) for r in related)
+
+    def at(self, pos: int) -> str | None:
+        """The `at` field of a prose record, without building the entry (a frame compared with
+        the release lines of a few dozen sites reads only this)."""
+        built = self._entries.get(pos)
+        return built.at if built is not None else self._record(pos)[AT_FIELD]
 
     def entry(self, pos: int) -> Entry:
         if pos not in self._entries:

@@ -66,6 +66,9 @@ class MemoryCatalog:
     def entry(self, pos: int) -> Entry:
         return self._entries[pos]
 
+    def at(self, pos: int) -> str | None:
+        return self._entries[pos].at
+
     def related(self, pos: int) -> tuple[Related, ...]:
         from errexplain.catalog.relation import related_why
 

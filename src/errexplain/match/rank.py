@@ -871,12 +871,16 @@ def _order(hits: list[Hit]) -> list[Hit]:
 def recorded_lines(view: CatalogView, cand: Candidate, frame: Frame) -> list[tuple[int, str]]:
     """(line, releases) where the site sat in the frame's file, release span by release span
     (history catalogs), else its one recorded line."""
-    at = view.entry(cand.pos).at if cand.releases else None
+    at = view.at(cand.pos) if cand.releases else None
+    if at and frame.path.replace("\\", "/").rpartition("/")[2] not in at:
+        return []  # no span's path can end with the frame's file name
     if at:
+        spans = at_lines(at)
+        inside = {path: in_file(frame, path) for path in {span[2] for span in spans}}
         return [
             (line, first if first == last else f"{first} to {last}")
-            for first, last, path, line in at_lines(at)
-            if in_file(frame, path)
+            for first, last, path, line in spans
+            if inside[path]
         ]
     return [(cand.line, "")] if cand.line is not None else []
 

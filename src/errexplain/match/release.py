@@ -16,7 +16,7 @@ but not applied). Releases are strings in the project's order (oldest first).
 from __future__ import annotations
 
 from errexplain._startup import TYPE_CHECKING, Record, compile_regex, memo
-from errexplain.models import AtSpan, ReleaseGuess, parse_at
+from errexplain.models import AtSpan, ReleaseGuess, at_lines, parse_at
 
 __all__ = ["Facts", "ReleaseGuess", "guess", "parse_ranges", "project_path", "version_strings"]
 
@@ -209,10 +209,9 @@ def site_lines(
     if not where:
         return out
     for at in ats:
-        for span in parse_at(at):
-            if (span.path, span.line) in where:
-                idx = parse_ranges(f"{span.first}..{span.last}", facts.order)
-                out.append((span.path, span.line, idx))
+        for first, last, path, line in at_lines(at):
+            if (path, line) in where:
+                out.append((path, line, parse_ranges(f"{first}..{last}", facts.order)))
     return out
 
 

@@ -276,14 +276,16 @@ def _score(
     depth: int,
     error: RaisedError,
     test: str | None,
+    lines: bool = True,
 ) -> tuple[Hit, int]:
-    """The hit and how far (lines) the frame's line is from the site's line in any release."""
+    """The hit and how far (lines) the frame's line is from the site's line in any release
+    (not `lines`: the hit without its line evidence, which only adds SAME_LINE, and FAR)."""
     score, exact, reasons = _evidence(cand, frame, test)
     if not in_file(frame, str(cand.path)):
         score -= MOVED
         reasons.append(f"the file is found by name only (moved from {cand.path}?)")
     far = FAR
-    if frame.line is not None:
+    if frame.line is not None and lines:
         lines = recorded_lines(view, cand, frame)
         far = min((abs(frame.line - n) for n, _ in lines), default=FAR)
         same = next((when for n, when in lines if n == frame.line), None)
@@ -316,17 +318,14 @@ def locate(view: CatalogView, error: RaisedError, *, limit: int = 5) -> list[Hit
     # away, so the site that raised it may carry one (an exception line printed without a
     # message, `ValueError`, was raised without one)
     cut = not error.message.strip() and (error.truncated or not error.type)
-    best: dict[int, Hit] = {}
-    nearness: dict[int, int] = {}
+    looked: list[tuple[float, int, Frame, Candidate]] = []
     for depth, frame in enumerate(reversed(error.frames[-LOCATE_FRAMES:])):
         key = site_key(frame.path, frame.function) if frame.function else file_key(frame.path)
         for cand in view.sites_at(key):
-            if not _looked_up(cand, test, cut and depth == 0 and raises_here(frame.code)):
-                continue
-            hit, far = _score(view, cand, frame, depth, error, test)
-            if cand.pos not in best or hit.raw > best[cand.pos].raw:
-                best[cand.pos] = hit
-                nearness[cand.pos] = far
+            if _looked_up(cand, test, cut and depth == 0 and raises_here(frame.code)):
+                unlined, _ = _score(view, cand, frame, depth, error, test, lines=False)
+                looked.append((unlined.raw, depth, frame, cand))
+    best, nearness = _best_lined(view, looked, error, test, limit)
     by_test = (test, None) if test is not None else _shown_assert(error)
     if by_test is not None and not any(h.raw >= STATEMENT_SCORE - MOVED for h in best.values()):
         for hit in _by_condition(view, error, *by_test):
@@ -345,6 +344,32 @@ def locate(view: CatalogView, error: RaisedError, *, limit: int = 5) -> list[Hit
         ),
     )
     return ordered[:limit]
+
+
+def _best_lined(
+    view: CatalogView,
+    looked: list[tuple[float, int, Frame, Candidate]],
+    error: RaisedError,
+    test: str | None,
+    limit: int,
+) -> tuple[dict[int, Hit], dict[int, int]]:
+    """The best hit of each site looked up (scored without its line evidence: `looked`) and
+    how far its lines are from the frame's. A site's lines in every release are read only when
+    they can lift it into the best `limit`: they add at most SAME_LINE to its score."""
+    most: dict[int, float] = {}
+    for raw, _, _, cand in looked:
+        most[cand.pos] = max(raw, most.get(cand.pos, raw))
+    floor = sorted(most.values(), reverse=True)[:limit][-1] if most else 0.0
+    best: dict[int, Hit] = {}
+    nearness: dict[int, int] = {}
+    for raw, depth, frame, cand in looked:
+        if raw + SAME_LINE < floor - 1e-9:
+            continue
+        hit, far = _score(view, cand, frame, depth, error, test)
+        if cand.pos not in best or hit.raw > best[cand.pos].raw:
+            best[cand.pos] = hit
+            nearness[cand.pos] = far
+    return best, nearness
 
 
 def _looked_up(cand: Candidate, test: str | None, raised_here: bool) -> bool:
