@@ -276,16 +276,16 @@ def _score(
     depth: int,
     error: RaisedError,
     test: str | None,
-    lines: bool = True,
+    lined: bool = True,
 ) -> tuple[Hit, int]:
     """The hit and how far (lines) the frame's line is from the site's line in any release
-    (not `lines`: the hit without its line evidence, which only adds SAME_LINE, and FAR)."""
+    (not `lined`: the hit without its line evidence, which only adds SAME_LINE, and FAR)."""
     score, exact, reasons = _evidence(cand, frame, test)
     if not in_file(frame, str(cand.path)):
         score -= MOVED
         reasons.append(f"the file is found by name only (moved from {cand.path}?)")
     far = FAR
-    if frame.line is not None and lines:
+    if frame.line is not None and lined:
         lines = recorded_lines(view, cand, frame)
         far = min((abs(frame.line - n) for n, _ in lines), default=FAR)
         same = next((when for n, when in lines if n == frame.line), None)
@@ -323,7 +323,7 @@ def locate(view: CatalogView, error: RaisedError, *, limit: int = 5) -> list[Hit
         key = site_key(frame.path, frame.function) if frame.function else file_key(frame.path)
         for cand in view.sites_at(key):
             if _looked_up(cand, test, cut and depth == 0 and raises_here(frame.code)):
-                unlined, _ = _score(view, cand, frame, depth, error, test, lines=False)
+                unlined, _ = _score(view, cand, frame, depth, error, test, lined=False)
                 looked.append((unlined.raw, depth, frame, cand))
     best, nearness = _best_lined(view, looked, error, test, limit)
     by_test = (test, None) if test is not None else _shown_assert(error)
