@@ -469,3 +469,46 @@ def test_an_http_status_text_is_no_project_message():
     # the project's own message, with its value, is still its own
     (exp,) = explain_text("Internal server error: CUDA out of memory on rank 3\n", view)
     assert exp.matches[0].entry.id == "j" * 16
+
+
+DUMP = _entry("d", "error", "<self.name> queue state:\n<state>", "watch.py", 40, "log")
+
+DUMP_LOG = """\
+[2026-11-02 09:14:00 DP0 TP0] Worker queue state:
+worker.running=[Req(rid=7a1, len=9)]
+pool: total=4096, free=0
+[2026-11-02 09:14:00 DP0 TP1] Worker queue state:
+worker.running=[Req(rid=7a1, len=9)]
+pool: total=4096, free=0
+"""
+
+
+def test_a_record_heading_a_dump_is_read_with_the_lines_after_it_as_its_value():
+    """A record that ends with a colon and whose next lines carry no log prefix printed a dump
+    (a watchdog's state): the record is its template up to the last placeholder, once for all
+    ranks, probable (DUMP_CAP), with a note that no exception was printed."""
+    from errexplain.explainer import DUMP_CAP, DUMP_NOTE
+
+    (exp,) = explain_text(DUMP_LOG, _view(DUMP))
+    assert exp.error.line_no == 1
+    assert exp.matches[0].entry.id == "d" * 16 and exp.matches[0].score == DUMP_CAP
+    assert dict(exp.matches[0].values)["self.name"] == "Worker"
+    assert exp.notes[0] == DUMP_NOTE
+
+
+def test_a_record_ending_with_a_colon_is_no_dump_head_without_unprefixed_lines_after_it():
+    from errexplain.explainer import DUMP_NOTE
+
+    view = _view(DUMP)
+    # the next line is another record: nothing was dumped under it
+    lone = "[2026-11-02 09:14:00 TP0] Worker queue state:\n[2026-11-02 09:14:01 TP0] idle\n"
+    assert explain_text(lone, view) == ()
+    # a traceback after it is an announced error (its own reading), not a dump
+    tb = "[2026-11-02 09:14:00 TP0] Worker queue state:\nTraceback (most recent call last):\n"
+    assert all(DUMP_NOTE not in x.notes for x in explain_text(tb, view))
+    # the text before the colon holds more than one word of value: not this template's head
+    many = DUMP_LOG.replace("Worker queue state:", "The old worker queue state:")
+    assert explain_text(many, view) == ()
+    # words before the colon that are not the template's
+    other = DUMP_LOG.replace("queue state:", "final report:")
+    assert explain_text(other, view) == ()

@@ -1373,7 +1373,7 @@ def _bare_candidates(
     fuller readings is known well (`Health check failed.` of a longer quoted message would match
     a shorter template loosely). `quoted`: only the parts in quotes or backticks;
     `records_only`: only log records' messages as printed."""
-    from errexplain.parse.lines import clean_lines, pasted_lines
+    from errexplain.parse.lines import clean_lines, pasted_lines, title_text
 
     cleaned = list(clean_lines(text))
     raw = pasted_lines(text) if quoted else []
@@ -1392,7 +1392,7 @@ def _bare_candidates(
             joined.append(f"{joined[-1]} {nxt}")
         spans = [*_quoted(st), *_quoted_across(st, joined)]
         if quoted:
-            title = _title_text(raw[no - 1]) if no <= len(raw) else None
+            title = title_text(raw[no - 1]) if no <= len(raw) else None
             parts = spans + ([title, *_suffixes(title)] if title else [])
         else:
             parts = [*joined, *spans]
@@ -1416,22 +1416,6 @@ def _bare_candidates(
         if total >= BARE_MAX_CANDIDATES:
             break
     return out
-
-
-_TITLE_TAGS = ("[bug]", "[feature]", "[question]", "[usage]", "bug:", "bug report:")
-
-
-def _title_text(line: str) -> str | None:
-    """An issue title's text after its tag, when the line (as pasted: the cleaner takes a
-    leading tag off) is one: it opens with an issue tag, after a markdown heading's `#` if any
-    (`# [Bug] X fails to start: <message>`, `[Bug] <message>`). Posters put the error there,
-    whole or after a colon, as they would in quotes."""
-    st = line.strip().lstrip("#> ")
-    low = st.lower()
-    for tag in _TITLE_TAGS:
-        if low.startswith(tag):
-            return st[len(tag) :].lstrip(": ").strip() or None
-    return None
 
 
 def _worded(part: str) -> bool:
@@ -1824,8 +1808,67 @@ def bare_messages(
         found[pos] = (raw, _as_error(view, msg, no, ranking, known, text, release))
     kept = [e for _, e in found.values()]
     if not kept and not quoted and not records_only:
-        return _status_lines(text)
+        return _dump_heads(text, view, release) or _status_lines(text)
     return tuple(sorted((e for e in kept if not _overlapped(e, kept)), key=_line_of))
+
+
+DUMP_CAP = 0.85
+"""Highest score of a record read as the head of a dump: its literal text is short (`<name>
+debug info:`), and only its head and one word of value say which template it is."""
+DUMP_LITERAL = 10
+DUMP_REASON = (
+    "the record is this template's text up to its last placeholder, which holds the lines after it"
+)
+DUMP_NOTE = (
+    "no error line in the text: this record heads a dump, the lines after it are its value "
+    "(what was printed, not an exception)"
+)
+
+
+def _dump_heads(
+    text: str, view: CatalogView, release: Mapping[str, str] | None
+) -> tuple[Explanation, ...]:
+    """Log records that head a dump (`[... TP1] Scheduler debug info:` and the state it
+    printed on the lines after it, without log prefixes), when the paste holds no error: each
+    is a catalogued message whose last placeholder, after the record's closing colon, holds the
+    lines that follow. Read only from an exact match whose template ends with that placeholder,
+    whose literal text before it ends the record, and whose other values are one word each;
+    at DUMP_CAP, once per record text (every rank prints it)."""
+    from itertools import pairwise
+
+    from errexplain.parse.lines import TRACEBACK, clean_lines
+
+    lines = [ln for ln in clean_lines(text) if ln.text.strip()]
+    out: list[Explanation] = []
+    seen: set[str] = set()
+    for ln, nxt in pairwise(lines):
+        head = ln.text.strip()
+        if not ln.record or not _announces(head) or head in seen or nxt.record:
+            continue
+        if TRACEBACK in nxt.text or ln.fence or nxt.fence:
+            continue
+        reading = f"{head} {nxt.text.strip()}"
+        ranking = rank(view, reading, fuzzy=False, cutoff=0.0)  # (short literal text)
+        hit = ranking.hits[0] if ranking.hits else None
+        if hit is None or hit.kind != "exact" or not hit.values:
+            continue
+        literals = compile_template(hit.template).literals
+        if (
+            literals[-1].strip()
+            or len(literals) < 2
+            or not head.endswith(literals[-2].strip())
+            or hit.cand.literal_len < DUMP_LITERAL
+            or any(len(v.split()) != 1 for _, v in hit.values[:-1])
+        ):
+            continue
+        seen.add(head)
+        exp = _as_error(view, reading, ln.no, ranking, _twins(ranking, hit), text, release)
+        matches = tuple(
+            replace(m, score=DUMP_CAP, reasons=(*m.reasons, DUMP_REASON)) for m in exp.matches
+        )
+        notes = tuple(n for n in exp.notes if not n.startswith("no exception line"))
+        out.append(replace(exp, matches=matches, notes=(DUMP_NOTE, *notes)))
+    return tuple(out)
 
 
 STATUS_NOTE = "no exception line in the text: this line is an HTTP error status's own text"

@@ -112,9 +112,44 @@ def test_an_error_bodys_message_cut_by_the_end_of_the_paste_is_read_to_there() -
         "BadRequestError: Error code: 400 - "
         "{'object': 'error', 'message': \"LoRA adapter 'x' was req"
     )
-    assert json_errors(cut) == [(cut.index("'message'"), "LoRA adapter 'x' was req")]
+    # read to there, the cut marked as a paster marks it (the matcher reads a start)
+    assert json_errors(cut) == [(cut.index("'message'"), "LoRA adapter 'x' was req...")]
+    assert json_errors(cut + "...") == [(cut.index("'message'"), "LoRA adapter 'x' was req...")]
     # an unclosed string with more of the paste after it is no body
     assert json_errors(cut + "\nmore text after\n") == []
+
+
+def test_an_error_body_cut_in_a_long_value_finds_the_template_it_starts() -> None:
+    """The message of a body cut by the end of the paste, most of it a placeholder's value (a
+    long path), is the start of its template: the literal text read is too short a share of
+    the template to be trusted as an unmarked cut, but the unclosed body says it was cut."""
+    from tests.views import catalog_view
+
+    from errexplain.explainer import explain_text
+    from errexplain.models import Entry, Source, make_id
+
+    template = (
+        "Model adapter '<name>' was requested, but adapters are not enabled. Launch the server "
+        "with the adapter flag and preload adapters with the paths option or the load endpoint."
+    )
+    e = Entry(
+        id=make_id("pkg", "pkg/tm.py", "f#1", template),
+        project="pkg",
+        exception="ValueError",
+        template=template,
+        source=Source("pkg", "1.0", "pkg/tm.py", 1, "f", None),
+        derived=True,
+    )
+    view = catalog_view("memory", (e,))
+    paste = (
+        "openai.BadRequestError: Error code: 400 - "
+        "{'object': 'error', 'message': \"Model adapter '/data/"
+        + "x" * 90
+        + "/checkpoint-1200' was requ"
+    )
+    (exp,) = explain_text(paste, view)
+    assert exp.error.message.endswith("was requ...")
+    assert exp.matches and exp.matches[0].entry.id == e.id
 
 
 def test_a_body_escaped_inside_another_bodys_string_is_read_level_by_level():

@@ -808,3 +808,37 @@ def test_a_dunder_function_that_markdown_made_bold_is_read_back() -> None:
     )
     (err,) = parse_traceback(text)
     assert err.frames[0].function == "__init__"
+
+
+@pytest.mark.parametrize(
+    "title",
+    [
+        "# [Bug] assert len(slots) % group_size == 0",
+        "[Bug] assert len(slots) % group_size == 0",
+        "## [BUG] assert len(slots) % group_size == 0.",
+        "[Bug]: assert len(slots) % group_size == 0",
+    ],
+)
+def test_an_issue_title_that_is_an_assert_statement_is_that_assertion(title):
+    """A report titled with the assert that failed is an AssertionError printed as a test
+    runner prints it: its message is the statement."""
+    text = f"{title}\n\n### Describe the bug\n\nstarting the server with two nodes fails\n"
+    (err,) = parse_traceback(text)
+    assert (err.type, err.message, err.line_no) == (
+        "AssertionError",
+        "assert len(slots) % group_size == 0",
+        1,
+    )
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "assert len(slots) % group_size == 0\n",  # a line of code, not a title
+        "```\n    assert len(slots) % group_size == 0\n```\n",
+        "# Notes on assert statements in the scheduler\n",  # a title about asserts
+        "[Bug] assert f(x\n",  # not a whole statement
+    ],
+)
+def test_an_assert_outside_an_issue_title_is_not_read_as_one(text):
+    assert parse_traceback(text) == ()

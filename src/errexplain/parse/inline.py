@@ -89,14 +89,20 @@ def string_at(text: str, pos: int, quote: str) -> tuple[str, int] | None:
 
 def _cut_at_end(text: str, pos: int) -> tuple[str, int] | None:
     """A string whose body starts at `pos` and runs, unclosed, to the end of the text (a paste
-    cut inside the body's message): its text so far, else None."""
+    cut inside the body's message): its text so far, ending with an ellipsis (the cut is as
+    sure as one the paster marked: the matcher reads the text as the start of a message), else
+    None."""
     end = text.find("\n", pos)
     if end >= 0 and text[end:].strip():
         return None
     body = text[pos:] if end < 0 else text[pos:end]
     if not body.strip():
         return None
-    return decode_literal(body.rstrip("\\")), len(text)
+    message = decode_literal(body.rstrip("\\")).rstrip()
+    return (message if message.endswith(CUT_MARKS) else message + "..."), len(text)
+
+
+CUT_MARKS = ("...", "\u2026")
 
 
 _NESTED_KEY = compile_regex(r'(?<!\\)\\{1,15}"(?:message|detail)\\{1,15}"')

@@ -468,6 +468,22 @@ _LINE_AFTER = compile_regex(r"(?::|,? line |#L)(?P<no>\d{1,9})")
 _PATH_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./-")
 
 
+_TITLE_TAGS = ("[bug]", "[feature]", "[question]", "[usage]", "bug:", "bug report:")
+
+
+def title_text(line: str) -> str | None:
+    """An issue title's text after its tag, when the line (as pasted: the cleaner takes a
+    leading tag off) is one: it opens with an issue tag, after a markdown heading's `#` if any
+    (`# [Bug] X fails to start: <message>`, `[Bug] <message>`). Posters put the error there,
+    whole or after a colon, as they would in quotes."""
+    st = line.strip().lstrip("#> ")
+    low = st.lower()
+    for tag in _TITLE_TAGS:
+        if low.startswith(tag):
+            return st[len(tag) :].lstrip(": ").strip() or None
+    return None
+
+
 def quoted_asserts(st: str) -> list[tuple[str, tuple[str, int | None] | None]]:
     """Assert statements quoted in prose (``the assertion `assert x is None` fails in line 9
     of pkg/mod.py``): (the test, the file named in the same line and its line number or None).

@@ -90,7 +90,29 @@ def parse_traceback(text: str) -> tuple[RaisedError, ...]:
         found.extend(reader.run())
         covered |= reader.covered
     found.extend(_secondary(lines, bodies, covered, found))
+    if "assert " in text:
+        found.extend(_title_asserts(text, covered, {e.line_no for e in found}))
     return finish(found)
+
+
+def _title_asserts(text: str, covered: set[int], taken: set[int]) -> list[RaisedError]:
+    """Issue titles that are an assert statement (`# [Bug] assert num_gpus % num_nodes == 0`):
+    each an AssertionError whose message is the statement, as a test runner prints it (the
+    poster named the failing assert as the title of the report). Read from the lines as
+    pasted: the cleaner takes a title's tag off, and a bare `assert` line is code."""
+    from errexplain.parse.lines import pasted_lines, title_text
+
+    out = []
+    for no, raw in enumerate(pasted_lines(text), 1):
+        if no in covered or no in taken or "assert " not in raw:
+            continue
+        title = title_text(raw)
+        if title is None or not title.startswith("assert "):
+            continue
+        test = title[len("assert ") :].strip().rstrip("`'\".,;").strip()
+        if len(test) >= 3 and test.count("(") == test.count(")"):
+            out.append(RaisedError("AssertionError", f"assert {test}", line_no=no, form="prose"))
+    return out
 
 
 def finish(found: list[RaisedError]) -> tuple[RaisedError, ...]:
