@@ -623,3 +623,79 @@ def test_a_line_the_matched_template_words_itself_is_no_second_error():
     )
     (only,) = explain_text(text, view)
     assert only.matches[0].entry.id == "9" * 16
+
+
+def _log_view():
+    """A project that logs one message from its launcher (and, in an older release, from a
+    file of another name) and raises another."""
+    from errexplain.models import Entry, Source
+
+    def entry(letter, kind, exception, template, path, at=None):
+        return Entry(
+            id=letter * 16,
+            project="demo",
+            exception=exception,
+            template=template,
+            source=Source("demo", "2.0", path, 30, "launch", None),
+            kind=kind,
+            at=at,
+            releases=("1.0", "2.0") if at else None,
+        )
+
+    return MemoryCatalog(
+        [
+            entry(
+                "l",
+                "log",
+                "error",
+                "Worker <n> is gone. Look for its own log lines above this one.",
+                "demo/runtime/launcher.py",
+                at="1.0 demo/old/spawn.py:12 launch; 2.0 demo/runtime/launcher.py:30",
+            ),
+            entry("r", "raise", "RuntimeError", "Worker pool <n> refused the job", "demo/pool.py"),
+        ]
+    )
+
+
+@pytest.mark.parametrize(
+    ("prefix", "alike"),
+    [
+        ("ERROR 10-10 01:26:34 [executor.py:420] ", True),  # another engine's logger
+        ("(APIServer pid=84) ERROR 10-10 01:26:34 [executor.py:420] ", True),
+        ("ERROR 10-10 01:26:34 [launcher.py:30] ", False),  # the project's own file
+        ("ERROR 10-10 01:26:34 [spawn.py:12] ", False),  # its file in an older release
+        ("[2026-10-10 01:26:34 TP0] ", False),  # a prefix that names no file
+    ],
+)
+def test_a_log_prefix_naming_another_file_makes_a_logged_text_a_look_alike(prefix, alike):
+    """A log record's prefix names the code that called the logger: a logged message whose
+    record names a file the project never logs it in was logged by someone else's copy."""
+    [exp] = explain_text(
+        f"{prefix}Worker 0 is gone. Look for its own log lines above this one.\n", _log_view()
+    )
+    if alike:
+        assert not exp.matches and exp.nearest[0].entry.id == "l" * 16
+        assert any("names executor.py:420 as the code that logged it" in n for n in exp.notes)
+    else:
+        assert exp.matches[0].entry.id == "l" * 16
+
+
+def test_a_log_prefix_naming_another_file_keeps_a_raised_text():
+    """Any logger prints an exception's text: a raise site is not disowned by the file that
+    logged its message."""
+    [exp] = explain_text(
+        "ERROR 10-10 01:26:34 [executor.py:420] Worker pool 3 refused the job\n", _log_view()
+    )
+    assert exp.matches[0].entry.id == "r" * 16
+
+
+def test_a_look_alike_record_wrapped_by_the_paster_stays_a_look_alike():
+    """The record's message runs on to the next line (the paster's terminal wrapped it): it is
+    not read again from the lines around it, which would lose the prefix that disowns it."""
+    text = (
+        "(APIServer pid=84) ERROR 10-10 01:26:34 [executor.py:420] Worker 0 is gone. Look for "
+        "its own log lines\nabove this one.\n"
+    )
+    found = explain_text(text, _log_view())
+    assert not any(m.entry.id == "l" * 16 for x in found for m in x.matches)
+    assert any("names executor.py:420" in n for x in found for n in x.notes)

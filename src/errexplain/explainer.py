@@ -109,6 +109,34 @@ def _look_alike(error: RaisedError, matches: tuple[Match, ...]) -> str | None:
     return None
 
 
+_PREFIX_FILE = compile_regex(r"(?<![\w./-])([A-Za-z_][\w-]*\.py):(\d+)\b")
+"""A file and line a log line's prefix names as the code that logged it (vLLM's `ERROR 10-10
+01:26:34 [multiproc_executor.py:420] `, a `%(filename)s:%(lineno)d` format)."""
+
+
+def _logged_elsewhere(error: RaisedError, text: str, matches: tuple[Match, ...]) -> str | None:
+    """The `file.py:line` the error's own log prefix names, when the best match is a logging
+    call (kind `log`) in files of other names in every release: a log record names the code
+    that called the logger, so the same text was logged by someone else's code (a fork that
+    copied the wording). Not for a raise: any logger may print an exception's text."""
+    if not matches or error.type or not error.line_no or ".py:" not in text:
+        return None
+    entry = matches[0].entry
+    if entry.kind != "log" or not entry.source.path:
+        return None
+    from errexplain.parse.lines import clean_lines
+
+    head = text.split("\n", error.line_no)[error.line_no - 1 : error.line_no]
+    line = clean_lines(head[0])[0] if head else None
+    found = _PREFIX_FILE.search(line.prefix) if line is not None and line.prefix else None
+    if found is None:
+        return None
+    paths = {entry.source.path, *(p for p, _ in at_sites(entry.at))}
+    if any(p.rsplit("/", 1)[-1] == found.group(1) for p in paths if p):
+        return None
+    return found.group(0)
+
+
 def _class_package(error: RaisedError, text: str, matches: tuple[Match, ...]) -> str | None:
     """The package that defines the error's class, when the paste prints the class qualified by
     a package of its own (`furiosa.UnsupportedOpError`, `vllm.v1.engine.EngineDeadError`) that is
@@ -276,6 +304,14 @@ def _shared_wording(
     return upstream, named
 
 
+LOOK_ALIKE = "look-alike, not where this error was raised"
+
+
+def _looks_alike(exp: Explanation) -> bool:
+    """Whether another project's claim moved every match of `exp` to its nearest."""
+    return not exp.matches and any(n.endswith(LOOK_ALIKE) for n in exp.notes)
+
+
 def _other_project(
     view: CatalogView,
     error: RaisedError,
@@ -290,6 +326,9 @@ def _other_project(
     foreign = _class_package(error, text, matches) if other is None else None
     if foreign is not None:
         other = f"class {foreign}"
+    logged = _logged_elsewhere(error, text, matches) if other is None else None
+    if logged is not None:
+        other = f"log {logged}"
     engine = _named_engine(error, text, matches) if other is None else None
     shared = (
         _shared_wording(view, error, text, matches) if other is None and engine is None else None
@@ -307,6 +346,9 @@ def _other_project(
             if other is None
             else f"the exception's class {error.type} is defined in {foreign}, not in {project}"
             if foreign is not None
+            else f"the log line names {logged} as the code that logged it, a file {project} "
+            "never logs this text in"
+            if logged is not None
             else f"the traceback raises it in {other}, outside {project}"
             if "/" in other
             else f"the traceback's frames lie in {other}, not in {project}"
@@ -316,7 +358,7 @@ def _other_project(
             nearest,
             (
                 f"{where}: {project} raises the same text (listed as nearest), but that is a "
-                "look-alike, not where this error was raised"
+                f"{LOOK_ALIKE}"
             ),
         )
     upstream, named = shared  # type: ignore[misc]
@@ -626,7 +668,12 @@ def explain_text_bounded(
         exp = explain_error(e, view, cutoff=cutoff, text=text, release=release)
         if not exp.matches:
             exp = _first_line_only(e, view, cutoff, text, release) or exp
-        if _unraised_only(exp) and e.form in ("log", "repr") and e.line_no:
+        if (
+            _unraised_only(exp)
+            and e.form in ("log", "repr")
+            and e.line_no
+            and not _looks_alike(exp)
+        ):
             if by_no is None:  # once per text, not once per error (linear in the paste)
                 cleaned = clean_lines(text)
                 by_no = {}
@@ -1208,7 +1255,9 @@ def _enclosing_line(
     error = replace(error, line_no=err.line_no, truncated=err.truncated)
     # a recorded reason the exception carries comes after the line (it says why)
     reasons = tuple(m for m in exp.matches if m.entry.kind == "recorded")
-    if reasons:
+    if not err.type:
+        note = "the message was read with the lines around it (the paster's wrapping)"
+    elif reasons:
         note = (
             f"the {err.short_type} is reported inside a catalogued log message; its text is a "
             "failure reason recorded earlier (listed after the line's entry)"
@@ -1930,12 +1979,14 @@ def _as_error(
     error = RaisedError("", msg, line_no=no)
     full = explain_error(error, view, text=text, release=release, cutoff=min(FUZZY_CUTOFF, low))
     matches = tuple(m for m in full.matches if m.entry.id in known)
-    if not matches:  # (the release may reorder, never remove, a known candidate)
+    alike = tuple(m for m in full.nearest if m.entry.id in known) if full.notes else ()
+    if not matches and not alike:  # (the release may reorder, never remove, a known candidate)
         matches = tuple(_to_match(view, h) for h in ranking.hits if h.id in known)
     notes: tuple[str, ...] = (
         "no exception line in the text: this line reads as a catalogued message",
     )
-    out = replace(full, matches=matches, nearest=(), generic=None)
+    # (a candidate another project's claim moved to the nearest stays there: a look-alike)
+    out = replace(full, matches=matches, nearest=alike, generic=None)
     if _quiet(out):
         notes += (QUIET_NOTE,)
     notes += tuple(n for n in full.notes if n not in notes)
