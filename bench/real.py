@@ -20,7 +20,8 @@ is raised (docs: bench/real/README.md). Each paste goes through the real pipelin
   entry offered with a score >= 0.9.
 
 Reported: right-first per split, per category, per paste format (with its misses' failure
-classes) and per failure class of the misses, and the false-confident rate. The split
+classes) and per failure class of the misses, the false-confident rate, and how often a right
+answer for sglang's own errors is given as confident (the other side of calibration). The split
 (dev/test) is fixed in truth.yaml; study dev, only score test.
 """
 
@@ -300,6 +301,18 @@ def report(results: list[tuple[Any, ...]], title: str) -> None:
         f"  false-confident (wrong entry at >= {CONFIDENT}): "
         f"external+removed {_pct(fc, len(neg))}; all {_pct(allfc, n)}"
     )
+    # the other side of calibration: how often a right answer for sglang's own error is given
+    # as confident (a cap that removes false-confident answers costs some of these)
+    own = [r for r in results if r[0]["category"] in ("sglang-current", "sglang-drifted")]
+    sure = sum(1 for r in own if r[2] and r[1] is not None and _top_score(r[1]) >= CONFIDENT)
+    print(
+        f"  confident when right (score >= {CONFIDENT}, sglang-current+drifted): "
+        f"{_pct(sure, sum(1 for r in own if r[2]))}"
+    )
+
+
+def _top_score(exp: Any) -> float:
+    return float(exp.matches[0].score) if exp.matches else 0.0
 
 
 def main(argv: list[str] | None = None) -> int:

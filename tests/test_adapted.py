@@ -189,3 +189,64 @@ def test_a_package_directory_in_a_path_names_it_even_on_a_line_that_quotes_sourc
     assert not exp.matches and exp.nearest[0].entry.source.path == ADAPTED
     assert any("the paste names lmdeploy" in n for n in exp.notes)
     assert not any("several places" in n for n in exp.notes)
+
+
+# ---------------------------------------------------------------- wording shared word for word
+
+SHARED_TEXT = "The loader found no weights for layer <n> in the checkpoint"
+SHARED_ENTRY = _entry("pkg/own/loader.py", SHARED_TEXT)
+OTHER_ENTRY = ENTRIES[1]
+SHARING = Project("pkg", "1.0", shared=(("vllm", SHARED_ENTRY.id),))
+SHARED_LINE = "ValueError: The loader found no weights for layer 7 in the checkpoint\n"
+
+
+@pytest.fixture(params=["memory", "index"])
+def sharing(request):
+    return catalog_view(request.param, (SHARED_ENTRY, OTHER_ENTRY), [SHARING])
+
+
+def test_project_shares():
+    two = Project("pkg", shared=(("vllm", f"{'a' * 16} {'b' * 16}"), ("tgi", "c" * 16)))
+    assert two.shares("b" * 16) == "vllm" and two.shares("c" * 16) == "tgi"
+    assert two.shares("d" * 16) is None
+    assert two.shares("aaaaaaaa" + "b" * 8) is None  # (not an id that straddles two)
+
+
+def test_a_text_another_project_raises_word_for_word_is_not_confident(sharing):
+    """No header says the file was adapted, but the other project's released source raises the
+    same words (project.yaml `shared_wording`): a paste that names neither is capped."""
+    (exp,) = explain_text(
+        "ValueError: The loader found no weights for layer 7 in the checkpoint\n", sharing
+    )
+    assert exp.matches[0].entry.id == SHARED_ENTRY.id and exp.matches[0].score == SHARED_CAP
+    assert any("vllm raises the same text word for word" in r for r in exp.matches[0].reasons)
+    assert any("vllm's released source raises this same text" in n for n in exp.notes)
+
+
+def test_a_shared_text_keeps_its_score_when_the_paste_names_the_project(sharing):
+    text = "$ python -m pkg.serve\n" + SHARED_LINE
+    (exp,) = explain_text(text, sharing)
+    assert exp.matches[0].score > SHARED_CAP and not exp.notes
+
+
+def test_a_shared_text_in_a_paste_that_names_only_the_other_project_is_a_look_alike(sharing):
+    text = "$ vllm serve my/model\n" + SHARED_LINE
+    (exp,) = explain_text(text, sharing)
+    assert not exp.matches and exp.nearest[0].entry.id == SHARED_ENTRY.id
+
+
+def test_a_text_no_other_project_raises_is_unaffected(sharing):
+    (exp,) = explain_text("ValueError: The server cannot start with 3 workers today\n", sharing)
+    assert exp.matches[0].score > SHARED_CAP and not exp.notes
+
+
+def test_shared_wording_in_project_yaml(tmp_path: Path):
+    a, b = "0" * 16, "f" * 16
+    (tmp_path / "project.yaml").write_text(
+        f"name: pkg\nshared_wording:\n  vllm:\n  - '{b}'\n  - '{a}'\n  - '{b}'\n"
+    )
+    assert load_project(tmp_path).shared == (("vllm", f"{a} {b}"),)
+    for bad in ("shared_wording:\n  vllm: [xyz]\n", "shared_wording:\n  vllm: x\n"):
+        (tmp_path / "project.yaml").write_text("name: pkg\n" + bad)
+        with pytest.raises(CatalogError, match="shared_wording"):
+            load_project(tmp_path)

@@ -70,11 +70,14 @@ def adapted_files(root: Path, package: str) -> dict[str, set[str]]:
 
 
 def write(project_yaml: Path, adapted: dict[str, set[str]]) -> None:
-    """Replace the `adapted_from` block at the end of project.yaml (keeping the rest as is)."""
-    text = project_yaml.read_text(encoding="utf-8")
+    """Replace the `adapted_from` block of project.yaml, written at its end (every other block,
+    `shared_wording` of tools/shared.py among them, is kept as it is)."""
+    from shared import top_level_blocks  # (tools/shared.py, beside this script)
+
     head = "# files whose header says they were adapted from another project (tools/adapted.py)"
-    text = text.split("\nadapted_from:", 1)[0].rstrip("\n")
-    text = text.removesuffix(head).rstrip("\n") + "\n"  # this block's own comment, written anew
+    blocks = top_level_blocks(project_yaml.read_text(encoding="utf-8"))
+    kept = [line for key, block in blocks if key != "adapted_from" for line in block]
+    text = "\n".join(kept).rstrip("\n") + "\n"
     lines = [head]
     lines.append("adapted_from:")
     for upstream in sorted(adapted):

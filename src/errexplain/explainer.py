@@ -131,7 +131,14 @@ def _logged_elsewhere(error: RaisedError, text: str, matches: tuple[Match, ...])
     found = _PREFIX_FILE.search(line.prefix) if line is not None and line.prefix else None
     if found is None:
         return None
-    paths = {entry.source.path, *(p for p, _ in at_sites(entry.at))}
+    # the files of every site matched with this text (the same text logged at two sites)
+    literals = compile_template(entry.template).literals
+    paths = {
+        p
+        for m in matches
+        if compile_template(m.entry.template).literals == literals
+        for p in (m.entry.source.path, *(p for p, _ in at_sites(m.entry.at)))
+    }
     if any(p.rsplit("/", 1)[-1] == found.group(1) for p in paths if p):
         return None
     return found.group(0)
@@ -285,23 +292,32 @@ paste names the catalogued project: that project raises the same text (below CON
 
 def _shared_wording(
     view: CatalogView, error: RaisedError, text: str, matches: tuple[Match, ...]
-) -> tuple[str, bool] | None:
-    """(the other project, whether the paste names it) when the best match sits in a file
-    adapted from another project's source and nothing in the paste (frames, text) names the
+) -> tuple[str, bool, bool] | None:
+    """(the other project, whether the paste names it, whether only the text is known to be
+    shared) when the best match sits in a file adapted from another project's source, or its
+    wording (or its site's newest) is raised word for word by another project's released source
+    (project.yaml `shared_wording`), and nothing in the paste (frames, text) names the
     catalogued project: the same message is the other project's too. Only an upstream people
     run (:data:`SERVED`) is named by a paste."""
     if not matches:
         return None
     entry = matches[0].entry
     project = view.project(entry.project)
-    upstream = project.adapted_from(entry.source.path) if project is not None else None
-    if upstream is None or entry.kind == "builtin":
+    if project is None or entry.kind == "builtin":
+        return None
+    upstream = project.adapted_from(entry.source.path)
+    by_text = upstream is None
+    if by_text:
+        upstream = project.shares(entry.id) or (
+            project.shares(entry.lineage) if entry.lineage else None
+        )
+    if upstream is None:
         return None
     name = entry.project.lower()
     if any(name in f.path.lower() for f in error.frames) or name in text.lower():
         return None
     named = upstream.replace("-", "_") in SERVED and _names(error, text, upstream)
-    return upstream, named
+    return upstream, named, by_text
 
 
 LOOK_ALIKE = "look-alike, not where this error was raised"
@@ -320,78 +336,96 @@ def _other_project(
     nearest: tuple[Match, ...],
 ) -> tuple[tuple[Match, ...], tuple[Match, ...], str | None]:
     """(matches, nearest, note) once another project's claim on the error is weighed: frames
-    in another package make the best match a look-alike (nearest); a file adapted from another
-    project makes it unsure (SHARED_CAP), or a look-alike when the paste names only that one."""
-    other = _look_alike(error, matches)
-    foreign = _class_package(error, text, matches) if other is None else None
-    if foreign is not None:
-        other = f"class {foreign}"
-    logged = _logged_elsewhere(error, text, matches) if other is None else None
-    if logged is not None:
-        other = f"log {logged}"
-    engine = _named_engine(error, text, matches) if other is None else None
-    shared = (
-        _shared_wording(view, error, text, matches) if other is None and engine is None else None
-    )
-    if other is None and engine is None and shared is None:
+    in another package, a class defined elsewhere, a log line that names another file, or a
+    paste that names only a sibling engine make the best match a look-alike (nearest); a file
+    adapted from another project, or a text another project raises word for word, makes it
+    unsure (SHARED_CAP), or a look-alike when the paste names only that one."""
+    where = _claimed_elsewhere(error, text, matches)
+    shared = _shared_wording(view, error, text, matches) if where is None else None
+    if where is None and shared is None:
         return matches, nearest, None
     project = matches[0].entry.project
-    if other is not None or engine is not None or (shared is not None and shared[1]):
+    if where is not None or (shared is not None and shared[1]):
         alike = tuple(m for m in matches if m.entry.project == project)
         matches = tuple(m for m in matches if m.entry.project != project)
         nearest = (alike + nearest)[:3]
-    if other is not None or engine is not None:
-        where = (
-            f"the paste names {engine} and never {project}"
-            if other is None
-            else f"the exception's class {error.type} is defined in {foreign}, not in {project}"
-            if foreign is not None
-            else f"the log line names {logged} as the code that logged it, a file {project} "
-            "never logs this text in"
-            if logged is not None
-            else f"the traceback raises it in {other}, outside {project}"
-            if "/" in other
-            else f"the traceback's frames lie in {other}, not in {project}"
-        )
-        return (
-            matches,
-            nearest,
-            (
-                f"{where}: {project} raises the same text (listed as nearest), but that is a "
-                f"{LOOK_ALIKE}"
-            ),
-        )
-    upstream, named = shared  # type: ignore[misc]
+    if where is not None:
+        note = f"{where}: {project} raises the same text (listed as nearest), but that is a "
+        return matches, nearest, note + LOOK_ALIKE
+    upstream, named, by_text = shared  # type: ignore[misc]
     if not named:
-        why = f"but {project} adapted this file from {upstream}, which may raise the same text"
-        owner = view.project(project)
-        copy = matches[0].entry.source.path
-        literals = compile_template(matches[0].entry.template).literals
-
-        def reason(m: Match) -> str:
-            if owner is not None and owner.adapted_from(m.entry.source.path) == upstream:
-                return why
-            if compile_template(m.entry.template).literals == literals:
-                return (
-                    f"but the same text is raised in {copy}, which {project} adapted from "
-                    f"{upstream}: {upstream} may raise it too"
-                )
-            return f"capped as the best match is: its text may be {upstream}'s"
-
-        matches = tuple(
-            replace(m, score=min(m.score, SHARED_CAP), reasons=(*m.reasons, reason(m)))
-            if m.entry.project == project
-            else m
-            for m in matches
-        )
+        matches = _capped_shared(view, matches, upstream, by_text)
+    said = (
+        f"{upstream}'s released source raises this same text word for word"
+        if by_text
+        else f"{project} adapted this code from {upstream}, which may raise the same message"
+    )
     return (
         matches,
         nearest,
-        (
-            f"{project} adapted this code from {upstream}, which may raise the same message, and "
-            f"nothing in the paste names {project}: if you run {upstream}, this is {upstream}'s "
-            "error" + (" (the paste names it)" if named else "")
-        ),
+        f"{said}, and nothing in the paste names {project}: if you run {upstream}, this is "
+        f"{upstream}'s error" + (" (the paste names it)" if named else ""),
+    )
+
+
+def _claimed_elsewhere(error: RaisedError, text: str, matches: tuple[Match, ...]) -> str | None:
+    """Why the best match is another project's look-alike (the first claim that holds), or
+    None."""
+    project = matches[0].entry.project if matches else ""
+    other = _look_alike(error, matches)
+    if other is not None:
+        if "/" in other:
+            return f"the traceback raises it in {other}, outside {project}"
+        return f"the traceback's frames lie in {other}, not in {project}"
+    foreign = _class_package(error, text, matches)
+    if foreign is not None:
+        return f"the exception's class {error.type} is defined in {foreign}, not in {project}"
+    logged = _logged_elsewhere(error, text, matches)
+    if logged is not None:
+        return (
+            f"the log line names {logged} as the code that logged it, a file {project} never "
+            "logs this text in"
+        )
+    engine = _named_engine(error, text, matches)
+    if engine is not None:
+        return f"the paste names {engine} and never {project}"
+    return None
+
+
+def _capped_shared(
+    view: CatalogView, matches: tuple[Match, ...], upstream: str, by_text: bool
+) -> tuple[Match, ...]:
+    """The project's matches capped at SHARED_CAP, each with why its text may be `upstream`'s."""
+    project = matches[0].entry.project
+    why = (
+        f"but {upstream} raises the same text word for word"
+        if by_text
+        else f"but {project} adapted this file from {upstream}, which may raise the same text"
+    )
+    owner = view.project(project)
+    copy = matches[0].entry.source.path
+    literals = compile_template(matches[0].entry.template).literals
+
+    def reason(m: Match) -> str:
+        if owner is not None and owner.adapted_from(m.entry.source.path) == upstream:
+            return why
+        if by_text and owner is not None and owner.shares(m.entry.id) == upstream:
+            return why
+        same = compile_template(m.entry.template).literals == literals
+        if same and by_text:
+            return why  # (the same words: the other project raises them too)
+        if same:
+            return (
+                f"but the same text is raised in {copy}, which {project} adapted from "
+                f"{upstream}: {upstream} may raise it too"
+            )
+        return f"capped as the best match is: its text may be {upstream}'s"
+
+    return tuple(
+        replace(m, score=min(m.score, SHARED_CAP), reasons=(*m.reasons, reason(m)))
+        if m.entry.project == project
+        else m
+        for m in matches
     )
 
 

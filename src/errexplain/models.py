@@ -91,6 +91,18 @@ class Project(Record):
     log_prefixes: tuple[tuple[str, tuple[str, ...]], ...] = ()
     """(path prefix, patterns): how the log lines of that part of the project open (project.yaml
     `log_prefixes`), regular expressions matched at the start of a line."""
+    shared: tuple[tuple[str, str], ...] = ()
+    """(other project, entry ids): entries whose wording that project's released source raises
+    or logs word for word (project.yaml `shared_wording`, written by tools/shared.py). The ids
+    are one space-separated string: read at every start, one string unmarshals as one copy."""
+
+    def shares(self, entry_id: str) -> str | None:
+        """The other project that raises an entry's wording word for word, if any."""
+        for upstream, ids in self.shared:
+            at = ids.find(entry_id)
+            if at >= 0 and at % 17 == 0:  # (16 hex digits and a space each)
+                return upstream
+        return None
 
     def logs_like(self, path: str | None) -> tuple[str, ...] | None:
         """The log-prefix patterns of the part of the project `path` lies in (the longest

@@ -73,11 +73,13 @@ if TYPE_CHECKING:
     _T = TypeVar("_T")
 
 MAGIC = b"ERRXID15"
-FORMAT = 18
-"""17: a project row holds its log_prefixes (project.yaml) after adapted_from."""
+FORMAT = 19
+"""19: a project row holds its shared wording (project.yaml `shared_wording`) after
+log_prefixes."""
 OFFS_PAGE = 4096
-AT_FIELD = 15  # where records.prose() puts an entry's `at` in its prose record
 """Bytes of ``offs`` verified together (the CRC-32 of each page is in ``meta``)."""
+AT_FIELD = 15
+"""Where records.prose() puts an entry's `at` in its prose record."""
 _NBLOBS = 9
 _HEAD_SIZE = len(MAGIC) + 12 * _NBLOBS + 4
 

@@ -71,6 +71,7 @@ PROJECT_KEYS = frozenset(
         "description",
         "log_prefixes",
         "adapted_from",
+        "shared_wording",
     }
 )
 FILE_KEYS = frozenset({"module", "entries"})
@@ -323,6 +324,7 @@ def load_project(root: Path) -> Project:
         link = _link(_str(raw, "link"))
         adapted = _adapted(raw.get("adapted_from"))
         log_prefixes = _log_prefixes(raw.get("log_prefixes"))
+        shared = _shared(raw.get("shared_wording"))
     except _Invalid as exc:
         raise CatalogError(f"{path}: {exc}", hint="see docs/catalog.md") from None
     return Project(
@@ -333,6 +335,7 @@ def load_project(root: Path) -> Project:
         _str(raw, "path_prefix") or "",
         adapted,
         log_prefixes,
+        shared,
     )
 
 
@@ -348,6 +351,18 @@ def _log_prefixes(raw: object) -> tuple[tuple[str, tuple[str, ...]], ...]:
                     "log_prefixes", f"{prefix}: {pattern!r} is not a pattern ({exc})"
                 ) from None
     return out
+
+
+def _shared(raw: object) -> tuple[tuple[str, str], ...]:
+    """`shared_wording: {other project: [entry id, ...]}`, each list as one space-separated
+    string of ids in order (see Project.shared)."""
+    out = []
+    for upstream, ids in _text_lists(raw, "shared_wording", "a project name", "entry ids"):
+        bad = next((i for i in ids if len(i) != 16 or i.strip("0123456789abcdef")), None)
+        if bad is not None:
+            raise _Invalid("shared_wording", f"{upstream}: {bad!r} is not an entry id")
+        out.append((upstream, " ".join(sorted(set(ids)))))
+    return tuple(out)
 
 
 def _adapted(raw: object) -> tuple[tuple[str, tuple[str, ...]], ...]:
