@@ -141,3 +141,29 @@ def test_the_prefix_is_read_as_the_parser_takes_it_off(view, line):
     (exp,) = explain_text(f"{line}\n", view)
     assert _paths(exp)[0] == SERVER
     assert any("log line opens" in r for r in exp.matches[0].reasons)
+
+
+@pytest.mark.parametrize("order", [0, 1])
+def test_with_no_prefix_the_main_parts_site_comes_first(order):
+    """A message quoted alone (no log line, no frame) that two parts log word for word: the
+    site in the project's main part (project.yaml `main_part`) comes first, with the reason,
+    whichever the catalog lists first; the other part's site stays listed."""
+    entries = ENTRIES[:2] if order == 0 else (ENTRIES[1], ENTRIES[0])
+    project = Project("pkg", "1.0", log_prefixes=PROJECT.log_prefixes, main_part="pkg/server/")
+    view = catalog_view("memory", entries, [project])
+    (exp,) = explain_text(
+        "Worker 3 has stopped responding. Look at the worker's own log above.\n", view
+    )
+    assert _paths(exp)[:2] == [SERVER, IMAGES]
+    assert any("pkg/server/, its main part" in r for r in exp.matches[0].reasons)
+    # a prefix, when there is one, still decides
+    (exp,) = explain_text(
+        "[03-01 10:00:00] Worker 3 has stopped responding. Look at the worker's own log above.\n",
+        view,
+    )
+    assert _paths(exp)[0] == IMAGES
+
+
+def test_main_part_in_project_yaml(tmp_path: Path):
+    (tmp_path / "project.yaml").write_text("name: pkg\nmain_part: pkg/server/\n")
+    assert load_project(tmp_path).main_part == "pkg/server/"

@@ -34,6 +34,7 @@ from errexplain.models import (
     Explanation,
     Frame,
     Match,
+    Project,
     RaisedError,
     ReleaseGuess,
     at_sites,
@@ -1194,7 +1195,7 @@ def _logged_as(
     known = sorted({p for s in shapes.values() if s for p in s})
     found = _log_line(text, error.line_no, tuple(known))
     if found is None:
-        return matches
+        return _main_part(project, matches, same, shapes)
     line, prefix = found
     fits = [m for m in same if any(compile_regex(p).match(line) for p in shapes[id(m)] or ())]
     misfits = [m for m in same if shapes[id(m)] is not None and m not in fits]
@@ -1207,6 +1208,30 @@ def _logged_as(
         f"{top.entry.project} do; those of {', '.join(others)} open otherwise"
     )
     first = replace(pick, score=top.score, reasons=(*pick.reasons, why))
+    return (first, *(m for m in matches if m is not pick))
+
+
+def _main_part(
+    project: Project,
+    matches: tuple[Match, ...],
+    same: list[Match],
+    shapes: Mapping[int, tuple[str, ...] | None],
+) -> tuple[Match, ...]:
+    """No log line tells the parts apart (a message quoted alone): the site in the project's
+    main part (project.yaml `main_part`) comes first, with the reason; the others stay listed
+    as raising the same text."""
+    main = project.main_part
+    fits = [m for m in same if main and (m.entry.source.path or "").startswith(main)]
+    others = [m for m in same if shapes[id(m)] is not None and m not in fits]
+    if not fits or not others:
+        return matches
+    pick = matches[0] if matches[0] in fits else fits[0]
+    paths = sorted({m.entry.source.path or "" for m in others})
+    why = (
+        f"nothing in the paste tells which part of {project.name} logged it: the site in "
+        f"{main}, its main part, comes before {', '.join(paths)}"
+    )
+    first = replace(pick, score=matches[0].score, reasons=(*pick.reasons, why))
     return (first, *(m for m in matches if m is not pick))
 
 

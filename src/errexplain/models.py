@@ -91,6 +91,9 @@ class Project(Record):
     log_prefixes: tuple[tuple[str, tuple[str, ...]], ...] = ()
     """(path prefix, patterns): how the log lines of that part of the project open (project.yaml
     `log_prefixes`), regular expressions matched at the start of a line."""
+    main_part: str = ""
+    """The path prefix of the part of the project a paste comes from when nothing in it tells
+    (project.yaml `main_part`: sglang's server, `sglang/srt/`, beside its diffusion runtime)."""
     shared: tuple[tuple[str, str], ...] = ()
     """(other project, entry ids): entries whose wording that project's released source raises
     or logs word for word (project.yaml `shared_wording`, written by tools/shared.py). The ids

@@ -216,14 +216,14 @@ def _history_catalog(root: Path, files: int = 6, per_file: int = 50) -> Path:
     return root
 
 
-HISTORY_INDEX_SHA256 = "3c05d4aad721030c0689dc38eabe72983d8f2f271a431b829ee783a965ea80fa"
+HISTORY_INDEX_SHA256 = "6bdb6104a7f9f48c8d0ffcb56b382cec06355dddad29474ca699fbea5862b4d8"
 """The index of _history_catalog as main built it before the records were encoded in load
 order (speed8), on CPython 3.11; updated in session 10, when the ``sites`` blob began to hold
 message-carrying raise sites (a traceback cut before its exception line is located by its
 frames: errexplain.match.sites), stored in buckets (FORMAT 16); and in session 17, when a
 project row began to hold its ``log_prefixes`` (FORMAT 17); and in session 19, when the
 lineage heads in ``meta`` became two byte strings searched in place (FORMAT 18); and in session
-20, when a project row began to hold its ``shared_wording`` (FORMAT 19). Marshal's
+20, when a project row began to hold its ``main_part`` and ``shared_wording`` (FORMAT 19). Marshal's
 bytes depend on which objects are shared and which referenced twice, so a change of how
 records are encoded
 can change bytes without changing an answer: this pins the bytes. Update it (with a reason)

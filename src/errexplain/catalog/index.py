@@ -74,8 +74,8 @@ if TYPE_CHECKING:
 
 MAGIC = b"ERRXID15"
 FORMAT = 19
-"""19: a project row holds its shared wording (project.yaml `shared_wording`) after
-log_prefixes."""
+"""19: a project row holds its main part and shared wording (project.yaml `main_part`,
+`shared_wording`) after log_prefixes."""
 OFFS_PAGE = 4096
 """Bytes of ``offs`` verified together (the CRC-32 of each page is in ``meta``)."""
 AT_FIELD = 15

@@ -72,6 +72,7 @@ PROJECT_KEYS = frozenset(
         "log_prefixes",
         "adapted_from",
         "shared_wording",
+        "main_part",
     }
 )
 FILE_KEYS = frozenset({"module", "entries"})
@@ -335,6 +336,7 @@ def load_project(root: Path) -> Project:
         _str(raw, "path_prefix") or "",
         adapted,
         log_prefixes,
+        _str(raw, "main_part") or "",
         shared,
     )
 
