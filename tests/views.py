@@ -13,3 +13,17 @@ def catalog_view(kind: str, entries, projects=()):
     if kind == "memory":
         return MemoryCatalog(entries, projects=list(projects))
     return Index.from_bytes(build_bytes(entries, list(projects), "k"))
+
+
+def one_entry(template: str, exception: str = "ValueError", path: str = "pkg/mod.py"):
+    """A derived entry of project `pkg` raising `template` at line 1 of `path`, in `f`."""
+    from errexplain.models import Entry, Source, make_id
+
+    return Entry(
+        id=make_id("pkg", path, "f#1", template),
+        project="pkg",
+        exception=exception,
+        template=template,
+        source=Source("pkg", "1.0", path, 1, "f", None),
+        derived=True,
+    )

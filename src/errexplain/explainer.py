@@ -1198,16 +1198,32 @@ def _logged_as(
         return _main_part(project, matches, same, shapes)
     line, prefix = found
     fits = [m for m in same if any(compile_regex(p).match(line) for p in shapes[id(m)] or ())]
-    misfits = [m for m in same if shapes[id(m)] is not None and m not in fits]
-    if not fits or not misfits:
-        return matches
-    pick = matches[0] if matches[0] in fits else fits[0]
-    others = sorted({m.entry.source.path or "" for m in misfits})
     why = (
         f"the error's log line opens `{prefix.strip()}` as the log lines of this part of "
-        f"{top.entry.project} do; those of {', '.join(others)} open otherwise"
+        f"{top.entry.project} do; those of <others> open otherwise"
     )
-    first = replace(pick, score=top.score, reasons=(*pick.reasons, why))
+    return _part_first(matches, same, shapes, fits, why)
+
+
+def _part_first(
+    matches: tuple[Match, ...],
+    same: list[Match],
+    shapes: Mapping[int, tuple[str, ...] | None],
+    fits: list[Match],
+    why: str,
+) -> tuple[Match, ...]:
+    """`matches` with the best of `fits` (the first match when it fits) first, at the best
+    score, with `why` among its reasons (`<others>` in it: the paths of the sites of the other
+    declared parts; the paste's own text in it is kept as it is); unchanged when no site, or
+    every site of a declared part, fits."""
+    others = [m for m in same if shapes[id(m)] is not None and m not in fits]
+    if not fits or not others:
+        return matches
+    paths = ", ".join(sorted({m.entry.source.path or "" for m in others}))
+    pick = matches[0] if matches[0] in fits else fits[0]
+    first = replace(
+        pick, score=matches[0].score, reasons=(*pick.reasons, why.replace("<others>", paths))
+    )
     return (first, *(m for m in matches if m is not pick))
 
 
@@ -1222,17 +1238,11 @@ def _main_part(
     as raising the same text."""
     main = project.main_part
     fits = [m for m in same if main and (m.entry.source.path or "").startswith(main)]
-    others = [m for m in same if shapes[id(m)] is not None and m not in fits]
-    if not fits or not others:
-        return matches
-    pick = matches[0] if matches[0] in fits else fits[0]
-    paths = sorted({m.entry.source.path or "" for m in others})
     why = (
         f"nothing in the paste tells which part of {project.name} logged it: the site in "
-        f"{main}, its main part, comes before {', '.join(paths)}"
+        f"{main}, its main part, comes before <others>"
     )
-    first = replace(pick, score=matches[0].score, reasons=(*pick.reasons, why))
-    return (first, *(m for m in matches if m is not pick))
+    return _part_first(matches, same, shapes, fits, why)
 
 
 SHAPE_MARGIN = 0.01

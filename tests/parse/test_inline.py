@@ -123,23 +123,15 @@ def test_an_error_body_cut_in_a_long_value_finds_the_template_it_starts() -> Non
     """The message of a body cut by the end of the paste, most of it a placeholder's value (a
     long path), is the start of its template: the literal text read is too short a share of
     the template to be trusted as an unmarked cut, but the unclosed body says it was cut."""
-    from tests.views import catalog_view
+    from tests.views import catalog_view, one_entry
 
     from errexplain.explainer import explain_text
-    from errexplain.models import Entry, Source, make_id
 
     template = (
         "Model adapter '<name>' was requested, but adapters are not enabled. Launch the server "
         "with the adapter flag and preload adapters with the paths option or the load endpoint."
     )
-    e = Entry(
-        id=make_id("pkg", "pkg/tm.py", "f#1", template),
-        project="pkg",
-        exception="ValueError",
-        template=template,
-        source=Source("pkg", "1.0", "pkg/tm.py", 1, "f", None),
-        derived=True,
-    )
+    e = one_entry(template, path="pkg/tm.py")
     view = catalog_view("memory", (e,))
     paste = (
         "openai.BadRequestError: Error code: 400 - "
