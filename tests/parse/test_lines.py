@@ -232,3 +232,27 @@ def test_a_paste_indented_as_a_whole_is_read_at_its_margin():
     # a paste whose lines do not all share a margin is left as it is
     mixed = "Here is the log:\n    [2026-04-09 10:04:40] Loading weights failed\n"
     assert _texts(mixed)[1] == "    [2026-04-09 10:04:40] Loading weights failed"
+
+
+def test_html_character_references_are_read_as_the_characters():
+    """A paste taken from a page's HTML source writes quotes and brackets as references."""
+    text = (
+        "ValueError: Invalid value for &#39;mode&#39;: &quot;fast&quot; &lt;expected one of "
+        "[a, b]&gt; &amp; more&#x21; &bogus; &#0;"
+    )
+    [line] = clean_lines(text)
+    assert line.text == (
+        "ValueError: Invalid value for 'mode': \"fast\" <expected one of [a, b]> & more! "
+        "&bogus; &#0;"
+    )
+
+
+@pytest.mark.parametrize("marker", ["- ", "* ", "-   "])
+def test_a_markdown_list_item_is_read_without_its_marker(marker):
+    [line] = clean_lines(f"{marker}RuntimeError: the pool is exhausted")
+    assert line.text == "RuntimeError: the pool is exhausted"
+
+
+def test_an_exception_group_header_keeps_its_plus():
+    [line] = clean_lines("+ Exception Group Traceback (most recent call last):")
+    assert line.text.startswith("+ Exception Group")

@@ -99,7 +99,7 @@ _GROUP_NAME = compile_regex(r"\(\?P<\w+>")
 _ANY_PREFIX = compile_regex(
     "|".join("(?:" + _GROUP_NAME.sub("(?:", p.pattern) + ")" for p, _ in _PREFIXES)
 )
-_NEEDS_CLEANING = compile_regex(rf"\A(?:\s*>|\[|{_ANY_PREFIX.pattern})|`|~~~|Traceback")
+_NEEDS_CLEANING = compile_regex(rf"\A(?:\s*>|[-*] |\[|{_ANY_PREFIX.pattern})|`|~~~|Traceback")
 _RANK_NAME = compile_regex(r"[A-Z]{1,4}\d{1,6}(?: [A-Z]{1,4}\d{1,6}){0,7}")
 _TITLE_TAG = compile_regex(r"\[(?:bug|BUG|Bug|question|Question)\]:? ?")
 _INFO_STRING = compile_regex(r"[\w+.-]{0,30}")
@@ -229,6 +229,8 @@ class Line(_LineFields):
 def clean_lines(text: str) -> list[Line]:
     """Split `text` into cleaned lines, numbered from 1 as in the input."""
     text = _ESCAPES.sub("", _one_break(text))
+    if "&" in text and _ENTITY.search(text):  # a paste taken from a page's HTML source
+        text = _ENTITY.sub(_entity, text)
     text = text.replace("\t", "    ").replace("\u00a0", " ")
     out: list[Line] = []
     raws = text.split("\n")
@@ -261,6 +263,21 @@ def _unflattened(raw: str) -> list[str]:
     return [raw[a:b].rstrip() for a, b in zip(cuts, [*cuts[1:], len(raw)], strict=True)]
 
 
+_ENTITY = compile_regex(r"&(?:(quot|amp|lt|gt|apos|nbsp)|#(\d{1,7})|#[xX]([0-9a-fA-F]{1,6}));")
+"""The HTML character references a page's source writes for what an error prints (`&#39;`,
+`&quot;`, `&lt;`, `&gt;`, `&amp;`): read as the characters, so the message is the printed one.
+Only these (not the whole `html` module, whose table of names costs a start-up to import)."""
+_NAMED = {"quot": '"', "amp": "&", "lt": "<", "gt": ">", "apos": "'", "nbsp": " "}
+
+
+def _entity(m: re.Match[str]) -> str:
+    name, dec, hexa = m.groups()
+    if name:
+        return _NAMED[name]
+    code = int(dec) if dec else int(hexa, 16)
+    return chr(code) if 0 < code <= 0x10FFFF and not 0xD800 <= code <= 0xDFFF else m.group(0)
+
+
 def _one_break(text: str) -> str:
     """The text with every line break (`\\r\\n`, a lone `\\r`) made `\\n`."""
     return text.replace("\r\n", "\n").replace("\r", "\n")
@@ -282,6 +299,8 @@ def _dedented(raws: list[str]) -> list[str]:
 
 def _clean_one(no: int, raw: str) -> list[Line]:
     s = _unquote(raw) if raw.lstrip().startswith(">") else raw
+    if s[:2] in ("- ", "* "):  # a markdown list item holding the error (`+ ` opens a group)
+        s = s[2:].lstrip(" ")
     fence_before = fence_after = False
     if "```" in s or "~~~" in s:
         fence_before, s, fence_after = _split_fences(s)
