@@ -256,3 +256,63 @@ def test_a_markdown_list_item_is_read_without_its_marker(marker):
 def test_an_exception_group_header_keeps_its_plus():
     [line] = clean_lines("+ Exception Group Traceback (most recent call last):")
     assert line.text.startswith("+ Exception Group")
+
+
+def _cut_at(text: str, width: int) -> str:
+    """The text as a terminal `width` columns wide copies it: each long line cut into pieces."""
+    out = []
+    for line in text.split("\n"):
+        while len(line) > width:
+            out.append(line[:width])
+            line = line[width:]
+        out.append(line)
+    return "\n".join(out)
+
+
+HARD_LOG = (
+    "[2026-01-02 10:00:00 TP0] Scheduler hit an exception: the request pool has no free slot "
+    "left for request 7f3a after waiting 30 seconds; lower --max-running-requests\n"
+    "[2026-01-02 10:00:00 TP1] Scheduler hit an exception: the request pool has no free slot "
+    "left for request 9b21 after waiting 30 seconds; lower --max-running-requests\n"
+    "[2026-01-02 10:00:01 TP0] RuntimeError: Not enough memory left for the cache of request "
+    "7f3a: 4096 tokens asked, 1024 free in the pool of the first rank\n"
+)
+
+
+def test_a_paste_cut_at_a_terminals_width_is_read_joined():
+    """Every long line cut at the same column (a terminal copy): the pieces are one line again,
+    as printed (a cut falls mid-word: no space is added), numbered by its first line."""
+    lines = clean_lines(_cut_at(HARD_LOG, 70))
+    texts = [ln.text for ln in lines if ln.text]
+    assert texts[-1] == (
+        "RuntimeError: Not enough memory left for the cache of request 7f3a: 4096 tokens asked, "
+        "1024 free in the pool of the first rank"
+    )
+    assert len(texts) == 3 and [ln.no for ln in lines if ln.text] == [1, 4, 7]
+
+
+def test_lines_of_one_length_that_are_records_or_frames_are_not_joined():
+    # eight ranks print the same record: every line as long as the longest, each a record
+    ranks = "\n".join(
+        f"[2026-01-02 10:00:00 TP{i}] Detected errors during sampling! NaN" for i in range(8)
+    )
+    assert len([ln for ln in clean_lines(ranks) if ln.text]) == 8
+    # IPython pads its header to the width: neither it nor the rule is a cut line
+    cell = (
+        "-" * 75 + "\n"
+        "OSError" + " " * 35 + "Traceback (most recent call last)\n"
+        "Cell In[7], line 3\n"
+        "----> 3 loader.read_weights('ckpt/')\n"
+        "OSError: no weights under ckpt/ in the directory given for this job at all\n"
+    )
+    assert [ln.text for ln in clean_lines(cell)][2] == "Cell In[7], line 3"
+
+
+def test_text_wrapped_at_words_is_not_taken_for_a_terminal_cut():
+    # two lines of one length by chance, the rest shorter: no spike of equal lengths
+    text = (
+        "ValueError: TP rank 2 could finish the model loading, but there are other ranks\n"
+        "that didn't finish loading. It is likely due to unexpected failures (e.g., OOM)\n"
+        "or a slow node.\n"
+    )
+    assert len([ln for ln in clean_lines(text) if ln.text]) == 3

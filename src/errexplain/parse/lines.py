@@ -14,6 +14,7 @@ from errexplain._startup import TYPE_CHECKING, compile_regex, memo, named_tuple
 
 if TYPE_CHECKING:
     import re
+    from collections.abc import Iterable, Iterator
 
 _ESCAPES = compile_regex(
     r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[@-Z\\-_]?"
@@ -237,7 +238,12 @@ def clean_lines(text: str) -> list[Line]:
     # (a paste indented as a whole: a markdown code block, a notebook cell's output)
     if text.lstrip("\n")[:1] == " ":
         raws = _dedented(raws)
-    for no, raw in enumerate(raws, start=1):
+    numbered: Iterable[tuple[int, str]] = enumerate(raws, start=1)
+    if len(raws) > 2:
+        width = _wrap_width(raws)
+        if width:
+            numbered = _unwrapped(raws, width)
+    for no, raw in numbered:
         if "pid=" in raw:  # a ray log whose line breaks the paste lost: one line per record
             for part in _unflattened(raw):
                 out.extend(_clean_one(no, part))
@@ -246,6 +252,63 @@ def clean_lines(text: str) -> list[Line]:
         else:
             out.append(Line(no, raw))
     return out
+
+
+WRAP_MIN_WIDTH, WRAP_MIN_LINES = 60, 3
+
+
+def _wrap_width(raws: list[str]) -> int:
+    """The width a terminal or a mail client hard-wrapped the paste at, or 0: no line is
+    longer, at least WRAP_MIN_LINES distinct lines are exactly that long and followed by text,
+    and lines that long outnumber twice over those a little shorter (text that was not wrapped
+    has no such spike in its line lengths)."""
+    width = max(map(len, raws))
+    if width < WRAP_MIN_WIDTH:
+        return 0
+    from itertools import pairwise
+
+    full = {
+        r
+        for r, nxt in pairwise(raws)
+        if len(r) == width and nxt.strip() and len(set(r.strip())) > 1  # (not a rule)
+    }
+    if len(full) < WRAP_MIN_LINES:
+        return 0
+    near = sum(1 for r in raws if width - 10 <= len(r) < width)
+    return width if len(full) >= 2 * near else 0
+
+
+def _unwrapped(raws: list[str], width: int) -> Iterator[tuple[int, str]]:
+    """(number, line) of the paste with each line cut at `width` joined to the text the cut
+    carried to the next line (as printed: no space added), numbered by its first line; a new log
+    record, a frame or a blank line is never the rest of a cut line."""
+    i = 0
+    while i < len(raws):
+        no, line = i + 1, raws[i]
+        while len(raws[i]) == width and i + 1 < len(raws) and _carries(raws[i], raws[i + 1]):
+            i += 1
+            line += raws[i]
+        yield no, line
+        i += 1
+
+
+def _carries(cut: str, nxt: str) -> bool:
+    """Whether `nxt` can be what a line cut at the wrap width carried over: text after a line
+    that is neither a rule nor a structural line (IPython pads its headers to the width), and
+    not itself the start of a record, a frame or a header."""
+    st, head = nxt.strip(), cut.strip()
+    return (
+        bool(st)
+        and len(set(head)) > 1
+        and not _STARTS_RECORD.match(nxt)
+        and not line_kind(head)
+        and not line_kind(st)
+    )
+
+
+_STARTS_RECORD = compile_regex(
+    rf'(?:{_ANY_PREFIX.pattern})|\s*File "|Traceback \(|During handling|The above exception'
+)
 
 
 def _unflattened(raw: str) -> list[str]:

@@ -1,0 +1,89 @@
+"""Real pastes in noise of our own making (run by hand): python bench/noise.py [--split dev]
+
+Takes the real-paste corpus (bench/real/) pastes of one split that errexplain gets right, dresses
+each in one kind of noise people add when they paste (a blockquote, a page's HTML escaping, a
+terminal that cut every long line at 80 columns, Windows line breaks, a markdown list, an
+indented code block, a collapsed `<details>` block, CJK prose around it) and counts the pastes
+the noise makes it lose, by failure class (the judge of bench/real.py). A regression guard and
+a finder of weak spots: the noise is ours, not evidence of how often people paste that way.
+The test half is never dressed (it is only scored by bench/real.py).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections import Counter
+from collections.abc import Callable
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import real  # (bench/real.py: the corpus and its judge)
+
+
+def _cut_at(width: int) -> Callable[[str], str]:
+    def cut(text: str) -> str:
+        out = []
+        for line in text.split("\n"):
+            while len(line) > width:
+                out.append(line[:width])
+                line = line[width:]
+            out.append(line)
+        return "\n".join(out)
+
+    return cut
+
+
+def _html(text: str) -> str:
+    for a, b in (("&", "&amp;"), ("'", "&#39;"), ('"', "&quot;"), ("<", "&lt;"), (">", "&gt;")):
+        text = text.replace(a, b)
+    return text
+
+
+NOISE: dict[str, Callable[[str], str]] = {
+    "blockquote": lambda t: "\n".join("> " + line for line in t.split("\n")),
+    "html escaped": _html,
+    "cut at 80 columns": _cut_at(80),
+    "crlf": lambda t: t.replace("\n", "\r\n"),
+    "list item": lambda t: "\n".join(("- " + ln if ln.strip() else ln) for ln in t.split("\n")),
+    "indented 4": lambda t: "\n".join("    " + line for line in t.split("\n")),
+    "details block": lambda t: "<details><summary>log</summary>\n\n" + t + "\n</details>",
+    "cjk prose": lambda t: "启动时报错如下：\n" + t + "\n请问怎么解决？",  # noqa: RUF001
+}
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--split", choices=["dev"], default="dev")
+    args = ap.parse_args(argv)
+    from errexplain.catalog.store import load
+    from errexplain.explainer import explain_text
+
+    view = load(())
+    by_id: dict[str, object] = {}
+    cases = [c for c in real.load_truth(real.CORPUS) if c.get("split") == args.split]
+
+    def right(text: str, case: dict[str, object]) -> tuple[bool, str]:
+        ok, why, _ = real.judge(real.pick_error(explain_text(text, view), case), case, by_id)
+        return ok, why
+
+    kept = [c for c in cases if right(c["text"], c)[0]]
+    print(f"{args.split}: {len(kept)} of {len(cases)} pastes right as pasted, each dressed in:")
+    for name, dress in NOISE.items():
+        lost: Counter[str] = Counter()
+        for case in kept:
+            ok, why = right(dress(case["text"]), case)
+            if not ok:
+                lost[why] += 1
+        n = sum(lost.values())
+        classes = ", ".join(f"{w} {k}" for w, k in lost.most_common())
+        print(
+            f"  {name:<18} lost {n:4} ({n / max(len(kept), 1):6.1%})"
+            + (f": {classes}" if n else "")
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
