@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from tests.views import catalog_view
 
+from errexplain._startup import replace
 from errexplain.catalog.load import CatalogError, load_project
 from errexplain.explainer import SHARED_CAP, explain_text
 from errexplain.models import Entry, Project, Source, make_id
@@ -167,3 +168,23 @@ def test_with_no_prefix_the_main_parts_site_comes_first(order):
 def test_main_part_in_project_yaml(tmp_path: Path):
     (tmp_path / "project.yaml").write_text("name: pkg\nmain_part: pkg/server/\n")
     assert load_project(tmp_path).main_part == "pkg/server/"
+
+
+def test_a_frame_in_the_other_part_outweighs_the_main_part():
+    """Both sites score 1.0 (scores clamp there), but a traceback frame is in the images part's
+    file: that site stays first; the main part decides only when nothing else does."""
+    raised = (
+        replace(ENTRIES[0], kind="raise", exception="RuntimeError"),
+        replace(ENTRIES[1], kind="raise", exception="RuntimeError"),
+    )
+    project = Project("pkg", "1.0", log_prefixes=PROJECT.log_prefixes, main_part="pkg/server/")
+    view = catalog_view("memory", raised, [project])
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "/env/site-packages/pkg/images/launch.py", line 7, in start\n'
+        "    raise RuntimeError(msg)\n"
+        "RuntimeError: Worker 3 has stopped responding. Look at the worker's own log above.\n"
+    )
+    (exp,) = explain_text(text, view)
+    assert _paths(exp)[0] == IMAGES
+    assert not any("its main part" in r for m in exp.matches for r in m.reasons)

@@ -1195,7 +1195,8 @@ def _logged_as(
     known = sorted({p for s in shapes.values() if s for p in s})
     found = _log_line(text, error.line_no, tuple(known))
     if found is None:
-        return _main_part(project, matches, same, shapes)
+        # (frames, when there are any, have ordered the sites already: scores clamp at 1.0)
+        return matches if error.frames else _main_part(project, matches, same, shapes)
     line, prefix = found
     fits = [m for m in same if any(compile_regex(p).match(line) for p in shapes[id(m)] or ())]
     why = (
@@ -1233,9 +1234,9 @@ def _main_part(
     same: list[Match],
     shapes: Mapping[int, tuple[str, ...] | None],
 ) -> tuple[Match, ...]:
-    """No log line tells the parts apart (a message quoted alone): the site in the project's
-    main part (project.yaml `main_part`) comes first, with the reason; the others stay listed
-    as raising the same text."""
+    """No log line or frame tells the parts apart (a message quoted alone): the site in the
+    project's main part (project.yaml `main_part`) comes first, with the reason; the others stay
+    listed as raising the same text."""
     main = project.main_part
     fits = [m for m in same if main and (m.entry.source.path or "").startswith(main)]
     why = (
