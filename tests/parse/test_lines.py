@@ -316,3 +316,26 @@ def test_text_wrapped_at_words_is_not_taken_for_a_terminal_cut():
         "or a slow node.\n"
     )
     assert len([ln for ln in clean_lines(text) if ln.text]) == 3
+
+
+def test_a_frame_line_cut_inside_its_path_is_joined_to_the_rest():
+    """The rest of a frame line cut at the width reads as a frame with its head cut off; after
+    a `File "` line with no `", line` it is that line's rest."""
+    from errexplain.parse import parse_traceback
+
+    site = "/opt/conda/envs/serve/lib/python3.10/site-packages/"
+    msg = "warmup failed with status 503 for the first request sent after the server started"
+    tb = (
+        "Traceback (most recent call last):\n"
+        f'  File "{site}pkg/srt/entrypoints/http_server.py", line 548, in _wait_and_warmup\n'
+        "    raise RuntimeError(f'warmup failed with status {res.status_code} for the "
+        "first request')\n"
+        f"RuntimeError: {msg}\n"
+    )
+    (err,) = parse_traceback(_cut_at(tb, 72))
+    assert err.frames[-1].path.endswith("pkg/srt/entrypoints/http_server.py")
+    assert (err.frames[-1].line, err.frames[-1].function) == (548, "_wait_and_warmup")
+    assert (
+        err.message
+        == "warmup failed with status 503 for the first request sent after the server started"
+    )

@@ -297,13 +297,11 @@ def _carries(cut: str, nxt: str) -> bool:
     that is neither a rule nor a structural line (IPython pads its headers to the width), and
     not itself the start of a record, a frame or a header."""
     st, head = nxt.strip(), cut.strip()
-    return (
-        bool(st)
-        and len(set(head)) > 1
-        and not _STARTS_RECORD.match(nxt)
-        and not line_kind(head)
-        and not line_kind(st)
-    )
+    if not st or len(set(head)) < 2 or _STARTS_RECORD.match(nxt) or line_kind(head):
+        return False
+    # a frame line cut inside its path: what follows (`ts/http_server.py", line 548, in f`) reads
+    # as a frame whose head was cut, and is the rest of this one
+    return not line_kind(st) or (head.startswith('File "') and '", line ' not in head)
 
 
 _STARTS_RECORD = compile_regex(
