@@ -259,14 +259,16 @@ def test_an_exception_group_header_keeps_its_plus():
 
 
 def _cut_at(text: str, width: int) -> str:
-    """The text as a terminal `width` columns wide copies it: each long line cut into pieces."""
-    out = []
-    for line in text.split("\n"):
-        while len(line) > width:
-            out.append(line[:width])
-            line = line[width:]
-        out.append(line)
-    return "\n".join(out)
+    """The text as a terminal `width` columns wide copies it (bench/noise.py's own noise)."""
+    import sys
+    from pathlib import Path
+
+    bench = str(Path(__file__).resolve().parents[2] / "bench")
+    if bench not in sys.path:
+        sys.path.insert(0, bench)
+    import noise
+
+    return noise._cut_at(width)(text)
 
 
 HARD_LOG = (
