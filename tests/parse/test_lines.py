@@ -247,6 +247,18 @@ def test_html_character_references_are_read_as_the_characters():
     )
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        'ValueError: bad body &lt;html&gt; from "proxy"',  # raw quotes: not a page's source
+        "ValueError: bad body &lt;html&gt;",  # no escaped quote: nothing says it is escaped
+    ],
+)
+def test_references_in_a_paste_that_is_not_html_escaped_are_kept(text):
+    [line] = clean_lines(text)
+    assert line.text == text
+
+
 @pytest.mark.parametrize("marker", ["- ", "* ", "-   "])
 def test_a_markdown_list_item_is_read_without_its_marker(marker):
     [line] = clean_lines(f"{marker}RuntimeError: the pool is exhausted")

@@ -230,8 +230,8 @@ class Line(_LineFields):
 def clean_lines(text: str) -> list[Line]:
     """Split `text` into cleaned lines, numbered from 1 as in the input."""
     text = _ESCAPES.sub("", _one_break(text))
-    if "&" in text and _ENTITY.search(text):  # a paste taken from a page's HTML source
-        text = _ENTITY.sub(_entity, text)
+    if "&" in text and '"' not in text and _ESCAPED_QUOTE.search(text):
+        text = _ENTITY.sub(_entity, text)  # a paste taken from a page's HTML source
     text = text.replace("\t", "    ").replace("\u00a0", " ")
     out: list[Line] = []
     raws = text.split("\n")
@@ -328,6 +328,10 @@ _ENTITY = compile_regex(r"&(?:(quot|amp|lt|gt|apos|nbsp)|#(\d{1,7})|#[xX]([0-9a-
 """The HTML character references a page's source writes for what an error prints (`&#39;`,
 `&quot;`, `&lt;`, `&gt;`, `&amp;`): read as the characters, so the message is the printed one.
 Only these (not the whole `html` module, whose table of names costs a start-up to import)."""
+_ESCAPED_QUOTE = compile_regex(r"&(?:quot|apos|#0*3[49]|#[xX]0*2[27]);")
+"""A quote written as a reference: with no raw double quote anywhere, the paste is a page's
+HTML source (its quotes all escaped), and its references are read; a message that merely holds
+`&lt;` (an HTML body quoted in an error, in a traceback with its raw `File "` quotes) is kept."""
 _NAMED = {"quot": '"', "amp": "&", "lt": "<", "gt": ">", "apos": "'", "nbsp": " "}
 
 
