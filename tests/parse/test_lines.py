@@ -263,6 +263,15 @@ def test_references_in_a_paste_that_is_not_html_escaped_are_kept(text):
 def test_a_markdown_list_item_is_read_without_its_marker(marker):
     [line] = clean_lines(f"{marker}RuntimeError: the pool is exhausted")
     assert line.text == "RuntimeError: the pool is exhausted"
+    [line] = clean_lines(f"{marker}`RuntimeError: the pool is exhausted`")
+    assert line.text == "RuntimeError: the pool is exhausted"
+
+
+def test_a_message_line_that_opens_with_a_dash_keeps_it():
+    """A message may print a list of its own (`- rank 3 timed out`): only an exception line,
+    a traceback header or a frame loses the list marker."""
+    [line] = clean_lines("- rank 3 timed out")
+    assert line.text == "- rank 3 timed out"
 
 
 def test_an_exception_group_header_keeps_its_plus():

@@ -364,13 +364,13 @@ def _dedented(raws: list[str]) -> list[str]:
 
 def _clean_one(no: int, raw: str) -> list[Line]:
     s = _unquote(raw) if raw.lstrip().startswith(">") else raw
-    if s[:2] in ("- ", "* "):  # a markdown list item holding the error (`+ ` opens a group)
-        s = s[2:].lstrip(" ")
     fence_before = fence_after = False
     if "```" in s or "~~~" in s:
         fence_before, s, fence_after = _split_fences(s)
     if "`" in s:
         s = _strip_backticks(s)
+    if s[:2] in ("- ", "* "):  # a markdown list item holding the error (`+ ` opens a group)
+        s = _unlisted(s)
     rank, prefix, stream = None, "", ""
     if _ANY_PREFIX.match(s):
         s, rank, prefix, stream = _strip_prefixes(s)
@@ -481,6 +481,22 @@ def _split_header(s: str) -> list[str]:
 
 
 @memo(maxsize=512)
+def _unlisted(s: str) -> str:
+    """A markdown list item's text without its marker when that text is an exception line, a
+    traceback's header or a frame (`- ValueError: ...`); else the line as it is: a line of a
+    message may open with `- ` itself (a list the message prints)."""
+    rest = s[2:].lstrip(" ")
+    if "`" in rest:
+        rest = _strip_backticks(rest)
+    if (
+        exception_head(rest, False)
+        or rest.startswith(("Traceback", 'File "'))
+        or _ANY_PREFIX.match(rest)  # a log record
+    ):
+        return rest
+    return s
+
+
 def exception_head(st: str, lax: bool) -> tuple[str, str] | None:
     """(type, first message line) if `st` is an exception line such as `ValueError: bad`.
 
