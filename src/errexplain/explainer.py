@@ -14,7 +14,6 @@ from errexplain._startup import TYPE_CHECKING, compile_regex, replace
 from errexplain.bounds import ERRORS, MESSAGE_CHARS
 from errexplain.match.normalize import reports_failure
 from errexplain.match.rank import (
-    ELLIPSES,
     FUZZY_CUTOFF,
     Hit,
     Ranking,
@@ -28,6 +27,7 @@ from errexplain.match.release import Facts, Window, guess, pin, site_lines, wind
 from errexplain.match.sites import ambiguous, assert_test, locate, wants_sites
 from errexplain.match.template import compile_template, normalize_ws, sentence_stops
 from errexplain.models import (
+    ELLIPSES,
     UNRAISED_KINDS,
     Current,
     Entry,
@@ -324,9 +324,14 @@ def _shared_wording(
 LOOK_ALIKE = "look-alike, not where this error was raised"
 
 
+def _claimed(notes: Sequence[str]) -> bool:
+    """Whether the notes say another project's claim made the best match a look-alike."""
+    return any(n.endswith(LOOK_ALIKE) for n in notes)
+
+
 def _looks_alike(exp: Explanation) -> bool:
     """Whether another project's claim moved every match of `exp` to its nearest."""
-    return not exp.matches and any(n.endswith(LOOK_ALIKE) for n in exp.notes)
+    return not exp.matches and _claimed(exp.notes)
 
 
 def _other_project(
@@ -1985,7 +1990,7 @@ def _dump_heads(
         matches = tuple(
             replace(m, score=DUMP_CAP, reasons=(*m.reasons, DUMP_REASON)) for m in exp.matches
         )
-        notes = tuple(n for n in exp.notes if not n.startswith("no exception line"))
+        notes = tuple(n for n in exp.notes if n != CATALOGUED_NOTE)
         out.append(replace(exp, matches=matches, notes=(DUMP_NOTE, *notes)))
     return tuple(out)
 
@@ -2049,12 +2054,10 @@ def _as_error(
     error = RaisedError("", msg, line_no=no)
     full = explain_error(error, view, text=text, release=release, cutoff=min(FUZZY_CUTOFF, low))
     matches = tuple(m for m in full.matches if m.entry.id in known)
-    alike = tuple(m for m in full.nearest if m.entry.id in known) if full.notes else ()
+    alike = tuple(m for m in full.nearest if m.entry.id in known) if _claimed(full.notes) else ()
     if not matches and not alike:  # (the release may reorder, never remove, a known candidate)
         matches = tuple(_to_match(view, h) for h in ranking.hits if h.id in known)
-    notes: tuple[str, ...] = (
-        "no exception line in the text: this line reads as a catalogued message",
-    )
+    notes: tuple[str, ...] = (CATALOGUED_NOTE,)
     # (a candidate another project's claim moved to the nearest stays there: a look-alike)
     out = replace(full, matches=matches, nearest=alike, generic=None)
     if _quiet(out):
@@ -2062,6 +2065,8 @@ def _as_error(
     notes += tuple(n for n in full.notes if n not in notes)
     return replace(out, notes=notes)
 
+
+CATALOGUED_NOTE = "no exception line in the text: this line reads as a catalogued message"
 
 QUIET_NOTE = (
     "a warning the program logged that reports no failure by its words: often context "

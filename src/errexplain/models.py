@@ -75,6 +75,10 @@ class RaisedError(Record):
         return self.chain[0] if self.chain else None
 
 
+ELLIPSES = ("...", "\u2026")
+"""How a paster marks text left out (the parser marks a cut it is sure of the same way)."""
+
+
 class Project(Record):
     """A catalogued project: its release and how to link to a source line."""
 

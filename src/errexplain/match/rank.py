@@ -29,7 +29,14 @@ from errexplain.match.template import (
     normalize_ws,
     sentence_stops,
 )
-from errexplain.models import UNRAISED_KINDS, Candidate, Frame, at_lines, raises_here
+from errexplain.models import (
+    ELLIPSES,
+    UNRAISED_KINDS,
+    Candidate,
+    Frame,
+    at_lines,
+    raises_here,
+)
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -451,10 +458,6 @@ def _loose_score(template: str, loose_msg: str) -> tuple[float, str] | None:
         return None
     coverage = min(1.0, compiled.literal_len / max(len(loose_msg), 1))
     return LOOSE_BASE + LOOSE_SPAN * coverage, "the template matches ignoring case and punctuation"
-
-
-ELLIPSES = ("...", "\u2026")
-"""How a paster marks text left out."""
 
 
 def marked_cut(msg: str) -> str | None:

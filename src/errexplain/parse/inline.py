@@ -15,6 +15,7 @@ anchored or bounded and every scan moves forward, so all of this is linear in th
 from __future__ import annotations
 
 from errexplain._startup import TYPE_CHECKING, compile_regex
+from errexplain.models import ELLIPSES
 
 if TYPE_CHECKING:
     import re
@@ -99,10 +100,7 @@ def _cut_at_end(text: str, pos: int) -> tuple[str, int] | None:
     if not body.strip():
         return None
     message = decode_literal(body.rstrip("\\")).rstrip()
-    return (message if message.endswith(CUT_MARKS) else message + "..."), len(text)
-
-
-CUT_MARKS = ("...", "\u2026")
+    return (message if message.endswith(ELLIPSES) else message + "..."), len(text)
 
 
 _NESTED_KEY = compile_regex(r'(?<!\\)\\{1,15}"(?:message|detail)\\{1,15}"')

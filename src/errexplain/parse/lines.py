@@ -480,7 +480,6 @@ def _split_header(s: str) -> list[str]:
     return [head, header, tail] if tail else [head, header]
 
 
-@memo(maxsize=512)
 def _unlisted(s: str) -> str:
     """A markdown list item's text without its marker when that text is an exception line, a
     traceback's header or a frame (`- ValueError: ...`); else the line as it is: a line of a
@@ -497,6 +496,7 @@ def _unlisted(s: str) -> str:
     return s
 
 
+@memo(maxsize=512)
 def exception_head(st: str, lax: bool) -> tuple[str, str] | None:
     """(type, first message line) if `st` is an exception line such as `ValueError: bad`.
 
