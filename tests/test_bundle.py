@@ -60,7 +60,8 @@ def _load(table: dict, name: str):
 
 def test_a_bundled_module_is_the_module_its_file_makes():
     table = _bundle.read_bundle(_bundle.bundle_blob(PKG, ("errexplain.bounds", "errexplain.match")))
-    assert set(table) == {"errexplain.bounds", "errexplain.match"}
+    # (and the record classes' compiled __init__ factories, made from the sources)
+    assert set(table) == {"errexplain.bounds", "errexplain.match", "errexplain._record_inits"}
     spec, module = _load(table, "errexplain.bounds")
     import errexplain.bounds as from_file
 
@@ -138,4 +139,124 @@ def test_future_features_are_compiled_in_not_imported():
     assert names["ANN"] == {"x": "NoSuchName", "return": "int"}
     assert "annotations" not in names  # (the name the import statement would have bound)
     assert "__future__" not in code.co_names
-    assert names["__doc__"] == "Doc."
+    assert names.get("__doc__") is None  # (docstrings are left out: see the next test)
+
+
+def test_docstrings_are_left_out_and_the_code_runs_as_before():
+    """A bundled module's docstrings are dropped (every run unmarshals the bundle), including a
+    body that is only a docstring; everything else runs as the file's code does."""
+    source = (
+        '"""Module doc."""\n\n\nclass A:\n    """Class doc."""\n\n    x = 1\n\n\n'
+        'def only_doc():\n    """Nothing but a docstring."""\n\n\n'
+        'def f(a):\n    """Doc."""\n    s = "a string, not a docstring"\n'
+        "    return s, a + A.x\n\n\n"
+        "ABSENT = (only_doc(), f.__doc__, A.__doc__)\n"
+    )
+    names: dict[str, object] = {}
+    exec(_bundle._compile(source, "errexplain/demo.py"), names)
+    assert names.get("__doc__") is None
+    assert names["ABSENT"] == (None, None, None)
+    assert names["f"](2) == ("a string, not a docstring", 3)  # type: ignore[operator]
+
+
+def _record_classes(modules: tuple[str, ...]) -> list[type]:
+    from errexplain._startup import MutableRecord, Record
+
+    for name in modules:
+        importlib.import_module(name)
+    out: list[type] = []
+    todo = [Record, MutableRecord]
+    while todo:
+        for sub in todo.pop().__subclasses__():
+            todo.append(sub)
+            if sub.__module__ in modules:
+                out.append(sub)
+    return out
+
+
+def test_every_bundled_record_class_has_a_compiled_init():
+    """The bundle's factories cover each record class of the bundled modules, read from their
+    sources (a class whose fields the source reading got wrong would get none and be slower,
+    not wrong: the lookup is by the class's own field names)."""
+    fields = set(_bundle.record_fields(PKG, _bundle.MODULES))
+    classes = _record_classes(_bundle.MODULES)
+    assert len(classes) >= 25
+    assert {cls._fields for cls in classes} <= fields  # type: ignore[attr-defined]
+
+
+def _init_of(cls: type, source: str) -> object:
+    """`cls.__init__` as the bundle's factory for its fields makes it."""
+    names: dict[str, object] = {}
+    exec(compile(source, "errexplain/_record_inits.py", "exec"), names)
+    factory = names["INITS"][cls._fields]  # type: ignore[index, attr-defined]
+    setters = [cls.__dict__[n].__set__ for n in cls._fields]  # type: ignore[attr-defined]
+    return factory(*setters)  # type: ignore[operator]
+
+
+def test_a_compiled_init_makes_the_record_the_generic_one_makes(monkeypatch):
+    """Built positionally, by keyword and with defaults, a record is the same whichever
+    __init__ made it; a frozen one stays frozen; wrong arguments raise TypeError either way."""
+    from errexplain import _startup
+    from errexplain._startup import Record
+
+    class Point(Record):
+        x: int
+        label: str
+        z: int = 0
+        tags: tuple[str, ...] = ()
+
+    source = _bundle.record_inits_source([Point._fields])  # type: ignore[attr-defined]
+    generic = Point.__init__
+    compiled = _init_of(Point, source)
+    compiled.__defaults__ = _startup._trailing(Point._fields, {"z": 0, "tags": ()})  # type: ignore[attr-defined]
+    calls = [
+        ((1, "a"), {}),
+        ((1, "a", 2), {}),
+        ((1,), {"label": "b", "tags": ("t",)}),
+        ((), {"x": 3, "label": "c", "z": 4, "tags": ()}),
+    ]
+    for args, kw in calls:
+        monkeypatch.setattr(Point, "__init__", generic)
+        want = Point(*args, **kw)
+        monkeypatch.setattr(Point, "__init__", compiled)
+        got = Point(*args, **kw)
+        assert got == want and repr(got) == repr(want) and hash(got) == hash(want)
+        with pytest.raises(AttributeError):
+            got.x = 9  # type: ignore[misc]
+    for args, kw in [
+        ((), {}),
+        ((1, "a", 2, (), 5), {}),
+        ((1, "a"), {"nope": 1}),
+        ((1,), {"x": 2, "label": "l"}),
+    ]:
+        for init in (generic, compiled):
+            monkeypatch.setattr(Point, "__init__", init)
+            with pytest.raises(TypeError):
+                Point(*args, **kw)
+
+
+def test_the_metaclass_takes_a_compiled_init_when_the_bundle_has_one(monkeypatch):
+    """A class whose field names the bundle's table holds gets that factory's __init__ (its
+    defaults given as the function's); one whose defaults are not all trailing keeps the generic
+    one."""
+    from errexplain import _startup
+    from errexplain._startup import Record
+
+    source = _bundle.record_inits_source([("a", "b"), ("p", "q")])
+    names: dict[str, object] = {}
+    exec(compile(source, "errexplain/_record_inits.py", "exec"), names)
+    monkeypatch.setitem(_startup._inits, "table", names["INITS"])
+
+    class Two(Record):
+        a: int
+        b: int = 5
+
+    class Odd(Record):
+        p: int = 1
+        q: int  # (a default before a field without one: bound by the generic __init__)
+
+    assert Two.__init__.__code__.co_filename == "errexplain/_record_inits.py"
+    assert Two.__init__.__qualname__.endswith("Two.__init__")
+    assert Two(1) == Two(a=1, b=5) and Two(1, 2).b == 2
+    assert Odd.__init__.__code__.co_filename != "errexplain/_record_inits.py"
+    assert Odd(q=2).p == 1

@@ -100,8 +100,69 @@ def bundle_blob(package_dir: str, modules: tuple[str, ...] = MODULES) -> bytes:
         with open(os.path.join(package_dir, rel), encoding="utf-8") as fh:
             source = fh.read()
         table[name] = (is_pkg, rel, _compile(source, f"errexplain/{rel}"))
+    rel = f"{RECORD_INITS}.py"  # (no such file: the module is made here, from the sources)
+    inits = record_inits_source(record_fields(package_dir, modules))
+    table[f"{_PACKAGE}.{RECORD_INITS}"] = (False, rel, _compile(inits, f"errexplain/{rel}"))
     body = marshal.dumps(table)
     return _tag() + crc32(body).to_bytes(4, "little") + body
+
+
+RECORD_INITS = "_record_inits"  # (errexplain._startup.RECORD_INITS: not imported here)
+_RECORD_BASES = ("Record", "MutableRecord")
+
+
+def record_fields(package_dir: str, modules: "tuple[str, ...]") -> "list[tuple[str, ...]]":
+    """The field names, in order, of every record class in the sources of `modules` (a class
+    whose bases name Record or MutableRecord; its fields are its body's annotated names, as
+    errexplain._startup's metaclass takes them), read from the source without importing it.
+    (The bundled modules' only: a factory costs its unmarshalling at every start, and the
+    records of the other modules are made by commands that run long.)"""
+    import ast
+    import os
+
+    found: dict[tuple[str, ...], None] = {}
+    for name in modules:
+        with open(
+            os.path.join(package_dir, _relative(name, package_dir)[1]), encoding="utf-8"
+        ) as fh:
+            tree = ast.parse(fh.read())
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ClassDef) and any(
+                (b.id if isinstance(b, ast.Name) else getattr(b, "attr", "")) in _RECORD_BASES
+                for b in node.bases
+            ):
+                names = tuple(
+                    a.target.id
+                    for a in node.body
+                    if isinstance(a, ast.AnnAssign) and isinstance(a.target, ast.Name)
+                )
+                found[names] = None
+    return list(found)
+
+
+def record_inits_source(fields: "list[tuple[str, ...]]") -> str:
+    """A module whose ``INITS`` maps each field-name tuple to a factory: given the fields' slot
+    setters, it returns an ``__init__`` taking the fields as parameters and setting each."""
+    out = ['"""Made by errexplain._bundle.record_inits_source (see _startup._RecordMeta)."""', ""]
+    entries = []
+    for k, names in enumerate(fields):
+        if any(not n.isidentifier() or n == "self" or n.startswith("_s") for n in names):
+            continue  # (cannot be a parameter of its own: the generic __init__ serves it)
+        setters = ", ".join(f"_s{i}" for i in range(len(names)))
+        out.append(f"def _f{k}({setters}):")
+        out.append(
+            f"    def __init__(self, {', '.join(names)}):" if names else "    def __init__(self):"
+        )
+        out.extend(f"        _s{i}(self, {n})" for i, n in enumerate(names))
+        if not names:
+            out.append("        pass")
+        out.append("    return __init__")
+        out.append("")
+        entries.append(f"    {names!r}: _f{k},")
+    out.append("INITS = {")
+    out.extend(entries)
+    out.append("}")
+    return "\n".join(out) + "\n"
 
 
 def _compile(source: str, filename: str) -> "Any":
@@ -114,6 +175,7 @@ def _compile(source: str, filename: str) -> "Any":
     import ast
 
     tree = ast.parse(source, filename)
+    _drop_docstrings(tree)
     flags = 0
     kept = []
     for node in tree.body:
@@ -124,6 +186,25 @@ def _compile(source: str, filename: str) -> "Any":
         kept.append(node)
     tree.body = kept
     return compile(tree, filename, "exec", flags=flags, dont_inherit=True)
+
+
+def _drop_docstrings(tree: "Any") -> None:
+    """Take the docstrings out of a module's tree: a seventh of the bundle's bytes, which
+    every run unmarshals, and nothing reads them (the commands' help texts are the typer app's,
+    errexplain.cli.typer_app, which is not bundled)."""
+    import ast
+
+    kinds = (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)
+    for node in ast.walk(tree):
+        if not isinstance(node, kinds) or not node.body:
+            continue
+        first = node.body[0]
+        if (
+            isinstance(first, ast.Expr)
+            and isinstance(first.value, ast.Constant)
+            and isinstance(first.value.value, str)
+        ):
+            node.body[0] = ast.copy_location(ast.Pass(), first)
 
 
 def read_bundle(data: bytes) -> "dict[str, tuple[bool, str, Any]]":

@@ -123,11 +123,46 @@ def _frozen_delattr(self: Any, name: str) -> None:
     raise AttributeError(f"cannot delete field {name!r} of a frozen record")
 
 
+RECORD_INITS = "_record_inits"
+"""The module of compiled ``__init__`` factories for the package's record classes: only in a
+wheel's code bundle (errexplain._bundle), which builds it from the sources' record classes."""
+_inits: dict[str, dict[tuple[str, ...], Callable[..., Callable[..., None]]]] = {}
+
+
+def _record_inits() -> dict[tuple[str, ...], Callable[..., Callable[..., None]]]:
+    """Field names -> a factory that, given each field's slot setter, returns the record's
+    ``__init__`` written out for those fields (:func:`errexplain._bundle.record_inits_source`);
+    empty without a bundle (an editable install, ``ERREXPLAIN_NO_BUNDLE``)."""
+    found = _inits.get("table")
+    if found is None:
+        try:
+            module = __import__(f"{__package__ or 'errexplain'}.{RECORD_INITS}", fromlist=["_"])
+            found = dict(module.INITS)
+        except Exception:
+            found = {}
+        _inits["table"] = found
+    return found
+
+
+def _trailing(names: tuple[str, ...], defaults: dict[str, Any]) -> tuple[Any, ...] | None:
+    """The defaults as a function's ``__defaults__`` (None when they are not all trailing)."""
+    tail = names[len(names) - len(defaults) :] if defaults else ()
+    if set(tail) != defaults.keys():
+        return None
+    return tuple(defaults[n] for n in tail)
+
+
 class _RecordMeta(type):
     """Makes each subclass of :class:`Record` / :class:`MutableRecord` a slotted class of its
     own annotations, in one class creation (a decorator built every record class twice: the
     class statement's class, then the slotted one; 27 microseconds a class against 17, with
-    31 record classes on the piped path)."""
+    31 record classes on the piped path).
+
+    Its ``__init__`` is the bundle's compiled one for its fields when there is one (a call
+    binds its arguments as any function's and sets each slot in a line of its own: a fifth of
+    the generic one's cost, and a piped explain makes some 600 records); else the generic
+    :func:`_make_init`, which compiles nothing (compiling an ``__init__`` per class at start-up
+    would cost more than it saves)."""
 
     def __new__(mcls, name: str, bases: tuple[type, ...], ns: dict[str, Any]) -> Any:
         if "_fields" in ns:  # (the bases Record and MutableRecord themselves)
@@ -143,6 +178,14 @@ class _RecordMeta(type):
         )
         cls = super().__new__(mcls, name, bases, ns)
         setters.extend(cls.__dict__[n].__set__ for n in names)
+        factory = _record_inits().get(names)
+        trailing = _trailing(names, defaults)
+        if factory is not None and trailing is not None:
+            init = factory(*setters)
+            init.__defaults__ = trailing or None
+            init.__qualname__ = f"{ns.get('__qualname__', name)}.__init__"
+            init.__module__ = str(ns.get("__module__", __name__))
+            type.__setattr__(cls, "__init__", init)
         return cls
 
 

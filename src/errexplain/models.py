@@ -446,12 +446,13 @@ if TYPE_CHECKING:
             """The entries raised in a file of this name (any directory) by a function whose
             name (last part of its qualified name) is `function`, in position order."""
 
-        def site_positions(self, key: str) -> tuple[int, ...]:
+        def site_positions(self, key: str, messages: bool = True) -> tuple[int, ...]:
             """The positions :meth:`sites_at` gives candidates for (a cheap membership test)."""
 
-        def sites_at(self, key: str) -> list[Candidate]:
+        def sites_at(self, key: str, messages: bool = True) -> list[Candidate]:
             """The locatable entries filed under a key of errexplain.match.sites (a file and
-            function, a file, or an assert test), in position order."""
+            function, a file, or an assert test), in position order; not `messages`: only
+            those without a message."""
 
         def known_base(self, exc_type: str) -> str | None:
             """The builtin base the catalog records for a custom exception class."""

@@ -14,6 +14,7 @@ from errexplain.catalog.index import _HEAD_SIZE, MAGIC, Index, IndexCorrupt
 from errexplain.catalog.index_build import build_bytes
 from errexplain.catalog.memory import MemoryCatalog
 from errexplain.match.normalize import words
+from errexplain.match.sites import site_key
 from errexplain.models import Entry, ExampleFix, Project, Source
 
 PROJECT = Project(
@@ -170,6 +171,11 @@ def _assert_same_view(index, memory, entries) -> None:
             got = index.sites(e.source.path, e.source.function)
             want = memory.sites(e.source.path, e.source.function)
             assert sorted(c.id for c in got) == sorted(c.id for c in want)
+            # only the message-less ones (a frame's lookup for an error without a message)
+            key = site_key(e.source.path, e.source.function)
+            bare = [c.id for c in index.sites_at(key, messages=False)]
+            assert bare == [c.id for c in got if not c.template]
+            assert sorted(bare) == sorted(c.id for c in memory.sites_at(key, messages=False))
     assert index.position("0" * 16) is None
     assert index.sites("nosuchfile.py", "f") == memory.sites("nosuchfile.py", "f") == []
     assert index.known_base("NoSuchError") is memory.known_base("NoSuchError") is None
@@ -425,3 +431,30 @@ def test_at_is_read_without_building_the_entry():
         assert not index._entries  # nothing built to read it
         assert index.entry(pos).at == index.at(pos) == memory.at(memory.position(e.id))
         index._entries.clear()
+
+
+def test_message_less_sites_lie_in_file_and_line_order():
+    """Entries filed under no word (message-less asserts and raises) are in file and line
+    order, whatever their ids: a function's sites are one run of rows, read together."""
+    lines = (40, 10, 30, 20, 50)
+    ids = ("9" * 16, "1" * 16, "5" * 16, "3" * 16, "7" * 16)  # (not in line order)
+    entries = tuple(
+        Entry(
+            id=i,
+            project="p",
+            exception="AssertionError",
+            base="AssertionError",
+            template="",
+            source=_src(path, line, "f"),
+            kind="assert",
+            condition=f"x{line} > 0",
+        )
+        for path in ("p/z.py", "p/a.py")
+        for i, line in zip((p[:15] + path[2] for p in ids), lines, strict=True)
+    )
+    index = Index.from_bytes(build_bytes(entries, [PROJECT], "key-o"))
+    rows = [index.candidate(k) for k in range(len(index))]
+    assert [(c.path, c.line) for c in rows] == sorted((c.path, c.line) for c in rows)
+    found = index.sites_at(site_key("p/a.py", "f"), messages=False)
+    assert [c.pos for c in found] == sorted(c.pos for c in found)
+    assert [c.pos for c in found] == list(range(found[0].pos, found[0].pos + len(lines)))

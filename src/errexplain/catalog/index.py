@@ -73,11 +73,13 @@ if TYPE_CHECKING:
     _T = TypeVar("_T")
 
 MAGIC = b"ERRXID15"
-FORMAT = 19
-"""19: a project row holds its main part and shared wording (project.yaml `main_part`,
-`shared_wording`) after log_prefixes."""
+FORMAT = 20
+"""20: a site key's value holds, beside its positions, which of them have a message; entries
+filed under no word are in file and line order."""
 OFFS_PAGE = 4096
 """Bytes of ``offs`` verified together (the CRC-32 of each page is in ``meta``)."""
+ROW_GAP = 32
+"""Rows a batched read of a site key's rows reads past between two wanted ones."""
 AT_FIELD = 15
 """Where records.prose() puts an entry's `at` in its prose record."""
 _NBLOBS = 9
@@ -201,7 +203,7 @@ class Index:
         self._prose: dict[int, tuple[Any, ...]] = {}
         self._stats: WordStats | None = None
         self._ids: dict[str, int] | None = None
-        self._sites: dict[int, dict[str, tuple[int, ...]]] = {}
+        self._sites: dict[int, dict[str, tuple[tuple[int, ...], bytes]]] = {}
         self._facts: dict[str, Facts] | None = None
         self._projects = {p[0]: Project(*p) for p in meta["projects"]}
 
@@ -378,16 +380,36 @@ class Index:
     def sites(self, file_name: str, function: str) -> list[Candidate]:
         return self.sites_at(site_key(file_name, function))
 
-    def site_positions(self, key: str) -> tuple[int, ...]:
+    def site_positions(self, key: str, messages: bool = True) -> tuple[int, ...]:
         spans = self.meta["sites"]
         k = _slot(key, len(spans))
         bucket = self._sites.get(k)
         if bucket is None:
             bucket = self._sites[k] = marshal.loads(self._bucket_bytes(self._at_sites, spans[k]))
-        return tuple(bucket.get(key, ()))
+        positions, messaged = bucket.get(key, ((), b""))
+        if messages:
+            return tuple(positions)
+        return tuple([p for p, m in zip(positions, messaged, strict=True) if not m])
 
-    def sites_at(self, key: str) -> list[Candidate]:
-        return [self.candidate(pos) for pos in self.site_positions(key)]
+    def sites_at(self, key: str, messages: bool = True) -> list[Candidate]:
+        positions = self.site_positions(key, messages)
+        self._load_positions(positions)
+        return [self._rows[pos] for pos in positions]
+
+    def _load_positions(self, positions: Sequence[int]) -> None:
+        """Load the rows at `positions` not loaded yet, one read per run of near positions
+        (a file's sites lie close together in the index, so a site key's rows are a few runs;
+        a run's gaps cost their bytes, at most ROW_GAP rows each)."""
+        todo = sorted({p for p in positions if p not in self._rows})
+        k = 0
+        while k < len(todo):
+            end = k + 1
+            while end < len(todo) and todo[end] - todo[end - 1] <= ROW_GAP:
+                end += 1
+            first, last = todo[k], todo[end - 1]
+            run = set(todo[k:end])
+            self._load_rows(first, last - first + 1, [p in run for p in range(first, last + 1)])
+            k = end
 
     def history_projects(self) -> tuple[str, ...]:
         return tuple(self.meta.get("history", ()))

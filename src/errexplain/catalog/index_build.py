@@ -43,8 +43,15 @@ def _bucket_order(
         seconds = tuple(filed[i][1] for i in members)  # type: ignore[index]
         rare[word] = (len(order), len(members), seconds)
         order.extend(members)
-    order.extend(sorted(generic, key=lambda i: entries[i].id))
+    # entries filed under no word (mostly message-less sites) are found by their file and
+    # function (the sites table): in file and line order, a function's sites are a few runs
+    # of near rows, which a frame's lookup reads together (Index.sites_at)
+    order.extend(sorted(generic, key=lambda i: _site_order(entries[i])))
     return order, rare
+
+
+def _site_order(e: Entry) -> tuple[str, int, str]:
+    return (e.source.path or "", e.source.line or 0, e.id)
 
 
 def build_bytes(
@@ -131,7 +138,8 @@ def _lookups(
     ids = marshal.dumps(_rows_by_id(entries, order, release_facts))
     stats = word_stats([entries[i].template for i in order], known)
     fuzzy = marshal.dumps((stats.postings, stats.idf, stats.weight_sums))
-    sites, spans = _site_buckets(site_table([entries[i] for i in order]))
+    ordered = [entries[i] for i in order]
+    sites, spans = _site_buckets(site_table(ordered), [bool(e.template) for e in ordered])
     return ids, fuzzy, sites, spans
 
 
@@ -147,11 +155,14 @@ def _rows_by_id(
 
 
 def _site_buckets(
-    table: Mapping[str, tuple[int, ...]],
+    table: Mapping[str, tuple[int, ...]], messaged: Sequence[bool]
 ) -> tuple[bytes, tuple[tuple[int, int, int], ...]]:
-    """The ``sites`` blob and (offset, length, CRC-32) of each of its buckets."""
+    """The ``sites`` blob and (offset, length, CRC-32) of each of its buckets. A key's value is
+    its positions and, in the same order, a byte each: 1 for an entry with a message (a frame's
+    lookup for a message-less error reads only the rows of the others)."""
     blob = bytearray()
-    spans = _append_buckets(blob, _buckets(((k, table[k]) for k in sorted(table)), SITE_BUCKETS))
+    items = ((k, (table[k], bytes(messaged[p] for p in table[k]))) for k in sorted(table))
+    spans = _append_buckets(blob, _buckets(items, SITE_BUCKETS))
     return bytes(blob), spans
 
 

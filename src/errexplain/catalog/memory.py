@@ -87,13 +87,14 @@ class MemoryCatalog:
     def sites(self, file_name: str, function: str) -> list[Candidate]:
         return self.sites_at(site_key(file_name, function))
 
-    def site_positions(self, key: str) -> tuple[int, ...]:
+    def site_positions(self, key: str, messages: bool = True) -> tuple[int, ...]:
         if self._sites is None:
             self._sites = site_table(self._entries)
-        return self._sites.get(key, ())
+        found = self._sites.get(key, ())
+        return found if messages else tuple(p for p in found if not self._entries[p].template)
 
-    def sites_at(self, key: str) -> list[Candidate]:
-        return [self._candidates[p] for p in self.site_positions(key)]
+    def sites_at(self, key: str, messages: bool = True) -> list[Candidate]:
+        return [self._candidates[p] for p in self.site_positions(key, messages)]
 
     def history_projects(self) -> tuple[str, ...]:
         return tuple(sorted(self._facts))

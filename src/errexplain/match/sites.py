@@ -321,8 +321,9 @@ def locate(view: CatalogView, error: RaisedError, *, limit: int = 5) -> list[Hit
     looked: list[tuple[float, int, Frame, Candidate]] = []
     for depth, frame in enumerate(reversed(error.frames[-LOCATE_FRAMES:])):
         key = site_key(frame.path, frame.function) if frame.function else file_key(frame.path)
-        for cand in view.sites_at(key):
-            if _looked_up(cand, test, cut and depth == 0 and raises_here(frame.code)):
+        raised_here = cut and depth == 0 and raises_here(frame.code)
+        for cand in view.sites_at(key, messages=test is not None or raised_here):
+            if _looked_up(cand, test, raised_here):
                 unlined, _ = _score(view, cand, frame, depth, error, test, lined=False)
                 looked.append((unlined.raw, depth, frame, cand))
     best, nearness = _best_lined(view, looked, error, test, limit)
