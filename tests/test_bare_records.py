@@ -512,3 +512,48 @@ def test_a_record_ending_with_a_colon_is_no_dump_head_without_unprefixed_lines_a
     # words before the colon that are not the template's
     other = DUMP_LOG.replace("queue state:", "final report:")
     assert explain_text(other, view) == ()
+
+
+def test_a_record_printed_over_two_lines_is_read_whole_when_that_reads_better():
+    # one warning printed over two lines; its second line alone is also a wording of its own
+    whole = _entry(
+        "m",
+        "warning",
+        "Falling back to the eager kernel. Speed may suffer! Tuned table missing at <path>",
+        "kern.py",
+        40,
+        "log",
+    )
+    second = _entry("n", "warning", "Tuned table missing at <path>", "kern.py", 70, "log")
+    view = _view(whole, second)
+    log = (
+        "[2026-04-11 09:30:02 TP3] Falling back to the eager kernel. Speed may suffer!\n"
+        "Tuned table missing at /srv/tables/E=64,N=1024,device_name=H100.json\n"
+    )
+    exps = explain_text(log, view)
+    assert [e.matches[0].entry.id for e in exps] == ["m" * 16]
+    assert exps[0].error.message.endswith("device_name=H100.json")
+    # a next line that is another template's message, not the record's rest, stays apart
+    other = "[2026-04-11 09:30:03 TP3] Tuned table missing at /srv/tables/b.json\n"
+    exps = explain_text("[2026-04-11 09:30:02 TP3] Tuned table missing at /a.json\n" + other, view)
+    assert {e.matches[0].entry.id for e in exps} == {"n" * 16}
+
+
+def test_a_known_message_above_a_summary_of_its_call_chain_is_the_error():
+    # no exception line: a message, then an indented summary the author wrote of where it went
+    mismatch = _entry(
+        "p", "ValueError", "Mismatch: <n> frames but <m> timestamps", "v.py", 8, "raise"
+    )
+    view = _view(mismatch)
+    note = (
+        "Worker output, every retry:\n\n"
+        "```\n"
+        "Mismatch: 12 frames but 9 timestamps\n"
+        "  video.py:88  sample_frames  -> StopIteration\n"
+        "  video.py:120 load_video     -> RuntimeError\n"
+        "```\n"
+    )
+    exps = explain_text(note, view)
+    assert exps[0].matches[0].entry.id == "p" * 16
+    # the summary lines read as frames of a traceback cut before its exception: kept, after it
+    assert [e.error.message for e in exps[1:]] == [""]

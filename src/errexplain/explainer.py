@@ -828,7 +828,8 @@ def _with_beside(
         # only tracebacks cut before their exception line: the error is the message the
         # paster quoted elsewhere (in quotes or backticks, or an issue title after its colon),
         # else a log record read as in a paste with no exception line (a logged warning
-        # before the cut traceback); prose around it is not read line by line
+        # before the cut traceback), else a line that is a known message whole (the lines
+        # after it a summary of where it went); prose around it is not read line by line
         # (a quiet warning there is the start-up's context, not what the trace cut off)
         beside = (
             list(bare_messages(text, view, release=release, quoted=True))
@@ -838,6 +839,15 @@ def _with_beside(
                 if not _quiet(x)
             ]
             or _announcers(text, cleaned, view, out, release)
+            or [
+                x
+                for x in bare_messages(text, view, release=release)
+                if not _quiet(x)
+                and _is_whole_line(text, x)
+                and not _announces(x.error.message)
+                and x.matches
+                and x.matches[0].score >= BESIDE_SCORE
+            ]
         )
     beside = [*reporting, *beside][:room]
     if beside:
@@ -845,6 +855,14 @@ def _with_beside(
         first = {id(x) for x in reporting}
         out = sorted([*out, *beside], key=lambda x: (x.error.line_no, id(x) not in first))
     return out
+
+
+def _is_whole_line(text: str, x: Explanation) -> bool:
+    """Whether the error's message is the whole of its line (backticks and fences aside)."""
+    lines = text.splitlines()
+    no = x.error.line_no
+    line = lines[no - 1] if 0 < no <= len(lines) else ""
+    return line.strip().strip("`").strip() == x.error.message
 
 
 ANNOUNCED_CAP = 0.89
@@ -1707,7 +1725,14 @@ def _best_reading(
             ):
                 known.append((hit.raw, msg, ranking, whole))
                 record = printed.get(msg) == "record"
-                if best is None or (record, hit.raw) > (printed.get(best[1]) == "record", best[0]):
+                if best is not None and _continues(best, msg, hit):
+                    # the record's message goes on on the next line (printed over two lines,
+                    # or wrapped by the paster) and reads better whole: the record's reading
+                    best = (hit.raw, msg, ranking, best[3])
+                elif best is None or (record, hit.raw) > (
+                    printed.get(best[1]) == "record",
+                    best[0],
+                ):
                     # a log record's whole text, known well, is the message as printed: a
                     # part of it (the exception after `Error in parse_streaming_increment: `)
                     # is a value inside that message, however well that part is known
@@ -1715,6 +1740,18 @@ def _best_reading(
         if best is not None:
             return _wrapping(known, best, group, _explained(wrappers, best[1], coverage))
     return _from_first(view, cands, first, coverage)
+
+
+def _continues(best: _Reading, msg: str, hit: Hit) -> bool:
+    """Whether `msg` is the reading `best` and what follows it on the next line(s), known as the
+    same template and better: the rest of the message, not another one."""
+    raw, text, ranking, _ = best
+    return (
+        msg.startswith(text + " ")
+        and bool(ranking.hits)
+        and hit.id == ranking.hits[0].id
+        and hit.raw > raw
+    )
 
 
 HTTP_PHRASES = frozenset(

@@ -39,6 +39,8 @@ FACTS = Facts(
         ("sglang==0.4.3post2", ["0.4.3.post2"]),
         ("mysglang==1.0.0 and sglang_router 0.1.4 and sglang.srt 3", []),
         ("我用sglang 0.4.6部署的模型", ["0.4.6"]),  # between ideographs, no space
+        ("(sglang_0.4.4) me@node:~$ python -m sglang.launch_server", ["0.4.4"]),  # env name
+        ("envs/sglang_router_0.1.4/bin/python", []),
     ],
 )
 def test_version_strings(text, found):

@@ -30,7 +30,7 @@ _VERSION = r"v?(?P<v>\d{1,3}\.\d{1,3}\.\d{1,4}(?:\.?post\d{1,3})?)"
 _PATTERNS = {
     "sglang": compile_regex(
         r"(?i)(?<![A-Za-z0-9_.-])(?:lmsysorg/)?sglang(?:[ _-]?version)?"
-        r"(?:\s{0,3}(?:==|:|=|\s)\s{0,3}|-|/|:)" + _VERSION + r"(?!\d)"
+        r"(?:\s{0,3}(?:==|:|=|\s)\s{0,3}|-|_|/|:)" + _VERSION + r"(?!\d)"
     ),
 }
 
