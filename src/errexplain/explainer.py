@@ -697,7 +697,7 @@ def explain_text_bounded(
     are explained, the first ERRORS - 1 and the last (the one a crashing log ends with)."""
     errors = parse_traceback(text)
     if not errors:
-        return bare_messages(text, view, release=release), 0
+        return _with_native(text, None, list(bare_messages(text, view, release=release))), 0
     from errexplain.parse.lines import clean_lines
 
     kept = errors if len(errors) <= ERRORS else (*errors[: ERRORS - 1], errors[-1])
@@ -725,7 +725,87 @@ def explain_text_bounded(
         if cleaned is None:
             cleaned = clean_lines(text)
         out = _with_beside(text, cleaned, view, out, release, ERRORS - len(errors))
-    return tuple(out), len(errors) - len(kept)
+    return _with_native(text, cleaned, out), len(errors) - len(kept)
+
+
+NATIVE_MARKS: tuple[str, ...] = (".c:", ".h:", ".cu:", ".cc:", ".cpp:", ".cuh:", ".hpp:")
+NATIVE_MARKS += (".cxx:", "Fatal Python", "terminate called", "Assertion `")
+"""Words one of which a paste holds when it may hold a native error (a cheap look first)."""
+NATIVE_NOTE = (
+    "printed by compiled (C, C++ or CUDA) code, not raised by Python: the catalog holds "
+    "Python raise sites, so this is explained by what the line says"
+)
+NATIVE_ABOUT = {
+    "kernel": (
+        "A CUDA kernel's own check failed on the GPU (a device-side assertion): the line names "
+        "the kernel's source file and line and the condition that was false, most often an "
+        "index outside a tensor's size (a token id beyond the vocabulary, a position beyond the "
+        "cache). The CUDA context is unusable afterwards, so the process fails at its next CUDA "
+        "call with `CUDA error: device-side assert triggered`, and what the server prints after "
+        "this line (a scheduler or subprocess reported dead) is a consequence of it."
+    ),
+    "fatal": (
+        "The Python interpreter stopped the process from inside native code (a segmentation "
+        "fault, an abort): no exception was raised, so nothing could catch it. The thread stacks "
+        "printed after this line, innermost call first, show which Python call was running; the "
+        "native library it called is the usual suspect."
+    ),
+    "terminate": (
+        "A C++ exception was thrown in native code and nothing caught it (often in a background "
+        "thread of a library, such as a process group's watchdog), so the C++ runtime aborted "
+        "the process. The text after `what():` is the exception's message."
+    ),
+    "located": (
+        "A line printed by compiled (C, C++ or CUDA) code, naming its source file and line. No "
+        "Python raise site exists for it; lines the program prints after it (a process "
+        "exiting, a scheduler reported dead) may be its consequence."
+    ),
+}
+
+
+def _with_native(
+    text: str, cleaned: Sequence[Line] | None, out: list[Explanation]
+) -> tuple[Explanation, ...]:
+    """`out` with the native errors of the paste (parse.native) that no error in it holds
+    already, each an error of its own in line order: the reason a crash printed above what the
+    Python side printed after it."""
+    if not any(mark in text for mark in NATIVE_MARKS):
+        return tuple(out)
+    from errexplain.parse.lines import clean_lines
+    from errexplain.parse.native import native_errors
+
+    natives = native_errors(cleaned if cleaned is not None else clean_lines(text))
+    said = [x.error.message for x in out if x.error.message]
+    new = [
+        Explanation(e, (), notes=(NATIVE_NOTE,), generic=NATIVE_ABOUT[_native_kind(e)])
+        for e in natives
+        if not any(_holds(m, e) for m in said)
+    ]
+    if not new:
+        return tuple(out)
+    return tuple(sorted([*out, *new], key=lambda x: x.error.line_no))
+
+
+def _holds(message: str, native: RaisedError) -> bool:
+    """Whether an error's message holds the native error (its text, or its source location)."""
+    if native.message and native.message in message:
+        return True
+    f = native.frames[0] if native.frames else None
+    return f is not None and f"{f.path.rpartition('/')[2]}:{f.line}" in message
+
+
+def _native_kind(e: RaisedError) -> str:
+    if e.type:
+        return "terminate"
+    if e.message.startswith("Fatal Python error: "):
+        return "fatal"
+    if (
+        e.message.startswith("Assertion `")
+        and e.frames
+        and e.frames[0].path.endswith((".cu", ".cuh"))
+    ):
+        return "kernel"
+    return "located"
 
 
 def _cut_or_unexplained(x: Explanation) -> bool:

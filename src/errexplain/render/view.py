@@ -248,6 +248,7 @@ FORMS = {
     "repr": "from an exception repr",
     "prose": "quoted in text",
     "argparse": "from a command line's usage error (argparse)",
+    "native": "printed by compiled code, not a Python exception",
 }
 """How an error was written, said under its line when it was not a traceback or a bare line
 (`RaisedError.form`)."""
@@ -281,6 +282,8 @@ def _header(exp: Explanation) -> list[Part]:
 
 
 def _no_match(exp: Explanation) -> list[Part]:
+    if exp.error.form == "native":
+        return []  # (its note says why nothing is matched)
     out: list[Part] = [_line("No catalog entry matches this message.", "note", 0)]
     if exp.nearest:
         out.append(_line("Nearest candidates:", indent=0))
