@@ -362,3 +362,50 @@ def test_a_frame_line_cut_inside_its_path_is_joined_to_the_rest():
         err.message
         == "warmup failed with status 503 for the first request sent after the server started"
     )
+
+
+def test_a_short_paste_with_two_lines_cut_at_the_width_is_read_joined():
+    """Two lines cut at one column are a terminal's cut when each cut splits a word or falls
+    just before a space; a writer's line break does neither."""
+    body = (
+        '{"object":"error","message":"Internal server error: Chat template has no slot for '
+        'the tool results that follow the assistant turn","type":"InternalServerError",'
+        '"param":null,"code":500}'
+    )
+    cut = _cut_at(body, 80)
+    assert cut.count("\n") == 2
+    assert [ln.text for ln in clean_lines(cut) if ln.text] == [body]
+    prose = (
+        "Deploying the new checkpoint on one node with eight GPUs, after a few hours of "
+        "serving it stops with Scheduler watchdog timeout (self.watchdog_timeout=300, "
+        "self.soft=False) and nothing else in the log"
+    )
+    cut = _cut_at(prose, 80)
+    assert cut.count("\n") == 2
+    assert [ln.text for ln in clean_lines(cut + "\nLogs attached.") if ln.text] == [
+        prose,
+        "Logs attached.",
+    ]
+    # two lines of one length that end a sentence each are a writer's lines
+    two = (
+        "The scheduler printed the message below and then exited with code 1 at once.\n"
+        "We retried with a smaller batch size and the same thing happened once again.\n"
+        "Any idea?\n"
+    )
+    assert len([ln for ln in clean_lines(two) if ln.text]) == 3
+
+
+def test_an_exception_line_after_a_line_as_long_as_the_cut_ones_is_not_its_rest():
+    """A traceback's source line may be exactly as long as the lines a terminal cut: the
+    exception line after it starts the error, it is no cut line's rest."""
+    record = (
+        "[2026-03-04 05:06:07 TP1] Worker hit an exception while building the graph for "
+        "the batch of requests that came in"
+    )
+    code = "    assert x.dtype in (torch.int8, torch.uint8, torch.float16, torch.bfloat16,  "
+    assert len(code) == 80
+    text = _cut_at(record + "\n" + record.replace("TP1", "TP2"), 80) + "\n"
+    text += '  File "/srv/kern/ops.py", line 9, in dot\n' + code + "\n"
+    text += "AssertionError: Unsupported rhs dtype fp8e4nv\n"
+    texts = [ln.text.strip() for ln in clean_lines(text) if ln.text.strip()]
+    assert texts[-1] == "AssertionError: Unsupported rhs dtype fp8e4nv"

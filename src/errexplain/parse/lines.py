@@ -272,10 +272,39 @@ def _wrap_width(raws: list[str]) -> int:
         for r, nxt in pairwise(raws)
         if len(r) == width and nxt.strip() and len(set(r.strip())) > 1  # (not a rule)
     }
-    if len(full) < WRAP_MIN_LINES:
+    if len(full) < WRAP_MIN_LINES - 1:
         return 0
     near = sum(1 for r in raws if width - 10 <= len(r) < width)
+    if len(full) < WRAP_MIN_LINES:
+        # two lines: no line a little shorter, and only cuts no writer would make (inside a
+        # word or a token, or just before a space)
+        cuts = [_cut_inside(r, nxt) for r, nxt in pairwise(raws) if r in full]
+        return width if not near and all(cuts) else 0
     return width if len(full) >= 2 * near else 0
+
+
+def _cut_inside(line: str, nxt: str) -> bool:
+    """Whether a line and the next read as one line cut at a fixed width: the cut splits a word
+    (`... no previous assis` / `tant message`) or a JSON or code token (`"type":` / `"error"`),
+    or falls just before a space; a writer breaks a line after a word or a sentence's end."""
+    if not (line and nxt):
+        return False
+    a, b = line[-1], nxt[0]
+    return (
+        (a.isalnum() and b.isalnum())
+        or (b == " " and nxt[1:2].strip() != "")
+        or a in _OPENS_TOKEN
+        or b in _CLOSES_TOKEN
+        or (a == "." and b.islower())  # (`self.` / `soft`: no sentence starts lower-case)
+        or (b == "." and nxt[1:2].isalnum())  # (`self` / `.soft`: no line starts with a dot)
+    )
+
+
+_OPENS_TOKEN = frozenset('"{[(=/\\_')
+"""Characters no writer ends a line with but a cut may: inside a JSON body, a call, a path."""
+_CLOSES_TOKEN = frozenset('"}]),:;=')
+"""Characters a line cut inside a token may start with (a writer's line starts with a word, a
+path, a quote mark of markdown or a log record's bracket)."""
 
 
 def _unwrapped(raws: list[str], width: int) -> Iterator[tuple[int, str]]:
@@ -299,6 +328,8 @@ def _carries(cut: str, nxt: str) -> bool:
     st, head = nxt.strip(), cut.strip()
     if not st or len(set(head)) < 2 or _STARTS_RECORD.match(nxt) or line_kind(head):
         return False
+    if ": " in st and exception_head(st, lax=False):
+        return False  # (a line as long as the cut ones by chance, the exception line after it)
     # a frame line cut inside its path: what follows (`ts/http_server.py", line 548, in f`) reads
     # as a frame whose head was cut, and is the rest of this one
     return not line_kind(st) or (head.startswith('File "') and '", line ' not in head)
