@@ -557,3 +557,24 @@ def test_a_known_message_above_a_summary_of_its_call_chain_is_the_error():
     assert exps[0].matches[0].entry.id == "p" * 16
     # the summary lines read as frames of a traceback cut before its exception: kept, after it
     assert [e.error.message for e in exps[1:]] == [""]
+
+
+FRAMED = _entry("q", "ValueError", "Clip <path> has no decodable frames.", "clip.py", 12, "raise")
+VALUED = _entry("r", "ValueError", "Bad clip data: <e>", "clip.py", 30, "raise")
+
+
+def test_a_whole_line_framed_by_a_templates_words_at_both_ends_is_the_message():
+    """Its long value (a path) outweighs its words, but they open and close the line: the line
+    is that message, alone or after a colon; a template that ends with its value, or a line
+    other words close, stays unread."""
+    view = _view(FRAMED, VALUED)
+    path = "/mnt/datasets/videos/2026/batch-0042/clip-000913-very-long-name.mp4"
+    for text in (
+        f"Clip {path} has no decodable frames.\n",
+        f"启动报错：Clip {path} has no decodable frames.\n",  # noqa: RUF001
+        f"The worker logs this: Clip {path} has no decodable frames.\n",
+    ):
+        (exp,) = explain_text(text, view)
+        assert exp.matches[0].entry.id == "q" * 16, text
+    assert explain_text(f"Bad clip data: {path}\n", view) == ()
+    assert explain_text(f"Clip {path} has no decodable audio track at all\n", view) == ()

@@ -1629,15 +1629,27 @@ def _bare_candidates(
         if records_only:
             fresh, later = [c for c in fresh if c in whole], [h for h in later if h in whole]
         printed = dict.fromkeys(whole, "record")
-        if not records_only:  # a span the paster quoted whole is a message as printed too
-            printed |= {q: "quoted" for q in spans if q in fresh and q not in printed}
-            printed.setdefault(st, "line")  # (a whole line: known by its head, `_heads_line`)
+        if not records_only:
+            printed = _as_printed(printed, st, spans, fresh)
         if fresh or later:
             out.append((no, fresh, later, printed))
             total += len(fresh) + len(later)
         if total >= BARE_MAX_CANDIDATES:
             break
     return out
+
+
+def _as_printed(
+    printed: dict[str, str], st: str, spans: list[str], fresh: list[str]
+) -> dict[str, str]:
+    """`printed` with a span the paster quoted whole (a message as printed too), the whole line
+    and the rest of it after each colon (known by its head or its framing words, `_heads_line`:
+    `启动报错：<message>`)."""  # noqa: RUF002
+    printed |= {q: "quoted" for q in spans if q in fresh and q not in printed}
+    printed.setdefault(st, "line")
+    for rest in _suffixes(st):
+        printed.setdefault(rest, "line")
+    return printed
 
 
 def _worded(part: str) -> bool:
@@ -1905,8 +1917,25 @@ def _heads_line(hit: Hit, line: str) -> bool:
     text after the 26 characters of the message's own, in a log printed without prefixes)."""
     if hit.kind != "exact":
         return False
-    lead = compile_template(hit.cand.template).literals[0].strip()
-    return len(lead) >= BARE_MIN_CHARS and line.startswith(lead)
+    lits = compile_template(hit.cand.template).literals
+    lead, tail = lits[0].strip(), lits[-1].strip()
+    if len(lead) >= BARE_MIN_CHARS and line.startswith(lead):
+        return True
+    # a template framed by its own words at both ends (`Video <path> has no readable frames.`),
+    # BARE_MIN_CHARS of them in all: the line from its first word to its last is that message
+    return (
+        len(lits) > 1
+        and bool(lead)
+        and len(tail) >= FRAME_TAIL
+        and hit.cand.literal_len >= BARE_MIN_CHARS
+        and line.startswith(lead)
+        and line.endswith(tail)
+    )
+
+
+FRAME_TAIL = 4
+"""Characters of a template's closing words, at least, for :func:`_heads_line` to take a line
+framed by its words at both ends (a closing period alone frames nothing)."""
 
 
 def _explained(wrappers: list[_Reading], inner: str, coverage: float) -> list[_Reading]:

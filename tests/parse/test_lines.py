@@ -49,6 +49,9 @@ def _texts(text: str) -> list[str]:
         ("ERROR 2026-04-04T06:24:51.493646621Z KeyError: 'x'", "KeyError: 'x'", None),
         ("WARNING 2026-04-04 06:24:51+00:00 Exception: boom", "Exception: boom", None),
         ('sglang_server_1  |   File "/x.py", line 3', '  File "/x.py", line 3', None),
+        # the logging call's `[file.py:line]` after a level and a stamp (`%(filename)s`)
+        ("ERROR 2026-04-04 06:24:51,493 [pool.py:88] Pool drained", "Pool drained", None),
+        ("2026-04-04 06:24:51,493 ERROR [pool.py:88] Pool drained", "Pool drained", None),
         ("| a | b |", "| a | b |", None),
         ("plain line", "plain line", None),
     ],
@@ -409,3 +412,17 @@ def test_an_exception_line_after_a_line_as_long_as_the_cut_ones_is_not_its_rest(
     text += "AssertionError: Unsupported rhs dtype fp8e4nv\n"
     texts = [ln.text.strip() for ln in clean_lines(text) if ln.text.strip()]
     assert texts[-1] == "AssertionError: Unsupported rhs dtype fp8e4nv"
+
+
+def test_an_html_code_block_around_the_error_is_read_as_a_fence():
+    text = (
+        "<details><summary>server log</summary>\n"
+        "<pre><code>[2026-04-04 06:24:51 TP0] Pool drained: 0 pages left\n"
+        "ValueError: no pages left for request 17</code></pre>\n"
+        "</details>\n"
+    )
+    lines = clean_lines(text)
+    texts = [ln.text for ln in lines if ln.text]
+    assert "Pool drained: 0 pages left" in texts
+    assert "ValueError: no pages left for request 17" in texts
+    assert [ln.no for ln in lines if ln.fence] == [2, 3]

@@ -22,6 +22,7 @@ _ESCAPES = compile_regex(
 )
 _LEVEL = r"(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL|FATAL)"
 _STAMP = r"\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:[.,]\d{1,9})?"
+_AT_FILE = r"(?: \[[\w.-]{1,100}\.py:\d{1,7}\])?"
 _RAY_PREFIX = compile_regex(
     r"\((?P<name>[\w.-]{1,100})(?: rank=(?P<rank>\d{1,6}))? pid=\d{1,9}"
     r"(?:, ip=[\d.:]{1,60})?\) ?"
@@ -74,12 +75,13 @@ _PREFIXES: tuple[tuple[re.Pattern[str], bool], ...] = (
     (
         compile_regex(
             rf"{_STAMP}(?:Z|[+-]\d\d:?\d\d)?(?: - [\w.]{{1,100}} - {_LEVEL} -"
-            rf"| \| {_LEVEL} {{0,8}}\|(?: [\w.<>:-]{{1,200}} -)?| +{_LEVEL}\b:?)? ?"
+            rf"| \| {_LEVEL} {{0,8}}\|(?: [\w.<>:-]{{1,200}} -)?| +{_LEVEL}\b:?)?{_AT_FILE} ?"
         ),
         False,
     ),
     # the level first, then an ISO stamp (Google Cloud Logging, some container log viewers)
-    (compile_regex(rf"{_LEVEL} {_STAMP}(?:Z|[+-]\d\d:?\d\d)? ?"), False),
+    # (and the logging call's `[file.py:123]` after them, a common `%(filename)s:%(lineno)d`)
+    (compile_regex(rf"{_LEVEL} {_STAMP}(?:Z|[+-]\d\d:?\d\d)?{_AT_FILE} ?"), False),
     (compile_regex(r"\d{4}/\d\d/\d\d \d\d:\d\d:\d\d(?:[.,]\d{1,9})? ?"), False),
     # sglang's diffusion runtime (`[%m-%d %H:%M:%S] `) and sglang 0.3 (`[%H:%M:%S TP0] `)
     (
@@ -100,7 +102,13 @@ _GROUP_NAME = compile_regex(r"\(\?P<\w+>")
 _ANY_PREFIX = compile_regex(
     "|".join("(?:" + _GROUP_NAME.sub("(?:", p.pattern) + ")" for p, _ in _PREFIXES)
 )
-_NEEDS_CLEANING = compile_regex(rf"\A(?:\s*>|[-*] |\[|{_ANY_PREFIX.pattern})|`|~~~|Traceback")
+_NEEDS_CLEANING = compile_regex(
+    rf"\A(?:\s*>|[-*] |\[|{_ANY_PREFIX.pattern})|`|~~~|Traceback|</?(?:pre|code)\b"
+)
+_HTML_OPEN = compile_regex(r"\s{0,40}(?:<(?:pre|code)(?: [^<>\n]{0,200})?>){1,2}")
+_HTML_CLOSE = compile_regex(r"(?:</(?:pre|code)>){1,2}\s{0,40}\Z")
+"""A page's or an issue's HTML code block (`<pre>`, `<pre><code>`) opening or closing on a line
+of the error: read as a fence."""
 _RANK_NAME = compile_regex(r"[A-Z]{1,4}\d{1,6}(?: [A-Z]{1,4}\d{1,6}){0,7}")
 _TITLE_TAG = compile_regex(r"\[(?:bug|BUG|Bug|question|Question)\]:? ?")
 _INFO_STRING = compile_regex(r"[\w+.-]{0,30}")
@@ -398,6 +406,10 @@ def _clean_one(no: int, raw: str) -> list[Line]:
     fence_before = fence_after = False
     if "```" in s or "~~~" in s:
         fence_before, s, fence_after = _split_fences(s)
+    if "<" in s and (m := _HTML_OPEN.match(s)):
+        fence_before, s = True, s[m.end() :]
+    if "</" in s and (m := _HTML_CLOSE.search(s)):
+        fence_after, s = True, s[: m.start()]
     if "`" in s:
         s = _strip_backticks(s)
     if s[:2] in ("- ", "* "):  # a markdown list item holding the error (`+ ` opens a group)
