@@ -426,3 +426,34 @@ def test_an_html_code_block_around_the_error_is_read_as_a_fence():
     assert "Pool drained: 0 pages left" in texts
     assert "ValueError: no pages left for request 17" in texts
     assert [ln.no for ln in lines if ln.fence] == [2, 3]
+
+
+def test_a_structured_log_record_is_read_as_the_lines_it_printed():
+    from errexplain.parse import parse_traceback
+
+    record = {
+        "time": "2026-04-04T06:24:51Z",
+        "level": "ERROR",
+        "message": "Worker hit an exception:",
+        "exc_info": 'Traceback (most recent call last):\n  File "/srv/pool.py", line 88, in take\n'
+        "    raise PoolError(msg)\npool.PoolError: no pages left for request 17",
+    }
+    import json
+
+    (err,) = parse_traceback("Collector output:\n" + json.dumps(record) + "\n")
+    assert (err.type, err.message) == ("pool.PoolError", "no pages left for request 17")
+    assert err.frames[-1].path == "/srv/pool.py" and err.frames[-1].line == 88
+    # docker's json-file driver: one record per printed line, its text under "log"
+    docker = "\n".join(
+        json.dumps({"log": line + "\n", "stream": "stderr", "time": "2026-04-04T06:24:51Z"})
+        for line in record["exc_info"].split("\n")
+    )
+    (err,) = parse_traceback(docker)
+    assert err.type == "pool.PoolError" and err.frames[-1].function == "take"
+
+
+def test_an_error_body_with_a_line_break_in_its_message_stays_a_body():
+    from errexplain.parse import parse_traceback
+
+    body = '{"object": "error", "message": "Pool drained.\\nRetry later.", "code": 503}'
+    assert [e.form for e in parse_traceback(body)] == ["json"]

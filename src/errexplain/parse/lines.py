@@ -252,7 +252,9 @@ def clean_lines(text: str) -> list[Line]:
         if width:
             numbered = _unwrapped(raws, width)
     for no, raw in numbered:
-        if "pid=" in raw:  # a ray log whose line breaks the paste lost: one line per record
+        if raw[:2].lstrip()[:1] == "{" and (logged := _json_logged(raw)) is not None:
+            out.extend(_cleaned(no, logged))  # a structured log record: its text, line by line
+        elif "pid=" in raw:  # a ray log whose line breaks the paste lost: one line per record
             for part in _unflattened(raw):
                 out.extend(_clean_one(no, part))
         elif _NEEDS_CLEANING.search(raw):
@@ -261,6 +263,49 @@ def clean_lines(text: str) -> list[Line]:
             out.append(Line(no, raw))
     return out
 
+
+_LOG_KEYS = frozenset(
+    ["level", "levelname", "severity", "log", "stream", "time", "timestamp", "@timestamp", "logger"]
+)
+"""Keys of a structured log record (a JSON logging formatter, docker's json-file driver,
+cluster log shippers): one of them tells a log record from an HTTP error body."""
+_TEXT_KEYS = ("message", "msg", "log", "text", "exc_info", "exception", "stack_trace", "stack")
+"""Keys whose string values are what the record printed, in the order they are read."""
+
+
+def _cleaned(no: int, parts: list[str]) -> list[Line]:
+    out: list[Line] = []
+    for part in parts:
+        out.extend(_clean_one(no, part) if _NEEDS_CLEANING.search(part) else [Line(no, part)])
+    return out
+
+
+def _json_logged(raw: str) -> list[str] | None:
+    """The printed text of a line that is one structured log record (`{"level": "ERROR",
+    "message": "Scheduler hit an exception: Traceback ...\\n  File ..."}`, docker's
+    `{"log": "ValueError: x\\n", "stream": "stderr", ...}`), split at its own line breaks; None
+    for any other line (an HTTP error body has no log keys and stays one line)."""
+    st = raw.strip()
+    if not st.endswith("}") or not _LOG_KEY_HINT.search(st):
+        return None
+    import json
+
+    try:
+        record = json.loads(st)
+    except ValueError:
+        return None
+    if not isinstance(record, dict) or not _LOG_KEYS.intersection(record):
+        return None
+    texts = [v for k in _TEXT_KEYS if isinstance(v := record.get(k), str) and v.strip()]
+    lines = "\n".join(t.rstrip("\n") for t in texts).split("\n")
+    if len(lines) < 2 and not isinstance(record.get("log"), str):
+        return None  # (one line of message: read as the record's error field, where it is)
+    return lines
+
+
+_LOG_KEY_HINT = compile_regex(
+    r'"(?:level|levelname|severity|log|stream|time|timestamp|@timestamp|logger)"\s*:'
+)
 
 WRAP_MIN_WIDTH, WRAP_MIN_LINES = 60, 3
 
