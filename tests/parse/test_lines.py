@@ -457,3 +457,8 @@ def test_an_error_body_with_a_line_break_in_its_message_stays_a_body():
 
     body = '{"object": "error", "message": "Pool drained.\\nRetry later.", "code": 503}'
     assert [e.form for e in parse_traceback(body)] == ["json"]
+
+
+def test_a_json_line_nested_deeper_than_the_decoder_goes_is_an_ordinary_line():
+    deep = "{" + '"a":{' * 5000 + '"level": 1' + "}" * 5001
+    assert [ln.text for ln in clean_lines(deep)] == [deep]

@@ -292,7 +292,7 @@ def _json_logged(raw: str) -> list[str] | None:
 
     try:
         record = json.loads(st)
-    except ValueError:
+    except (ValueError, RecursionError):  # (not JSON, or nested deeper than the decoder goes)
         return None
     if not isinstance(record, dict) or not _LOG_KEYS.intersection(record):
         return None
