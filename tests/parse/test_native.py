@@ -133,3 +133,12 @@ def test_a_native_location_inside_an_exception_message_is_not_read_twice():
     )
     exps = explain_text(paste, MemoryCatalog([DIED]))
     assert [x.error.type for x in exps] == ["RuntimeError"]
+
+
+def test_the_brief_line_of_a_native_error_says_what_printed_it():
+    from errexplain.render.view import brief_line
+
+    (exp,) = explain_text("Fatal Python error: Segmentation fault\n", MemoryCatalog([DIED]))
+    line = brief_line(exp)
+    assert line.startswith("1x  (native code)") and "Fatal Python error: Segmentation fault" in line
+    assert "-- The Python interpreter stopped the process" in line

@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 
     from errexplain.parse.lines import Line
 
-__all__ = ["NATIVE_KINDS", "native_errors"]
+__all__ = ["native_errors"]
 
 _SOURCE = r"(?P<path>(?:[A-Za-z]:)?[\w./\\~+-]{0,400}?\w\.(?:cu|cuh|cpp|cc|cxx|c|h|hpp))"
 _KERNEL_ASSERT = compile_regex(
@@ -42,22 +42,16 @@ _WHAT = compile_regex(r"what\(\):\s+(?P<msg>[^\n]{1,600})$")
 _JOINED = compile_regex(r"(?<=failed\.)(?=\S)")
 _NOT_ERRORS = ("warning", "note:", "In function", "In member function", "In instantiation")
 
-NATIVE_KINDS = ("kernel assertion", "native assertion", "native location", "fatal", "terminate")
-"""The kinds of native line read, in `Frame.function`'s place when no function was printed."""
 
-
-def native_errors(lines: Sequence[Line], covered: set[int] | None = None) -> list[RaisedError]:
-    """The native errors of a paste's cleaned lines (those in `covered`, part of an exception
-    already read, are skipped), in order, one per distinct message with its count."""
+def native_errors(lines: Sequence[Line]) -> list[RaisedError]:
+    """The native errors of a paste's cleaned lines, in order, one per source location (else
+    per text) with its count. (The explainer drops those an exception's message holds.)"""
     found: dict[tuple[str, str], RaisedError] = {}  # (by source location, else by text)
-    skip = covered or set()
     i = 0
     while i < len(lines):
         ln = lines[i]
         nxt = lines[i + 1] if i + 1 < len(lines) else None
         i += 1
-        if ln.no in skip:
-            continue
         st = ln.text.strip().strip("`").strip()
         if len(st) < 8:
             continue

@@ -417,6 +417,10 @@ def brief_line(exp: Explanation) -> str:
     message = " ".join(err.message.split())
     message = message if len(message) <= 70 else message[:69] + "…"
     error = f"{err.type or 'Error'}" + (f": {message}" if message else "")
+    if not exp.matches and err.form == "native":  # (printed by compiled code: no site to match)
+        return (
+            f"{err.count}x  {'(native code)':<21}  {error}  -- {_first_sentence(exp.generic or '')}"
+        )
     if not exp.matches:
         return f"{err.count}x  {'(no match)':<21}  {error}"
     best = exp.matches[0]
