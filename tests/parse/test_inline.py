@@ -158,3 +158,16 @@ def test_a_body_escaped_inside_another_bodys_string_is_read_level_by_level():
         "n is too large: 9. At most 4 are allowed.",
     ]
     assert {outer.count("\n", 0, offset) for offset, _ in got} == {1}  # (the body's line)
+
+
+def test_a_body_whose_message_is_a_status_code_reads_its_type_sentence():
+    from errexplain.parse.inline import json_errors
+
+    body = (
+        "{'object': 'error', 'message': '400', "
+        "'type': 'Could not read the tool arguments as JSON', 'code': 400}"
+    )
+    assert [m for _, m in json_errors(body)] == ["Could not read the tool arguments as JSON"]
+    # a class name in `type` is no message: the code stays what was printed
+    plain = '{"object": "error", "message": "503", "type": "ServiceUnavailableError", "code": 503}'
+    assert [m for _, m in json_errors(plain)] == ["503"]

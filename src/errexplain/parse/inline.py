@@ -166,9 +166,26 @@ def _bodies(text: str) -> list[tuple[int, str]]:
         near = k < len(markers) and markers[k] <= pos + _WINDOW
         before = text[max(0, m.start() - 40) : m.start()].rstrip()
         detail_only = m.group(2) == "detail" and before.endswith("{")
+        if message.strip().isdigit():  # (a status code where the text belongs: `type` has it)
+            message = _type_text(text, m.start(), pos) or message
         if (near or detail_only) and message.strip():
             found.append((m.start(), message.strip()))
     return found
+
+
+_TYPE_KEY = compile_regex(r"""(["'])type\1[ \t\n]{0,40}:[ \t\n]{0,40}(["'])""")
+
+
+def _type_text(text: str, start: int, end: int) -> str | None:
+    """The `type` string of the body around a message that is only a status code, when it is a
+    sentence (not a class name): a server that passed its text and its code to the error
+    helper the wrong way round (`{"message": "400", "type": "Failed to parse ..."}`)."""
+    lo, hi = max(0, start - _WINDOW), min(len(text), end + _WINDOW)
+    for t in _TYPE_KEY.finditer(text, lo, hi):
+        literal = string_at(text, t.end(), t.group(2))
+        if literal is not None and " " in literal[0].strip():
+            return literal[0]
+    return None
 
 
 def exception_reprs(st: str) -> list[tuple[str, str]]:
