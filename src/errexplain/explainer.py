@@ -919,15 +919,7 @@ def _with_beside(
                 if not _quiet(x)
             ]
             or _announcers(text, cleaned, view, out, release)
-            or [
-                x
-                for x in bare_messages(text, view, release=release)
-                if not _quiet(x)
-                and _is_whole_line(text, x)
-                and not _announces(x.error.message)
-                and x.matches
-                and x.matches[0].score >= BESIDE_SCORE
-            ]
+            or _whole_known_lines(text, view, release)
         )
     beside = [*reporting, *beside][:room]
     if beside:
@@ -937,12 +929,30 @@ def _with_beside(
     return out
 
 
-def _is_whole_line(text: str, x: Explanation) -> bool:
-    """Whether the error's message is the whole of its line (backticks and fences aside)."""
-    lines = text.splitlines()
-    no = x.error.line_no
-    line = lines[no - 1] if 0 < no <= len(lines) else ""
-    return line.strip().strip("`").strip() == x.error.message
+def _whole_known_lines(
+    text: str, view: CatalogView, release: Mapping[str, str] | None
+) -> list[Explanation]:
+    """The lines that are a known message whole (backticks aside), at BESIDE_SCORE or more:
+    beside a traceback cut before its exception line, the error the paste shows (the lines after
+    it a summary of where it went)."""
+    from errexplain.parse.lines import pasted_lines
+
+    lines = pasted_lines(text)  # (numbered as the errors' line_no)
+
+    def whole(x: Explanation) -> bool:
+        no = x.error.line_no
+        line = lines[no - 1] if 0 < no <= len(lines) else ""
+        return line.strip().strip("`").strip() == x.error.message
+
+    return [
+        x
+        for x in bare_messages(text, view, release=release)
+        if not _quiet(x)
+        and whole(x)
+        and not _announces(x.error.message)
+        and x.matches
+        and x.matches[0].score >= BESIDE_SCORE
+    ]
 
 
 ANNOUNCED_CAP = 0.89

@@ -269,11 +269,15 @@ _LOG_KEYS = frozenset(
 )
 """Keys of a structured log record (a JSON logging formatter, docker's json-file driver,
 cluster log shippers): one of them tells a log record from an HTTP error body."""
+_LOG_KEY_HINT = compile_regex('"(?:' + "|".join(sorted(_LOG_KEYS)) + ')"\\s*:')
+"""One of :data:`_LOG_KEYS` as a key: a cheap look before a line is decoded as JSON."""
 _TEXT_KEYS = ("message", "msg", "log", "text", "exc_info", "exception", "stack_trace", "stack")
 """Keys whose string values are what the record printed, in the order they are read."""
 
 
 def _cleaned(no: int, parts: list[str]) -> list[Line]:
+    """The lines a structured record printed, each cleaned as :func:`clean_lines` cleans a
+    pasted line, all numbered as the record's line."""
     out: list[Line] = []
     for part in parts:
         out.extend(_clean_one(no, part) if _NEEDS_CLEANING.search(part) else [Line(no, part)])
@@ -302,10 +306,6 @@ def _json_logged(raw: str) -> list[str] | None:
         return None  # (one line of message: read as the record's error field, where it is)
     return lines
 
-
-_LOG_KEY_HINT = compile_regex(
-    r'"(?:level|levelname|severity|log|stream|time|timestamp|@timestamp|logger)"\s*:'
-)
 
 WRAP_MIN_WIDTH, WRAP_MIN_LINES = 60, 3
 

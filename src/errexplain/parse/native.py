@@ -25,15 +25,14 @@ if TYPE_CHECKING:
 __all__ = ["native_errors"]
 
 _SOURCE = r"(?P<path>(?:[A-Za-z]:)?[\w./\\~+-]{0,400}?\w\.(?:cu|cuh|cpp|cc|cxx|c|h|hpp))"
+_THREAD = r"block: \[[\d, ]{1,40}\], thread: \[[\d, ]{1,40}\]:?"
+"""The GPU block and thread a kernel's assertion names (left out of the message)."""
+_FAILED = r"Assertion `(?P<cond>[^\n]{1,400})` failed\.?\s*$"
 _KERNEL_ASSERT = compile_regex(
-    _SOURCE + r":(?P<line>\d{1,7}): (?P<fn>[^\n]{0,300}?):? ?block: \[[\d, ]{1,40}\], "
-    r"thread: \[[\d, ]{1,40}\]:? Assertion `(?P<cond>[^\n]{1,400})` failed\.?\s*$"
+    _SOURCE + r":(?P<line>\d{1,7}): (?P<fn>[^\n]{0,300}?):? ?" + _THREAD + " " + _FAILED
 )
 _LOCATED = compile_regex(_SOURCE + r":(?P<line>\d{1,7})(?::\d{1,5})?:\s*(?P<rest>[^\n]{0,600})$")
-_ASSERT_ONLY = compile_regex(
-    r"(?:(?P<fn>[\w:<>~() ]{1,200}?): )?(?:block: \[[\d, ]{1,40}\], thread: \[[\d, ]{1,40}\]:? )?"
-    r"Assertion `(?P<cond>[^\n]{1,400})` failed\.?\s*$"
-)
+_ASSERT_ONLY = compile_regex(r"(?:(?P<fn>[\w:<>~() ]{1,200}?): )?(?:" + _THREAD + " )?" + _FAILED)
 _FATAL = compile_regex(r"Fatal Python error: (?P<msg>[^\n]{1,300})$")
 _TERMINATE = compile_regex(
     r"terminate called after throwing an instance of '(?P<type>[\w:<>, ]{1,200})'\s*$"
