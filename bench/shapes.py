@@ -10,8 +10,8 @@ row or list item, a blockquote, pytest's `E   ` lines, the message followed by w
 process prints next. Reports, per shape, how often the entry comes first ("right"), how often no
 error is found at all ("none") and how often another entry wins ("wrong"), with a few misses.
 
-A finder of weak spots and a regression guard, not evidence of accuracy: the shapes are ours. The `level log` shape names the entry's own file and line, as the
-logger's `[file.py:N]` does.
+A finder of weak spots and a regression guard, not evidence of accuracy: the shapes are ours.
+The `level log` shape names the entry's own file and line, as the logger's `[file.py:N]` does.
 Logged entries are pasted in the log shapes only (nobody prints `ERROR: ...` as an exception).
 """
 
@@ -40,7 +40,13 @@ def _json_body(exc: str, msg: str, at: str) -> str:
 
 
 def _client(exc: str, msg: str, at: str) -> str:
-    body = {"object": "error", "message": msg, "type": "BadRequestError", "param": None, "code": 400}
+    body = {
+        "object": "error",
+        "message": msg,
+        "type": "BadRequestError",
+        "param": None,
+        "code": 400,
+    }
     return f"openai.BadRequestError: Error code: 400 - {body!r}"
 
 
@@ -56,7 +62,7 @@ RAISED: dict[str, Shape] = {
     "prose quoted": lambda e, m, r: f'When I launch the server I get "{m}". How can I fix this?',
     "prose backticks": lambda e, m, r: f"The run dies with `{e}: {m}` after loading the weights.",
     "prose colon": lambda e, m, r: f"Hi, I got this error on 8xH20: {m}\nThanks for any help!",
-    "prose chinese": lambda e, m, r: f"启动服务时报错：{e}: {m}，请问怎么解决？",
+    "prose chinese": lambda e, m, r: f"启动服务时报错：{e}: {m}，请问怎么解决？",  # noqa: RUF001
     "sglang log": lambda e, m, r: f"[2026-03-02 11:04:09 TP3] {e}: {m}",
     "ray actor": lambda e, m, r: f"(SGLangEngine pid=48213, ip=10.0.0.7) {e}: {m}",
     "docker": lambda e, m, r: f"sglang-1  | {e}: {m}",

@@ -289,6 +289,39 @@ def test_frames_that_name_no_package_and_show_no_raise_keep_the_match(view):
     assert exp.matches[0].entry.id == CURATED
 
 
+THROUGH_THE_PROJECT = """\
+Traceback (most recent call last):
+  File "/usr/local/lib/python3.12/dist-packages/demo/runner.py", line 30, in run
+    self.images(batch)
+  File "/usr/local/lib/python3.12/dist-packages/torch/_ops.py", line 841, in __call__
+    return self._op(*args, **kwargs)
+ValueError: feature length does not match image grids: 5824 != 5760
+"""
+
+
+def test_a_traceback_ending_in_another_package_below_the_project_is_a_look_alike(view):
+    """The frames pass through demo's code but the innermost one is torch's: the error was
+    raised inside torch (or the native code it calls), not at demo's raise statement, which no
+    frame reaches."""
+    [exp] = explain_text(THROUGH_THE_PROJECT, view)
+    assert not exp.matches and exp.nearest[0].entry.id == CURATED
+    assert any("ends in torch, below demo's code" in n for n in exp.notes)
+
+
+def test_a_traceback_ending_in_another_package_that_reaches_the_site_keeps_the_match(view):
+    text = THROUGH_THE_PROJECT.replace("demo/runner.py", "demo/images.py")
+    [exp] = explain_text(text, view)
+    assert exp.matches[0].entry.id == CURATED
+
+
+def test_a_traceback_cut_inside_its_frames_keeps_the_match(view):
+    """No exception line after the frames: the traceback was cut, the raise may lie below."""
+    text = THROUGH_THE_PROJECT.rsplit("\n", 2)[0] + "\n"
+    text += "feature length does not match image grids: 5824 != 5760\n"
+    exps = explain_text(text, view)
+    assert not any("ends in torch" in n for x in exps for n in x.notes)
+
+
 def test_frames_package_reads_installed_and_engine_paths():
     from errexplain.explainer import frames_package
 

@@ -110,6 +110,29 @@ def _look_alike(error: RaisedError, matches: tuple[Match, ...]) -> str | None:
     return None
 
 
+def _ends_in_package(error: RaisedError, matches: tuple[Match, ...]) -> str | None:
+    """The installed package the traceback ends in, when it is not the entry's: a traceback
+    that passes through the project's code (`sglang/srt/...`) but whose innermost frame lies in
+    another package (`torch/_ops.py`, `sgl_kernel/moe.py`) was raised inside that package, or in
+    the native code it calls, not at a raise statement of the project that no frame reaches.
+    Only for a traceback that ends with its exception line (not cut inside the frames) and a
+    site that raises (a logged message is written by code no frame needs to show)."""
+    if not matches or not error.frames or error.truncated:
+        return None
+    entry = matches[0].entry
+    root = (entry.source.path or "").split("/", 1)[0]
+    if not root or entry.kind in UNRAISED_KINDS or entry.kind in ("builtin", "lookup"):
+        return None
+    inner = error.frames[-1]
+    pkg = frames_package((inner,))
+    if pkg is None or pkg == root:
+        return None
+    paths = {entry.source.path, *(p for p, _ in at_sites(entry.at))}
+    if any(in_file(f, p) for f in error.frames for p in paths if p):
+        return None
+    return pkg
+
+
 _PREFIX_FILE = compile_regex(r"(?<![\w./-])([A-Za-z_][\w-]*\.py):(\d+)\b")
 """A file and line a log line's prefix names as the code that logged it (vLLM's `ERROR 10-10
 01:26:34 [multiproc_executor.py:420] `, a `%(filename)s:%(lineno)d` format)."""
@@ -351,12 +374,13 @@ def _other_project(
     if where is None and shared is None:
         return matches, nearest, None
     project = matches[0].entry.project
+    same = "the same" if matches[0].kind == "exact" else "a similar"
     if where is not None or (shared is not None and shared[1]):
         alike = tuple(m for m in matches if m.entry.project == project)
         matches = tuple(m for m in matches if m.entry.project != project)
         nearest = (alike + nearest)[:3]
     if where is not None:
-        note = f"{where}: {project} raises the same text (listed as nearest), but that is a "
+        note = f"{where}: {project} raises {same} text (listed as nearest), but that is a "
         return matches, nearest, note + LOOK_ALIKE
     upstream, named, by_text = shared  # type: ignore[misc]
     if not named:
@@ -383,6 +407,12 @@ def _claimed_elsewhere(error: RaisedError, text: str, matches: tuple[Match, ...]
         if "/" in other:
             return f"the traceback raises it in {other}, outside {project}"
         return f"the traceback's frames lie in {other}, not in {project}"
+    below = _ends_in_package(error, matches)
+    if below is not None:
+        return (
+            f"the traceback ends in {below}, below {project}'s code (raised there, or in "
+            "native code it calls)"
+        )
     foreign = _class_package(error, text, matches)
     if foreign is not None:
         return f"the exception's class {error.type} is defined in {foreign}, not in {project}"

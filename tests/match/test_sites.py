@@ -254,6 +254,41 @@ def test_an_assert_statement_without_frames_is_found_by_its_test(view):
     assert exp.matches[0].entry.source.line == 20
 
 
+def _weight_loaders(n: int, test: str) -> tuple[Entry, ...]:
+    return tuple(
+        entry(
+            f"Loader{i}.weight_loader",
+            100 + i,
+            f"assert {test}",
+            exception="AssertionError",
+            kind="assert",
+            condition=test,
+            path=f"pkg/layers/loader{i}.py",
+        )
+        for i in range(n)
+    )
+
+
+def test_a_specific_test_asserted_at_a_few_sites_is_offered_as_their_tie():
+    """`AssertionError: assert <test>` with no frames, the test asserted by six loaders: all six
+    are listed (tied, ambiguous), not "no match"; the tie costs what three sites would."""
+    test = "loaded_shard_id < len(self.output_sizes)"
+    view = MemoryCatalog(_weight_loaders(6, test))
+    exp = explain_error(error("AssertionError", f"assert {test}"), view)
+    assert exp.ambiguous and len(exp.matches) == 5  # (the five shown of six)
+    assert exp.matches[0].score == pytest.approx(0.92 - 2 * 0.04)
+    assert "6 sites assert the same test" in exp.matches[0].reasons[1]
+
+
+def test_a_short_test_shared_by_many_sites_stays_unmatched():
+    """`assert x is not None` in many places, or a specific test in very many: no answer."""
+    short = MemoryCatalog(_weight_loaders(6, "x is not None"))
+    assert not explain_error(error("AssertionError", "assert x is not None"), short).matches
+    test = "loaded_shard_id < len(self.output_sizes)"
+    many = MemoryCatalog(_weight_loaders(13, test))
+    assert not explain_error(error("AssertionError", f"assert {test}"), many).matches
+
+
 def test_a_prose_mention_of_the_file_and_the_assert_is_an_exact_hit(view):
     text = "The assertion `assert self.chunked is None` in line 19 of pkg/models/other.py fails.\n"
     (exp,) = explain_text(text, view)

@@ -420,7 +420,7 @@ def _by_condition(
     found = [c for c in found if not c.template] or ([] if shown else found)
     hits = []
     for cand in found:
-        score = CONDITION_SCORE - SHARED * (len(found) - 1)
+        score = CONDITION_SCORE - SHARED * _shared(test, len(found))
         what = "the innermost frame shows" if shown else "the message is"
         reasons = [f"{what} this assert statement: assert {cand.condition}"]
         if len(found) > 1:
@@ -435,6 +435,19 @@ def _by_condition(
         score = _type_cost(cand, error, score, reasons)
         hits.append(Hit(cand, score, "exact", (), tuple(reasons)))
     return hits
+
+
+def _shared(test: str, sites: int) -> int:
+    """How many other sites' worth of cost a test shared by `sites` sites pays: one each, but a
+    test specific enough to name a few sites only (at least SPECIFIC_TEST characters, at most
+    SPECIFIC_SITES sites) pays at most SHARED_MOST, so it is still offered, as a tie of those
+    sites, instead of "no match"."""
+    if len(test) >= SPECIFIC_TEST and sites <= SPECIFIC_SITES:
+        return min(sites - 1, SHARED_MOST)
+    return sites - 1
+
+
+SPECIFIC_TEST, SPECIFIC_SITES, SHARED_MOST = 24, 12, 2
 
 
 def ambiguous(hits: Sequence[Hit]) -> bool:
