@@ -250,3 +250,14 @@ def test_shared_wording_in_project_yaml(tmp_path: Path):
         (tmp_path / "project.yaml").write_text("name: pkg\n" + bad)
         with pytest.raises(CatalogError, match="shared_wording"):
             load_project(tmp_path)
+
+
+def test_a_shared_text_is_capped_whichever_of_its_tied_sites_is_listed_first():
+    """The same text at two sites, the other project sharing the wording of one: which tied
+    site is listed first is no evidence, so the cap holds either way round."""
+    twin = _entry("pkg/aaa/loader.py", SHARED_TEXT)  # (listed first: the shorter path)
+    for shared_id in (SHARED_ENTRY.id, twin.id):
+        project = Project("pkg", "1.0", shared=(("vllm", shared_id),))
+        view = catalog_view("memory", (SHARED_ENTRY, twin), [project])
+        (exp,) = explain_text(SHARED_LINE, view)
+        assert exp.ambiguous and all(m.score == SHARED_CAP for m in exp.matches[:1])

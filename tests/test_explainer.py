@@ -732,3 +732,44 @@ def test_a_look_alike_record_wrapped_by_the_paster_stays_a_look_alike():
     found = explain_text(text, _log_view())
     assert not any(m.entry.id == "l" * 16 for x in found for m in x.matches)
     assert any("names executor.py:420" in n for x in found for n in x.notes)
+
+
+# ---------------------------------------------------------------- one text at many sites
+
+
+def _loader_warning(model: str) -> Entry:
+    return Entry(
+        id=f"{model:x<16}"[:16],
+        project="demo",
+        exception="warning",
+        template="Parameter <name> not found in params_dict",
+        source=Source("demo", "1.0", f"demo/models/{model}.py", 10, "f", None),
+        kind="log",
+        derived=True,
+    )
+
+
+MODELS = ("llama", "qwen", "glmfour", "opt", "phi", "mistral", "gemma", "nemotron_h", "falcon")
+
+
+def test_the_site_whose_model_the_paste_names_comes_first_among_many_tied():
+    """Nine loaders log one text; the paste names nemotron (its model path): that site comes
+    first although the ranking lists only five, the rest still listed as the same text."""
+    view = MemoryCatalog(tuple(_loader_warning(m) for m in MODELS))
+    text = (
+        "[2026-04-30 16:38:20] Loading nvidia/Nemotron-3-Nano-30B at /models\n"
+        "[2026-04-30 16:38:21] Parameter model.layers.0.mixer.in_proj.input_scale not found "
+        "in params_dict\n"
+    )
+    [exp] = explain_text(text, view)
+    assert exp.matches[0].entry.source.path == "demo/models/nemotron_h.py"
+    assert any("the paste names nemotron" in r for r in exp.matches[0].reasons)
+    assert exp.ambiguous and len(exp.matches) == 5
+
+
+def test_a_name_shared_by_most_sites_is_no_evidence():
+    view = MemoryCatalog(tuple(_loader_warning(m) for m in MODELS))
+    line = "Parameter lm_head.weight not found in params_dict\n"
+    [plain] = explain_text(line, view)
+    [named] = explain_text("running llama, qwen, glmfour, opt and mistral\n" + line, view)
+    assert [m.entry.id for m in named.matches] == [m.entry.id for m in plain.matches]

@@ -325,16 +325,24 @@ def _shared_wording(
     run (:data:`SERVED`) is named by a paste."""
     if not matches:
         return None
-    entry = matches[0].entry
-    project = view.project(entry.project)
-    if project is None or entry.kind == "builtin":
+    top = matches[0]
+    project = view.project(top.entry.project)
+    if project is None or top.entry.kind == "builtin":
         return None
-    upstream = project.adapted_from(entry.source.path)
-    by_text = upstream is None
-    if by_text:
-        upstream = project.shares(entry.id) or (
-            project.shares(entry.lineage) if entry.lineage else None
-        )
+    # of sites tied at the top (one text, nothing telling them apart), any one's claim holds:
+    # which of them is listed first is no evidence
+    for m in matches:
+        if m.score != top.score or m.entry.template != top.entry.template:
+            break
+        entry = m.entry
+        upstream = project.adapted_from(entry.source.path)
+        by_text = upstream is None
+        if by_text:
+            upstream = project.shares(entry.id) or (
+                project.shares(entry.lineage) if entry.lineage else None
+            )
+        if upstream is not None:
+            break
     if upstream is None:
         return None
     name = entry.project.lower()
@@ -671,6 +679,7 @@ def explain_error(
     matches, ambiguous = _named_module(
         matches, _still_ambiguous(matches, ranking.ambiguous), error, text
     )
+    matches = matches[:MATCHES]  # (the ranking keeps every tied site for _named_module)
     matches = _logged_as(view, matches, error, text)
     nearest = tuple(_to_match(view, h) for h in ranking.nearest)
     g = None
@@ -1247,6 +1256,10 @@ def _path_words(path: str | None) -> set[str]:
     return {w for w in words if len(w) >= MODULE_WORD}
 
 
+MATCHES = 5
+"""Matches an explanation lists (the ranking's default limit)."""
+
+
 def _named_module(
     matches: tuple[Match, ...], ambiguous: bool, error: RaisedError, text: str
 ) -> tuple[tuple[Match, ...], bool]:
@@ -1275,14 +1288,20 @@ def _named_module(
         named = [(m, words) for m, words in named if words]
         if named:
             break
-    if len(named) != 1:
+    if not named or len(named) > NAMED_FEW or len(named) == len(same):
         return matches, True
-    m, words = named[0]
-    why = (
-        f"the paste names {', '.join(words)} ({m.entry.source.path}), the other sites' paths do not"
-    )
-    first = replace(m, reasons=(*m.reasons, why))
-    return (first, *(x for x in matches if x is not m)), True
+    firsts = []
+    for m, words in named:
+        others = "the other sites' paths do not" if len(named) == 1 else "most sites' paths do not"
+        why = f"the paste names {', '.join(words)} ({m.entry.source.path}), {others}"
+        firsts.append(replace(m, reasons=(*m.reasons, why)))
+    chosen = {id(m) for m, _ in named}
+    return (*firsts, *(x for x in matches if id(x) not in chosen)), True
+
+
+NAMED_FEW = 3
+"""At most this many sites named by the paste come first (`nemotron` names nemotron_h.py and
+nemotron_nas.py of 35 model loaders logging one text); more named is no evidence."""
 
 
 LOG_LOOKBACK = 60

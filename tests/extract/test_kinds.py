@@ -191,6 +191,11 @@ def test_which_log_lines_report_a_failure():
     assert not reports_failure("warning", "Extracted failed_requests: <x>, timeout=<x>")
     assert not reports_failure("info", "Setting distributed timeout to <x> seconds")
     assert reports_failure("info", "Timeout: not all nodes are ready after <x> seconds")
+    # a missing or unfound part is a failure in a warning, a default taken in an info line
+    assert reports_failure("warning", "Parameter <name> not found in params_dict")
+    assert reports_failure("warning", "Missing expert weights for layer <n>")
+    assert not reports_failure("info", "Config <path> not found, using the defaults")
+    assert not reports_failure("info", "Missing: <x>")
     # a count or a shape that disagrees is a failure however it is worded
     assert reports_failure("warning", "Tokens in the prompt do not match its images: <a> != <b>")
     assert reports_failure("warning", "Shape mismatch between <a> and <b>; padding")

@@ -179,15 +179,20 @@ FAILURE = compile_regex(
     r"(?<![-_=])\b(?:fail[a-z]*|error[a-z]*|cannot|can't|unable|invalid|not supported|"
     r"unsupported|exceed[a-z]*|timeout|timed out|abort[a-z]*|out of memory|oom|leak[a-z]*|"
     r"deadlock[a-z]*|crash[a-z]*|killed|dead|is full|retract[a-z]*|could not|couldn't|"
-    r"malformed|mismatch[a-z]*|(?:does|do|did)(?: not|n't) match)\b(?![-_=])",
+    r"malformed|mismatch[a-z]*|(?:does|do|did)(?: not|n't) match|not found|missing)\b(?![-_=])",
     2,  # re.IGNORECASE, without importing re
 )
-"""Words by which a warning or an info line reports a failure. A word joined to a flag or a
+"""Words by which a warning or an info line reports a failure (`Parameter <name> not found in
+params_dict` is a weight the loader skipped). A word joined to a flag or a
 field name (``--crash-dump-folder``, ``failed_requests``, ``timeout=<t>``) names a setting, not
 a failure."""
 INFO_SETTING = frozenset({"timeout"})
 """Words that an info line uses for a setting (`Setting distributed timeout to <n> seconds`):
 they report a failure there only as a heading (`Timeout: not all nodes are ready`)."""
+WARNING_ONLY = frozenset({"not found", "missing"})
+"""Words that report a failure in a warning only: an info line uses them for a default taken
+(`<file> not found, using the defaults`). (So the extractor, which records an info line only
+when it reports a failure, records the same info lines as before these words were added.)"""
 
 
 DISMISSED = compile_regex(
@@ -207,7 +212,10 @@ def reports_failure(level: str, template: str) -> bool:
     if DISMISSED.search(text):
         return False
     for m in FAILURE.finditer(text):
-        if level != "info" or m.group().lower() not in INFO_SETTING:
+        word = m.group().lower()
+        if level == "info" and word in WARNING_ONLY:
+            continue
+        if level != "info" or word not in INFO_SETTING:
             return True
         if text[m.end() : m.end() + 1] in (":", "!"):
             return True

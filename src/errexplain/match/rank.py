@@ -1008,4 +1008,12 @@ def rank(
                 (probable,), tuple(h for h in ordered[:4] if h is not probable)[:3], False
             )
         return Ranking((), tuple(ordered[:3]), False)
-    return Ranking(tuple(good[:limit]), (), _ambiguous(good))
+    top = good[0]
+    tied = [h for h in good[limit:TIE_KEEP] if h.template == top.template and h.raw == top.raw]
+    return Ranking((*good[:limit], *tied), (), _ambiguous(good))
+
+
+TIE_KEEP = 64
+"""Sites tied at the top beyond the `limit` kept in the ranking (the same text logged by 35
+model loaders): what the paste names may single out one of them (the explainer's
+`_named_module`), which is then listed first; the explainer shows `limit` of them."""
