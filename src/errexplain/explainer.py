@@ -679,7 +679,6 @@ def explain_error(
     matches, ambiguous = _named_module(
         matches, _still_ambiguous(matches, ranking.ambiguous), error, text
     )
-    matches = matches[:MATCHES]  # (the ranking keeps every tied site for _named_module)
     matches = _logged_as(view, matches, error, text)
     nearest = tuple(_to_match(view, h) for h in ranking.nearest)
     g = None
@@ -1256,10 +1255,6 @@ def _path_words(path: str | None) -> set[str]:
     return {w for w in words if len(w) >= MODULE_WORD}
 
 
-MATCHES = 5
-"""Matches an explanation lists (the ranking's default limit)."""
-
-
 def _named_module(
     matches: tuple[Match, ...], ambiguous: bool, error: RaisedError, text: str
 ) -> tuple[tuple[Match, ...], bool]:
@@ -1300,8 +1295,10 @@ def _named_module(
 
 
 NAMED_FEW = 3
-"""At most this many sites named by the paste come first (`nemotron` names nemotron_h.py and
-nemotron_nas.py of 35 model loaders logging one text); more named is no evidence."""
+"""At most this many of the listed sites named by the paste come first (`nemotron` names
+nemotron_h.py and nemotron_nas.py); more named is no evidence. Only the listed sites are
+weighed: of the 35 model loaders that log one text, a word of some file name is in most pastes
+by chance (keeping them all for this turned a fresh paste wrong)."""
 
 
 LOG_LOOKBACK = 60
@@ -2137,8 +2134,77 @@ def bare_messages(
         found[pos] = (raw, _as_error(view, msg, no, ranking, known, text, release))
     kept = [e for _, e in found.values()]
     if not kept and not quoted and not records_only:
-        return _dump_heads(text, view, release) or _status_lines(text)
+        return (
+            _dump_heads(text, view, release)
+            or _status_lines(text)
+            or _quoted_fragments(text, view, release)
+        )
     return tuple(sorted((e for e in kept if not _overlapped(e, kept)), key=_line_of))
+
+
+def _quoted_fragments(
+    text: str, view: CatalogView, release: Mapping[str, str] | None
+) -> tuple[Explanation, ...]:
+    """Parts of messages the paster quoted, when nothing else in the paste is an error: a
+    span in quotes or backticks of at least FRAGMENT_MIN_WORDS words and CUT_KNOWN characters
+    (as a cut message must have) that one template's
+    literal text holds nearly word for word (`"incompatible with current LoRA memory pool
+    configuration"` of `LoRA adapter <name> with rank <r> is incompatible with the current
+    LoRA memory pool configuration. Please ...`), far ahead of any other template; at
+    FRAGMENT_CAP at most: a part of a message pins down less than the whole."""
+    from errexplain.match.rank import held_by
+    from errexplain.parse.lines import clean_lines
+
+    out: list[Explanation] = []
+    taken: set[str] = set()
+    for ln in clean_lines(text):
+        for span in _quoted(ln.text):
+            frag = normalize_ws(span.strip("`'\""))
+            if len(frag) < CUT_KNOWN or len(frag.split()) < FRAGMENT_MIN_WORDS or frag in taken:
+                continue
+            taken.add(frag)
+            held = held_by(view, frag)
+            if not held or held[0][0] < FRAGMENT_HELD:
+                continue
+            share, best = held[0]
+            # one check's wordings: the same literal text (placeholders renamed) or lineage
+            words = compile_template(best.template).literals
+            kin = {
+                c.lineage or c.id for _, c in held if compile_template(c.template).literals == words
+            }
+            same = [(a, c) for a, c in held if (c.lineage or c.id) in kin]
+            rival = next((a for a, c in held if (a, c) not in same), 0.0)
+            if rival > share - FRAGMENT_LEAD:
+                continue
+            # the check's current wording first (an older one is a lineage's tail)
+            sites = sorted((c for a, c in same if a == share), key=lambda c: c.lineage is not None)
+            hits = tuple(
+                Hit(
+                    c,
+                    share,
+                    "fuzzy",
+                    (),
+                    (f"the paste quotes this part of its text ({share:.0%} alike)",),
+                )
+                for c in sites
+            )
+            ranking = Ranking(hits, (), len(hits) > 1)
+            exp = _as_error(view, frag, ln.no, ranking, {c.id for c in sites}, text, release)
+            score = round(share * FRAGMENT_CAP, 3)
+            matches = tuple(replace(m, score=min(m.score, score)) for m in exp.matches)
+            notes = (FRAGMENT_NOTE, *(n for n in exp.notes if n != CATALOGUED_NOTE))
+            if matches:
+                out.append(replace(exp, matches=matches, notes=notes))
+    return tuple(out)
+
+
+FRAGMENT_MIN_WORDS = 5
+FRAGMENT_HELD, FRAGMENT_LEAD, FRAGMENT_CAP = 0.9, 0.1, 0.85
+"""A template holds the fragment when its literal text has it this alike (rapidfuzz
+partial_ratio), this far ahead of every other template; the answer's score at most."""
+FRAGMENT_NOTE = (
+    "no error line in the text: the paste quotes part of this message, which holds the rest"
+)
 
 
 DUMP_CAP = 0.85

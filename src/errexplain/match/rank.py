@@ -432,6 +432,40 @@ def _fuzzy_pool(view: CatalogView, msg_words: set[str]) -> list[int]:
     return pool + [p for *_, p in heapq.nsmallest(COVER_POOL, covering)]
 
 
+def held_by(view: CatalogView, fragment: str) -> list[tuple[float, Candidate]]:
+    """(how alike, candidate) for the templates whose literal text holds `fragment` (a part of
+    a message quoted in prose), best first, over the templates its words find (the fuzzy
+    pool); only templates longer than the fragment (a whole message is matched as one)."""
+    frag = _WORDS.findall(fragment.lower())
+    out: list[tuple[float, Candidate]] = []
+    for pos in _fuzzy_pool(view, set(words(fragment))):
+        cand = view.candidate(pos)
+        lit = _WORDS.findall(" ".join(compile_template(cand.template).literals).lower())
+        if len(lit) > len(frag):
+            out.append((_held(frag, lit), cand))
+    return sorted(out, key=lambda x: (-x[0], x[1].pos))
+
+
+_WORDS = compile_regex(r"[^\W_]+")
+
+
+def _held(frag: list[str], lit: list[str]) -> float:
+    """How nearly the words `frag` are a stretch of the words `lit`: of the words both share
+    in order, twice their count over the fragment's words plus the stretch of `lit` they span
+    (a word the paster left out or added costs a little; words in another order, or spread
+    over the text, much)."""
+    from difflib import SequenceMatcher
+
+    blocks = [
+        b for b in SequenceMatcher(None, frag, lit, autojunk=False).get_matching_blocks() if b.size
+    ]
+    if not blocks:
+        return 0.0
+    shared = sum(b.size for b in blocks)
+    span = blocks[-1].b + blocks[-1].size - blocks[0].b
+    return 2 * shared / (len(frag) + span)
+
+
 def _has_words(masked: str) -> bool:
     return any(c.isalnum() for c in masked)
 
@@ -1008,12 +1042,4 @@ def rank(
                 (probable,), tuple(h for h in ordered[:4] if h is not probable)[:3], False
             )
         return Ranking((), tuple(ordered[:3]), False)
-    top = good[0]
-    tied = [h for h in good[limit:TIE_KEEP] if h.template == top.template and h.raw == top.raw]
-    return Ranking((*good[:limit], *tied), (), _ambiguous(good))
-
-
-TIE_KEEP = 64
-"""Sites tied at the top beyond the `limit` kept in the ranking (the same text logged by 35
-model loaders): what the paste names may single out one of them (the explainer's
-`_named_module`), which is then listed first; the explainer shows `limit` of them."""
+    return Ranking(tuple(good[:limit]), (), _ambiguous(good))
