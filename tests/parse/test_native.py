@@ -78,6 +78,19 @@ def test_a_fatal_python_error_and_an_uncaught_cpp_exception_are_read():
     ]
 
 
+def test_a_fatal_python_error_quoted_in_a_sentence_is_read():
+    text = (
+        "Under long prompts the worker crashed with `Fatal Python error: Segmentation fault` "
+        "twice, and the log before it showed a warning.\n"
+        "服务偶尔崩溃, 报\u201cFatal Python error: Aborted\u201d。\n"
+        "I read the docs on Fatal Python error: handling, which did not help.\n"
+    )
+    assert [m for _, m, _, _ in natives(text)] == [
+        "Fatal Python error: Segmentation fault",
+        "Fatal Python error: Aborted",
+    ]
+
+
 def test_prose_and_python_frames_are_not_native():
     text = (
         'File "/srv/app/worker.py", line 12, in run\n'

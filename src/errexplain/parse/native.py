@@ -5,11 +5,12 @@ serving process prints afterwards (`Scheduler ... terminated with 255`, `crashed
 -6`, a `device-side assert triggered` traceback): a CUDA kernel's failed assertion
 (`IndexKernel.cu:92: operator(): block: [3,0,0], thread: [5,0,0] Assertion `idx < n` failed.`),
 a C/C++ source location followed by its message (`ibgda.cpp:2174: NULL value Unable to create
-ah.`), `Fatal Python error: Segmentation fault`, and `terminate called after throwing an instance
-of 'c10::Error'` with its `what():` line. Each is read as an error of form "native" (its frame
-the printed source location), one per distinct message: the thread and block coordinates of a
-kernel assertion are left out, so the copies every GPU thread prints are counted, not listed.
-Pure, linear in the lines, every pattern anchored.
+ah.`), `Fatal Python error: Segmentation fault` (also quoted in a sentence), and `terminate
+called after throwing an instance of 'c10::Error'` with its `what():` line. Each is read as an
+error of form "native" (its frame the printed source location), one per distinct message: the
+thread and block coordinates of a kernel assertion are left out, so the copies every GPU thread
+prints are counted, not listed. Pure, linear in the lines, every pattern anchored (the quoted
+fatal error is searched for, bounded, only on a line that holds its words).
 """
 
 from __future__ import annotations
@@ -34,6 +35,11 @@ _KERNEL_ASSERT = compile_regex(
 _LOCATED = compile_regex(_SOURCE + r":(?P<line>\d{1,7})(?::\d{1,5})?:\s*(?P<rest>[^\n]{0,600})$")
 _ASSERT_ONLY = compile_regex(r"(?:(?P<fn>[\w:<>~() ]{1,200}?): )?(?:" + _THREAD + " )?" + _FAILED)
 _FATAL = compile_regex(r"Fatal Python error: (?P<msg>[^\n]{1,300})$")
+_FATAL_QUOTED = compile_regex(
+    r"[`'\"\u201c]Fatal Python error: (?P<msg>[^`'\"\u201d\n]{1,120})[`'\"\u201d]"
+)
+"""`Fatal Python error: ...` quoted in a sentence (the server crashed with "Fatal Python error:
+Segmentation fault" under load): the crash the prose reports, up to the closing quote."""
 _TERMINATE = compile_regex(
     r"terminate called after throwing an instance of '(?P<type>[\w:<>, ]{1,200})'\s*$"
 )
@@ -76,6 +82,11 @@ def _read(st: str, no: int, nxt: str) -> tuple[RaisedError | None, bool]:
         return _located(st, no, nxt)
     if st.startswith("Fatal Python error: "):
         m = _FATAL.match(st)
+        if m:
+            msg = f"Fatal Python error: {m['msg'].strip()}"
+            return RaisedError("", msg, line_no=no, form="native"), False
+    if "Fatal Python error: " in st:
+        m = _FATAL_QUOTED.search(st)
         if m:
             msg = f"Fatal Python error: {m['msg'].strip()}"
             return RaisedError("", msg, line_no=no, form="native"), False
