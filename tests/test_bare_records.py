@@ -9,7 +9,7 @@ from pathlib import Path
 
 from errexplain._startup import replace
 from errexplain.catalog.memory import MemoryCatalog
-from errexplain.explainer import BARE_RECORD_SCORE, BARE_SCORE, explain_text
+from errexplain.explainer import BARE_RECORD_SCORE, BARE_SCORE, CARRIED_NOTE, explain_text
 from errexplain.match.rank import rank
 from errexplain.models import Entry, Source
 
@@ -172,8 +172,11 @@ def test_a_log_record_whose_part_is_a_known_error_is_answered_by_the_record():
         "[2025-06-23 07:22:00] Error in parse_streaming_increment: "
         "Expecting value: line 1 column 1 (char 0)"
     )
-    (exp,) = explain_text(line, view)
+    exp, *carried = explain_text(line, view)
     assert exp.matches[0].entry.id == "d" * 16
+    # and the decode error the record carries, after it
+    assert [x.matches[0].entry.id for x in carried] == ["e" * 16]
+    assert CARRIED_NOTE in carried[0].notes
     # the same words quoted in prose (no record): the best-known part is read
     (exp,) = explain_text("it fails with `Expecting value: line 1 column 1 (char 0)`", view)
     assert exp.matches[0].entry.id == "e" * 16
@@ -248,7 +251,8 @@ LOGGED = _entry(
 
 def _top(text: str, *entries: Entry) -> str | None:
     found = explain_text(text, MemoryCatalog([TOKENIZER, *entries]))
-    assert len(found) == 1, found
+    # one error, and the error its last value carries when the catalog knows that one well
+    assert len(found) == 1 or all(CARRIED_NOTE in x.notes for x in found[1:]), found
     matches = found[0].matches
     return matches[0].entry.id[0] if matches else None
 

@@ -8,6 +8,7 @@ import pytest
 from errexplain.catalog.memory import MemoryCatalog
 from errexplain.explainer import (
     AMBIGUOUS_NOTE,
+    CARRIED_NOTE,
     MEANINGS,
     TRUNCATED_NOTE,
     describe,
@@ -497,8 +498,9 @@ def test_a_quoted_log_wrapper_is_read_whole_not_its_inner_exception() -> None:
     text = (
         'the stream breaks with "Error in parse_stream_chunk: list index out of range" after a few'
     )
-    (exp,) = explain_text(text, view)
+    exp, *carried = explain_text(text, view)
     assert exp.matches[0].entry.id == "f" * 16
+    assert all(CARRIED_NOTE in x.notes for x in carried)
     # a log record of the wrapper whose leading-placeholder twin reads the whole line
     kw = Entry(
         id="8" * 16,
@@ -513,8 +515,9 @@ def test_a_quoted_log_wrapper_is_read_whole_not_its_inner_exception() -> None:
         "[2026-08-26 10:38:03] Error in parse_stream_chunk: "
         "T.render() got an unexpected keyword argument 'effort'\n"
     )
-    (exp,) = explain_text(line, view)
+    exp, *carried = explain_text(line, view)
     assert exp.matches[0].entry.id == "f" * 16
+    assert all(CARRIED_NOTE in x.notes for x in carried)  # (the TypeError, after the record)
 
 
 def test_another_packages_exception_inside_a_catalogued_log_line_is_not_the_lines():

@@ -735,7 +735,8 @@ def explain_text_bounded(
     are explained, the first ERRORS - 1 and the last (the one a crashing log ends with)."""
     errors = parse_traceback(text)
     if not errors:
-        return _with_native(text, None, list(bare_messages(text, view, release=release))), 0
+        bare = _with_carried(view, list(bare_messages(text, view, release=release)), text, release)
+        return _with_native(text, None, bare), 0
     from errexplain.parse.lines import clean_lines
 
     kept = errors if len(errors) <= ERRORS else (*errors[: ERRORS - 1], errors[-1])
@@ -763,6 +764,7 @@ def explain_text_bounded(
         if cleaned is None:
             cleaned = clean_lines(text)
         out = _with_beside(text, cleaned, view, out, release, ERRORS - len(errors))
+    out = _with_carried(view, out, text, release)
     return _with_native(text, cleaned, out), len(errors) - len(kept)
 
 
@@ -2140,6 +2142,72 @@ def bare_messages(
             or _quoted_fragments(text, view, release)
         )
     return tuple(sorted((e for e in kept if not _overlapped(e, kept)), key=_line_of))
+
+
+def _with_carried(
+    view: CatalogView,
+    exps: list[Explanation],
+    text: str,
+    release: Mapping[str, str] | None,
+) -> list[Explanation]:
+    """`exps` with the error each one carries in its last value (:func:`_carried`) right after
+    it, up to ERRORS in all."""
+    if len(exps) >= ERRORS or not any(x.matches and x.matches[0].values for x in exps):
+        return exps
+    out: list[Explanation] = []
+    said = [x.error.message for x in exps]
+    for x in exps:
+        out.append(x)
+        out += _carried(view, x, said, text, release)
+    return out[: max(ERRORS, len(exps))]
+
+
+def _carried(
+    view: CatalogView,
+    x: Explanation,
+    said: list[str],
+    text: str,
+    release: Mapping[str, str] | None,
+) -> list[Explanation]:
+    """The error that an error read as a catalogued message carries in its last value (`Error in
+    detect_and_parse: <e>`, `Failed to decode JPEG on GPU, falling back to CPU. Error: <e>`
+    holding `CUDA out of memory. Tried to allocate ...`): what the code that logged the line
+    caught, an error of its own when the catalog knows it well (another template, at
+    INSIDE_SCORE or more) and not an error of the paste already (`said`). The outer message says
+    where it was caught, the value what went wrong."""
+    top = x.matches[0] if x.matches else None
+    if top is None or top.kind != "exact" or not top.values:
+        return []
+    if compile_template(top.entry.template).literals[-1].strip():
+        return []  # (the last value is not the message's end)
+    value = top.values[-1][1].strip()
+    typed = _TYPED_VALUE.match(value)
+    exc, msg = (typed["type"], typed["msg"].strip()) if typed else ("", value)
+    if len(msg) < BARE_MIN_CHARS or not _worded(msg) or any(s.startswith(msg) for s in said):
+        return []  # (an error of the paste already: its own traceback, its own line)
+    ranking = rank(view, msg, exc)
+    hit = ranking.hits[0] if ranking.hits else None
+    if (
+        hit is None
+        or hit.score < INSIDE_SCORE
+        or hit.template == top.entry.template
+        or not _known_well(hit, msg, 0.5)
+    ):
+        return []
+    said.append(msg)
+    inner = _as_error(view, msg, x.error.line_no, ranking, _twins(ranking, hit), text, release)
+    error = replace(inner.error, type=exc) if exc else inner.error
+    notes = (CARRIED_NOTE, *(n for n in inner.notes if n != CATALOGUED_NOTE))
+    return [replace(inner, error=error, notes=notes)]
+
+
+_TYPED_VALUE = compile_regex(
+    r"(?P<type>[A-Za-z_][\w.]{0,100}(?:Error|Exception|Interrupt|Exit)): (?P<msg>.{1,4000})", 16
+)
+"""A value printed as `Type: message` (`str(e)` of a wrapper, or `f"{type(e).__name__}: {e}"`)."""
+CARRIED_NOTE = (
+    "the line above carries this message in its value: the error the code that logged it had caught"
+)
 
 
 def _quoted_fragments(

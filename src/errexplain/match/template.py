@@ -169,6 +169,30 @@ def _overlap(text: str, chunk: str, limit: int = 200) -> int:
     return 0
 
 
+def _cut_inside(lits: tuple[str, ...], i: int, rest: str, matched: int, overlap: int) -> bool:
+    """Whether a message whose `rest` lies in the placeholder before literal chunk `i` (none of
+    that chunk found after it) was cut there, at a boundary: after a long literal head, unless
+    the rest holds words of the template's later text (reworded), or the rest ends a sentence
+    in a placeholder that holds whole sentences (:func:`_sentence_slot`)."""
+    if overlap:
+        return False
+    long_head = matched >= INSIDE_MIN or (matched >= VALUE_MIN and _whole_value(rest))
+    if not long_head:
+        return False
+    return _sentence_slot(lits[i - 1], lits[i], rest) or not _runs_on(rest, lits[i:])
+
+
+def _sentence_slot(before: str, after: str, rest: str) -> bool:
+    """Whether the placeholder between literal `before` and `after` holds whole sentences
+    (`... is free. <process_info>Of the allocated memory ...`: `before` ends one, `after` opens
+    the next) and the message's `rest` in it ends one: cut where a sentence of it ends."""
+    return (
+        before.rstrip().endswith((".", "!", "?"))
+        and after.lstrip()[:1].isupper()
+        and rest.rstrip().endswith((".", "!", "?"))
+    )
+
+
 def _runs_on(rest: str, later: tuple[str, ...]) -> bool:
     """Whether the rest of a message shares a word (4+ letters) with later literal text."""
     want = {w.lower() for chunk in later for w in _WORDS.findall(chunk)}
@@ -234,12 +258,7 @@ def match_prefix(compiled: Compiled, msg: str) -> tuple[int, bool]:
                 # the value, then only the bracket or stop that closes it: `... (32768)` of
                 # `... (<n>). This may lead to ...`, a clause pasted up to its end
                 return matched + overlap, True
-            # cut inside the placeholder after a long literal head: a boundary too, unless
-            # the rest of the message holds words of the template's later text (reworded)
-            rest = msg[pos:]
-            long_head = matched >= INSIDE_MIN or (matched >= VALUE_MIN and _whole_value(rest))
-            inside = not overlap and long_head and not _runs_on(rest, lits[i:])
-            return matched + overlap, inside
+            return matched + overlap, _cut_inside(lits, i, msg[pos:], matched, overlap)
         matched += len(chunk.strip())
         pos = found + len(chunk)
     return (matched, False) if pos < len(msg) else (0, False)
