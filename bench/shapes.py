@@ -7,8 +7,10 @@ message with no exception type, quoted in prose (English, Chinese), a log line w
 of sglang, vLLM-style loggers, docker, Kubernetes, Ray and Slurm, the HTTP error bodies of the
 OpenAI-compatible server as a client prints them, a repr inside a log record, a markdown table
 row or list item, a blockquote, pytest's `E   ` lines, the message followed by what a crashing
-process prints next. Reports, per shape, how often the entry comes first ("right"), how often no
-error is found at all ("none") and how often another entry wins ("wrong"), with a few misses.
+process prints next. Reports, per shape, how often the entry comes first ("right"), how often an
+entry of the same text at another site does ("tie": nothing in a bare message tells them apart),
+how often no error is found at all ("none") and how often another entry wins ("wrong"), with a
+few misses.
 
 A finder of weak spots and a regression guard, not evidence of accuracy: the shapes are ours.
 The `level log` shape names the entry's own file and line, as the logger's `[file.py:N]` does.
@@ -23,6 +25,7 @@ import sys
 from collections import Counter, defaultdict
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -56,6 +59,38 @@ def _detail(exc: str, msg: str, at: str) -> str:
     return "curl returned:\n" + json.dumps({"detail": msg})
 
 
+def _nested(exc: str, msg: str, at: str) -> str:
+    import json
+
+    body = {"error": {"message": msg, "type": "invalid_request_error", "code": 400}}
+    return f"HTTP 400: {json.dumps(body)}"
+
+
+def _sse(exc: str, msg: str, at: str) -> str:
+    import json
+
+    body = {"error": {"message": msg, "type": "BadRequestError", "code": 400}}
+    return f"data: {json.dumps(body)}\n\ndata: [DONE]"
+
+
+def _litellm(exc: str, msg: str, at: str) -> str:
+    body = {
+        "object": "error",
+        "message": msg,
+        "type": "BadRequestError",
+        "param": None,
+        "code": 400,
+    }
+    return f"litellm.BadRequestError: OpenAIException - Error code: 400 - {body!r}"
+
+
+def _json_log(exc: str, msg: str, at: str) -> str:
+    import json
+
+    rec = {"time": "2026-03-02T11:04:09Z", "level": "ERROR", "msg": f"{exc}: {msg}"}
+    return json.dumps(rec)
+
+
 RAISED: dict[str, Shape] = {
     "last line": lambda e, m, r: f"{e}: {m}",
     "no type": lambda e, m, r: m,
@@ -72,6 +107,10 @@ RAISED: dict[str, Shape] = {
     "json body": _json_body,
     "openai client": _client,
     "detail body": _detail,
+    "nested body": _nested,
+    "sse stream": _sse,
+    "litellm": _litellm,
+    "json log": _json_log,
     "markdown table": lambda e, m, r: f"| step | error |\n|---|---|\n| launch | {e}: {m} |",
     "list item": lambda e, m, r: f"- tried `--tp 8`, got:\n  - {e}: {m}",
     "blockquote": lambda e, m, r: f"> {e}: {m}\n\nany idea?",
@@ -94,6 +133,25 @@ LOGGED: dict[str, Shape] = {
     "ray actor": lambda e, m, r: f"(SGLangEngine pid=48213) [2026-03-02 11:04:09] {m}",
     "prose": lambda e, m, r: f"The server log keeps printing: {m}\nIs it harmful?",
 }
+
+
+def _verdict(e: Any, exps: Any, tops: list[Any]) -> str:
+    from errexplain.match.template import compile_template
+
+    def same_text(a: str, b: str) -> bool:  # (placeholders may be named otherwise)
+        return compile_template(a).literals == compile_template(b).literals
+
+    twins = {
+        m.entry.id
+        for x in exps
+        for m in x.matches
+        if x.matches and m.entry.template == x.matches[0].entry.template
+    }
+    if e.id in twins or any(m.entry.id == e.id for m in tops):
+        return "right"
+    if any(same_text(m.entry.template, e.template) for m in tops):
+        return "tie"  # the same text raised elsewhere too, listed beyond the five
+    return "wrong" if exps else "none"
 
 
 def run(sample: int, seed: int, show: int) -> None:
@@ -128,27 +186,16 @@ def run(sample: int, seed: int, show: int) -> None:
             key = f"{'log' if logged else 'raise'}: {name}"
             exps = explain_text(shape(e.exception, msg, at), index)
             tops = [x.matches[0] for x in exps if x.matches]
-            twins = {
-                m.entry.id
-                for x in exps
-                for m in x.matches
-                if x.matches and m.entry.template == x.matches[0].entry.template
-            }
-            if e.id in twins or any(m.entry.id == e.id for m in tops):
-                verdict = "right"
-            elif not exps:
-                verdict = "none"
-            else:
-                verdict = "wrong"
+            verdict = _verdict(e, exps, tops)
             stats[key][verdict] += 1
-            if verdict != "right" and len(misses[key]) < show:
+            if verdict not in ("right", "tie") and len(misses[key]) < show:
                 got = tops[0].entry.id if tops else None
                 misses[key].append(f"{verdict} {e.id} {msg[:70]!r} -> {got}")
     print(f"{len(entries)} sampled of {len(pool)} entries (seed {seed})")
-    print(f"{'shape':26} {'n':>5} {'right':>7} {'none':>5} {'wrong':>5}")
+    print(f"{'shape':26} {'n':>5} {'right':>7} {'tie':>4} {'none':>5} {'wrong':>5}")
     for key, c in sorted(stats.items()):
         n = sum(c.values())
-        print(f"{key:26} {n:5} {c['right'] / n:7.1%} {c['none']:5} {c['wrong']:5}")
+        print(f"{key:26} {n:5} {c['right'] / n:7.1%} {c['tie']:4} {c['none']:5} {c['wrong']:5}")
     for key, rows in sorted(misses.items()):
         for row in rows:
             print(f"  {key}: {row}")
