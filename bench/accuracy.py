@@ -17,6 +17,7 @@ import random
 from collections import defaultdict
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 REPO = Path(__file__).resolve().parent.parent
 SYNONYMS = [
@@ -163,18 +164,24 @@ def noisy(entry_path: str, line: int, func: str, exc: str, msg: str, rnd: random
     return "\x1b[31m" + text + "\x1b[0m" if rnd.random() < 0.3 else text
 
 
-def run_catalog(sample: int, seed: int) -> None:
+def catalog_index() -> tuple[Any, Any]:
+    """(the bundled catalog, an index built from it in memory): the benches' own view."""
     from errexplain.catalog.index import Index
     from errexplain.catalog.index_build import build_bytes
     from errexplain.catalog.load import load_catalog
     from errexplain.catalog.locate import bundled_dir
+
+    catalog = load_catalog([bundled_dir()])
+    return catalog, Index.from_bytes(
+        build_bytes(catalog.entries, catalog.projects, "bench", catalog.release_facts)
+    )
+
+
+def run_catalog(sample: int, seed: int) -> None:
     from errexplain.explainer import explain_text
     from errexplain.match.normalize import identifiable
 
-    catalog = load_catalog([bundled_dir()])
-    index = Index.from_bytes(
-        build_bytes(catalog.entries, catalog.projects, "bench", catalog.release_facts)
-    )
+    catalog, index = catalog_index()
     # logged errors (kind log) are log lines, not exceptions: a traceback ending in
     # `warning: ...` is not what users paste, so they are not wrapped in one here. Older
     # wordings (removed_in set) are bench/history.py's: generated here without a release, the

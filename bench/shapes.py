@@ -29,59 +29,37 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from accuracy import make_message  # (bench/accuracy.py)
+from accuracy import catalog_index, make_message  # (bench/accuracy.py)
 
 Shape = Callable[[str, str, str], str]
 """(exception type, message, the entry's `file.py:line`) -> paste."""
 
 
-def _json_body(exc: str, msg: str, at: str) -> str:
-    import json
-
-    body = {"object": "error", "message": msg, "type": "BadRequestError", "param": None}
-    return f"Error code: 400 - {json.dumps(body)}"
-
-
-def _client(exc: str, msg: str, at: str) -> str:
-    body = {
+def _openai_body(msg: str) -> dict[str, object]:
+    """The OpenAI-compatible server's error body (sglang's `ErrorResponse`)."""
+    return {
         "object": "error",
         "message": msg,
         "type": "BadRequestError",
         "param": None,
         "code": 400,
     }
-    return f"openai.BadRequestError: Error code: 400 - {body!r}"
 
 
-def _detail(exc: str, msg: str, at: str) -> str:
+def _dumped(prefix: str, body: object, suffix: str = "") -> Shape:
+    """A shape printing `body(msg)` as JSON after `prefix` (the way curl and servers show it)."""
     import json
 
-    return "curl returned:\n" + json.dumps({"detail": msg})
+    def shape(exc: str, msg: str, at: str) -> str:
+        made = body(msg) if callable(body) else body
+        return f"{prefix}{json.dumps(made)}{suffix}"
+
+    return shape
 
 
-def _nested(exc: str, msg: str, at: str) -> str:
-    import json
-
-    body = {"error": {"message": msg, "type": "invalid_request_error", "code": 400}}
-    return f"HTTP 400: {json.dumps(body)}"
-
-
-def _sse(exc: str, msg: str, at: str) -> str:
-    import json
-
-    body = {"error": {"message": msg, "type": "BadRequestError", "code": 400}}
-    return f"data: {json.dumps(body)}\n\ndata: [DONE]"
-
-
-def _litellm(exc: str, msg: str, at: str) -> str:
-    body = {
-        "object": "error",
-        "message": msg,
-        "type": "BadRequestError",
-        "param": None,
-        "code": 400,
-    }
-    return f"litellm.BadRequestError: OpenAIException - Error code: 400 - {body!r}"
+def _repr_after(prefix: str) -> Shape:
+    """A shape printing the body as a Python dict after `prefix` (an SDK's exception text)."""
+    return lambda exc, msg, at: f"{prefix}{_openai_body(msg)!r}"
 
 
 def _json_log(exc: str, msg: str, at: str) -> str:
@@ -89,6 +67,10 @@ def _json_log(exc: str, msg: str, at: str) -> str:
 
     rec = {"time": "2026-03-02T11:04:09Z", "level": "ERROR", "msg": f"{exc}: {msg}"}
     return json.dumps(rec)
+
+
+def _error_body(msg: str) -> dict[str, object]:
+    return {"error": {"message": msg, "type": "BadRequestError", "code": 400}}
 
 
 RAISED: dict[str, Shape] = {
@@ -104,12 +86,12 @@ RAISED: dict[str, Shape] = {
     "kubernetes": lambda e, m, r: f"2026-03-02T11:04:09.123456789Z stderr F {e}: {m}",
     "slurm rank": lambda e, m, r: f"3: [rank3]: {e}: {m}",
     "repr record": lambda e, m, r: f"[2026-03-02 11:04:09] Task failed: exception={e}({m!r})",
-    "json body": _json_body,
-    "openai client": _client,
-    "detail body": _detail,
-    "nested body": _nested,
-    "sse stream": _sse,
-    "litellm": _litellm,
+    "json body": _dumped("Error code: 400 - ", _openai_body),
+    "openai client": _repr_after("openai.BadRequestError: Error code: 400 - "),
+    "detail body": _dumped("curl returned:\n", lambda m: {"detail": m}),
+    "nested body": _dumped("HTTP 400: ", _error_body),
+    "sse stream": _dumped("data: ", _error_body, "\n\ndata: [DONE]"),
+    "litellm": _repr_after("litellm.BadRequestError: OpenAIException - Error code: 400 - "),
     "json log": _json_log,
     "markdown table": lambda e, m, r: f"| step | error |\n|---|---|\n| launch | {e}: {m} |",
     "list item": lambda e, m, r: f"- tried `--tp 8`, got:\n  - {e}: {m}",
@@ -155,17 +137,10 @@ def _verdict(e: Any, exps: Any, tops: list[Any]) -> str:
 
 
 def run(sample: int, seed: int, show: int) -> None:
-    from errexplain.catalog.index import Index
-    from errexplain.catalog.index_build import build_bytes
-    from errexplain.catalog.load import load_catalog
-    from errexplain.catalog.locate import bundled_dir
     from errexplain.explainer import explain_text
     from errexplain.match.normalize import identifiable
 
-    catalog = load_catalog([bundled_dir()])
-    index = Index.from_bytes(
-        build_bytes(catalog.entries, catalog.projects, "bench", catalog.release_facts)
-    )
+    catalog, index = catalog_index()
     pool = [
         e
         for e in catalog.entries
