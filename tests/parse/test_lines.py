@@ -277,6 +277,30 @@ def test_a_message_line_that_opens_with_a_dash_keeps_it():
     assert line.text == "- rank 3 timed out"
 
 
+def test_a_traceback_pasted_as_list_items_keeps_its_indentation():
+    """Every line a list item (`- ` before each): the markers go, what follows each stays as
+    printed, so a frame's code line keeps its indentation and the frames still pair."""
+    text = (
+        "- Traceback (most recent call last):\n"
+        '-   File "/srv/pkg/loader.py", line 12, in load\n'
+        "-     param = params_dict[name]\n"
+        "\n"
+        "- KeyError: 'lm_head.weight'\n"
+    )
+    lines = [ln.text for ln in clean_lines(text)]
+    assert lines == [
+        "Traceback (most recent call last):",
+        '  File "/srv/pkg/loader.py", line 12, in load',
+        "    param = params_dict[name]",
+        "",
+        "KeyError: 'lm_head.weight'",
+        "",
+    ]
+    # a line without the marker among them: each list item is read on its own
+    mixed = text.replace("-     param", "      param")
+    assert [ln.text for ln in clean_lines(mixed)][2] == "      param = params_dict[name]"
+
+
 def test_an_exception_group_header_keeps_its_plus():
     [line] = clean_lines("+ Exception Group Traceback (most recent call last):")
     assert line.text.startswith("+ Exception Group")

@@ -242,10 +242,7 @@ def clean_lines(text: str) -> list[Line]:
         text = _ENTITY.sub(_entity, text)  # a paste taken from a page's HTML source
     text = text.replace("\t", "    ").replace("\u00a0", " ")
     out: list[Line] = []
-    raws = text.split("\n")
-    # (a paste indented as a whole: a markdown code block, a notebook cell's output)
-    if text.lstrip("\n")[:1] == " ":
-        raws = _dedented(raws)
+    raws = _at_margin(text.split("\n"), text.lstrip("\n")[:2])
     numbered: Iterable[tuple[int, str]] = enumerate(raws, start=1)
     if len(raws) > 2:
         width = _wrap_width(raws)
@@ -444,6 +441,27 @@ def _dedented(raws: list[str]) -> list[str]:
     where they are looked for; relative indentation (a traceback's frames) is kept."""
     margin = min((len(r) - len(r.lstrip(" ")) for r in raws if r.strip()), default=0)
     return [r[margin:] for r in raws] if margin else raws
+
+
+def _at_margin(raws: list[str], head: str) -> list[str]:
+    """The lines moved to the paste's margin: a paste indented as a whole (a markdown code
+    block, a notebook cell's output) or pasted as list items, by what its first line opens with."""
+    if head[:1] == " ":
+        return _dedented(raws)
+    if head in ("- ", "* "):
+        return _unbulleted(raws)
+    return raws
+
+
+def _unbulleted(raws: list[str]) -> list[str]:
+    """The lines without the markdown list marker every non-blank one opens with (a log or a
+    traceback pasted as list items, `- ` before each line): what follows each marker is the
+    line as printed, its indentation kept (a frame's code line). A paste where some lines
+    carry no marker is left as it is (a list item's own `- ` is taken off line by line)."""
+    marker = next((r[:2] for r in raws if r.strip()), "")
+    if len(raws) < 2 or any(r.strip() and not r.startswith(marker) for r in raws):
+        return raws
+    return [r[len(marker) :] if r.strip() else r for r in raws]
 
 
 def _clean_one(no: int, raw: str) -> list[Line]:
