@@ -2215,11 +2215,12 @@ def _quoted_fragments(
 ) -> tuple[Explanation, ...]:
     """Parts of messages the paster quoted, when nothing else in the paste is an error: a
     span in quotes or backticks of at least FRAGMENT_MIN_WORDS words and CUT_KNOWN characters
-    (as a cut message must have) that one template's
-    literal text holds nearly word for word (`"incompatible with current LoRA memory pool
-    configuration"` of `LoRA adapter <name> with rank <r> is incompatible with the current
-    LoRA memory pool configuration. Please ...`), far ahead of any other template; at
-    FRAGMENT_CAP at most: a part of a message pins down less than the whole."""
+    (as a cut message must have) that one template's literal text holds nearly word for word
+    (`"incompatible with current LoRA memory pool configuration"` of `LoRA adapter <name> with
+    rank <r> is incompatible with the current LoRA memory pool configuration. Please ...`), far
+    ahead of any other template; at FRAGMENT_CAP at most: a part of a message pins down less
+    than the whole. The first FRAGMENT_SPANS such spans are looked up (a long post's quotes
+    each cost a fuzzy lookup)."""
     from errexplain.match.rank import held_by
     from errexplain.parse.lines import clean_lines
 
@@ -2230,6 +2231,8 @@ def _quoted_fragments(
             frag = normalize_ws(span.strip("`'\""))
             if len(frag) < CUT_KNOWN or len(frag.split()) < FRAGMENT_MIN_WORDS or frag in taken:
                 continue
+            if len(taken) >= FRAGMENT_SPANS:
+                return tuple(out)
             taken.add(frag)
             held = held_by(view, frag)
             if not held or held[0][0] < FRAGMENT_HELD:
@@ -2266,7 +2269,7 @@ def _quoted_fragments(
     return tuple(out)
 
 
-FRAGMENT_MIN_WORDS = 5
+FRAGMENT_MIN_WORDS, FRAGMENT_SPANS = 5, 24
 FRAGMENT_HELD, FRAGMENT_LEAD, FRAGMENT_CAP = 0.9, 0.1, 0.85
 """A template holds the fragment when its literal text has it this alike (rapidfuzz
 partial_ratio), this far ahead of every other template; the answer's score at most."""
