@@ -777,3 +777,43 @@ def test_a_name_shared_by_most_sites_is_no_evidence():
     [plain] = explain_text(line, view)
     [named] = explain_text("running llama, opt, qwen and nemotron\n" + line, view)
     assert [m.entry.id for m in named.matches] == [m.entry.id for m in plain.matches]
+
+
+# ------------------------------------------------------------------------ chained exceptions
+
+CHAINED = """\
+Traceback (most recent call last):
+  File "/site-packages/demo/images.py", line 10, in f
+    raise ValueError(msg)
+ValueError: feature length does not match image grids: 5824 != 5760
+
+{relation}
+
+Traceback (most recent call last):
+  File "/app/main.py", line 3, in <module>
+    run()
+RuntimeError: the worker failed to start
+"""
+
+
+@pytest.mark.parametrize(
+    ("relation", "said"),
+    [
+        ("The above exception was the direct cause of the following exception:", "it caused"),
+        ("During handling of the above exception, another exception occurred:", "while handling"),
+    ],
+)
+def test_the_cause_in_a_chain_is_explained_before_the_error_it_led_to(view, relation, said):
+    cause, last = explain_text(CHAINED.format(relation=relation), view)
+    assert cause.matches[0].entry.id == CURATED
+    assert any(said in n and "RuntimeError below" in n for n in cause.notes)
+    assert last.error.type == "RuntimeError" and last.error.root_cause is not None
+
+
+def test_a_chained_exception_the_paste_explains_already_is_not_repeated(view):
+    text = CHAINED.format(
+        relation="The above exception was the direct cause of the following exception:"
+    )
+    twice = text + "\n" + text
+    exps = explain_text(twice, view)
+    assert sum(x.error.type == "ValueError" for x in exps) == 1

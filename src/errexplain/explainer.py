@@ -760,6 +760,7 @@ def explain_text_bounded(
                     by_no.setdefault(ln.no, []).append(ln.text)
             exp = _enclosing_line(by_no, exp, view) or exp
         out.append(exp)
+    out = _with_causes(view, out, cutoff, text, release)
     if len(errors) < ERRORS:
         if cleaned is None:
             cleaned = clean_lines(text)
@@ -2142,6 +2143,42 @@ def bare_messages(
             or _quoted_fragments(text, view, release)
         )
     return tuple(sorted((e for e in kept if not _overlapped(e, kept)), key=_line_of))
+
+
+def _with_causes(
+    view: CatalogView,
+    exps: list[Explanation],
+    cutoff: float,
+    text: str,
+    release: Mapping[str, str] | None,
+) -> list[Explanation]:
+    """`exps` with the exceptions of each one's chain (`raise ... from`, or raised while
+    handling an earlier one: printed above it, root cause first) explained right before it,
+    each with a note saying what it led to: the wrapper a program raised last (`RuntimeError:
+    Worker failed to start`) often says less than the error that caused it. Up to ERRORS in
+    all; a chained exception already explained in the paste is not repeated."""
+    if not any(x.error.chain for x in exps):
+        return exps
+    said = {(x.error.type, x.error.message) for x in exps}
+    out: list[Explanation] = []
+    room = ERRORS - len(exps)
+    for x in exps:
+        for c in x.error.chain:
+            if room <= 0 or (c.type, c.message) in said or not (c.type or c.message):
+                continue
+            said.add((c.type, c.message))
+            exp = explain_error(c, view, cutoff=cutoff, text=text, release=release)
+            if not exp.matches:
+                exp = _first_line_only(c, view, cutoff, text, release) or exp
+            note = CAUSE_NOTE if x.error.chain_relation == "cause" else CONTEXT_NOTE
+            out.append(replace(exp, notes=(note.format(x.error.type or "error"), *exp.notes)))
+            room -= 1
+        out.append(x)
+    return out
+
+
+CAUSE_NOTE = "raised earlier in the same chain, it caused the {} below (`raise ... from`)"
+CONTEXT_NOTE = "raised earlier in the same chain: the {} below was raised while handling it"
 
 
 def _with_carried(

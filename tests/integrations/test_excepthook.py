@@ -108,7 +108,10 @@ def test_original_traceback_is_byte_identical_then_explained(tmp_path):
     assert plain.returncode == 1
     assert b"The above exception was the direct cause" in plain.stderr
     rest = _original_then_explanation(plain, hooked)
-    assert rest.startswith(HEADER + "RuntimeError: model construction failed\n")
+    # the chain's cause first, as the traceback printed it, then the error it caused
+    assert rest.startswith(HEADER + "ValueError: 16 is not divisible by 6\n")
+    assert "it caused the RuntimeError below" in rest
+    assert "\nRuntimeError: model construction failed\n" in rest
     assert "root cause: ValueError: 16 is not divisible by 6" in rest
     assert "Traceback" not in rest
 

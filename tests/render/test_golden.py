@@ -73,8 +73,15 @@ PASTES = (
     Paste(
         "chained_cause",
         TRACEBACKS / "chained_cause.txt",
-        "`raise ... from`: the root cause line, no catalog match, generic 'About OSError'",
-        lambda x: x[0].error.root_cause is not None and not x[0].matches and bool(x[0].generic),
+        "`raise ... from`: the cause explained first (huggingface_hub's validation error), then "
+        "the OSError it caused with its root cause line, no catalog match, generic 'About OSError'",
+        lambda x: (
+            len(x) == 2
+            and x[0].error.type.endswith("HFValidationError")
+            and x[-1].error.root_cause is not None
+            and not x[-1].matches
+            and bool(x[-1].generic)
+        ),
     ),
     Paste(
         "exception_group",
