@@ -278,6 +278,19 @@ def test_assert_statements_quoted_in_prose(text: str, where) -> None:
         assert err.frames[0].function is None and err.frames[0].code == "assert self.req is None"
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        'It fails at `assert cfg["mode"] in ("a", "b")` on every start.',
+        'It fails at `assert cfg[\'mode\'] in ("a", "b")` on every start.',
+    ],
+)
+def test_assert_in_backticks_keeps_its_string_literals(text: str) -> None:
+    (err,) = parse_traceback(text + "\n")
+    assert (err.type, err.form) == ("AssertionError", "prose")
+    assert err.message == "assert " + text.split("`assert ")[1].split("`")[0]
+
+
 def test_code_that_asserts_is_not_prose() -> None:
     assert parse_traceback("    assert self.req is None\n") == ()
     assert parse_traceback("we `assert` things `here` a lot\n") == ()

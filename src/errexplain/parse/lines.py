@@ -668,7 +668,11 @@ def embedded_exceptions(st: str) -> list[tuple[str, str, bool]]:
     return out
 
 
-_QUOTED_ASSERT = compile_regex(r"(?P<q>[`\"])assert (?P<test>[^`\"\n]{3,300})(?P=q)")
+_QUOTED_ASSERT = compile_regex(
+    r"`assert (?P<test>[^`\n]{3,300})`|\"assert (?P<dtest>[^`\"\n]{3,300})\""
+)
+"""An assert statement in backticks (which may hold string literals in either quote:
+``assert header["num_frames"] == 1``) or in double quotes."""
 _LINE_OF = compile_regex(r"(?:line|L) ?(?P<no>\d{1,9})(?: of| in)? ?$")
 _LINE_AFTER = compile_regex(r"(?::|,? line |#L)(?P<no>\d{1,9})")
 _PATH_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./-")
@@ -694,7 +698,7 @@ def quoted_asserts(st: str) -> list[tuple[str, tuple[str, int | None] | None]]:
     """Assert statements quoted in prose (``the assertion `assert x is None` fails in line 9
     of pkg/mod.py``): (the test, the file named in the same line and its line number or None).
     """
-    found = [m["test"].strip() for m in _QUOTED_ASSERT.finditer(st)]
+    found = [(m["test"] or m["dtest"]).strip() for m in _QUOTED_ASSERT.finditer(st)]
     found = (found + _parenthesized_asserts(st))[:_MAX_EMBEDDED]
     if not found:
         return []
