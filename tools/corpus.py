@@ -42,6 +42,17 @@ def split_of(case_id: str) -> str:
     return "dev" if digest[0] % 2 == 0 else "test"
 
 
+def _site(alt: object) -> dict[str, object]:
+    """An accepted alternative site as truth.yaml holds it, `{path, line}`, from that or from a
+    collector's `path:line` string."""
+    if isinstance(alt, dict):
+        return alt
+    path, _, line = str(alt).rpartition(":")
+    if not path or not line.strip().isdigit():
+        return {"path": str(alt), "line": None}
+    return {"path": path.strip(), "line": int(line)}
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("dirs", nargs="+", type=Path)
@@ -63,6 +74,7 @@ def main(argv: list[str] | None = None) -> int:
             text = (d / "cases" / f"{c['id']}.txt").read_bytes()
             (CORPUS / "cases" / f"{new_id}.txt").write_bytes(text)
             c = {**c, "id": new_id, "split": c.get("split") or split_of(new_id)}
+            c["expected_alternatives"] = [_site(a) for a in c.get("expected_alternatives") or []]
             cases.append({k: c.get(k) for k in KEYS})
             seen.add(key)
             ids.add(new_id)
