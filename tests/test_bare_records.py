@@ -97,6 +97,37 @@ def test_a_catalogued_log_record_beside_a_traceback_is_an_error_too():
     assert exps[1].error.message == "Watchdog timeout (self.watchdog_timeout=300)"
 
 
+REPORT = _entry("r", "error", "Failed to render prompt <i>: <e>", "gen.py", 40, "log")
+UNKNOWN = "the cache backend refused the layout chosen for this pipeline"
+UNKNOWN_TRACE = (
+    "Traceback (most recent call last):\n"
+    '  File "/site-packages/otherlib/cache.py", line 3, in setup\n'
+    "    raise ValueError(msg)\n"
+    f"ValueError: {UNKNOWN}\n"
+)
+
+
+def test_a_record_reporting_an_unexplained_error_beside_it_is_an_error_too():
+    """A traceback's error the catalog does not know, then the record of the project's own
+    handler that logged it (`Failed to render prompt 1: <its message>`): the record is the
+    project's error about it, explained beside it."""
+    record = f"[03-09 08:21:06] Failed to render prompt 1: request 53f0: {UNKNOWN}\n"
+    exps = explain_text(UNKNOWN_TRACE + record, _view(REPORT))
+    assert [x.error.type for x in exps] == ["ValueError", ""]
+    assert not exps[0].matches
+    assert exps[1].matches[0].entry.id == "r" * 16
+    assert dict(exps[1].matches[0].values)["e"] == f"request 53f0: {UNKNOWN}"
+
+
+def test_a_record_holding_the_message_outside_its_values_is_not_a_report():
+    """The message must be what the record's template leaves to a value: a record whose
+    literal text is the message is not a report of it."""
+    other = _entry("s", "error", "Failed to render prompt <i>: the cache backend", "g.py", 9, "log")
+    record = f"[03-09 08:21:06] Failed to render prompt 1: {UNKNOWN}\n"
+    exps = explain_text(UNKNOWN_TRACE + record, _view(other))
+    assert [x.error.type for x in exps] == ["ValueError"]
+
+
 def test_records_beside_a_traceback_need_an_exact_long_match():
     """A reworded record (taken alone from 0.85) or the same words inside prose are not taken
     beside a traceback: only exact matches at BESIDE_SCORE are."""

@@ -69,3 +69,24 @@ def test_a_fragment_two_templates_hold_alike_is_no_answer():
     view = MemoryCatalog([_entry("a", POOL), twin])
     text = 'Loading failed with "does not fit configured adapter memory pool layout".'
     assert explain_text(text, view) == ()
+
+
+@pytest.mark.parametrize("quote", ["The adapter registry", "The adapter registry is"])
+def test_a_short_quote_is_taken_only_as_the_head_of_a_message(quote):
+    """Shorter than a cut message must be, a quoted span still pins the one template it starts,
+    word for word: posters quote the start of a message (`-> "Tokens not accepted"`)."""
+    [exp] = explain_text(f'This double-counts and then fails with "{quote}" later.', VIEW)
+    assert exp.matches[0].entry.template == OTHER
+    assert exp.matches[0].score <= FRAGMENT_CAP
+
+
+@pytest.mark.parametrize(
+    "quote",
+    [
+        "registry is full: unload",  # the template's words, but not its start
+        "The adapter regis",  # a word cut in two
+        "The adapter",  # too short to pin anything
+    ],
+)
+def test_a_short_quote_that_is_not_a_head_is_no_answer(quote):
+    assert explain_text(f'This double-counts and then fails with "{quote}" later.', VIEW) == ()

@@ -1148,6 +1148,11 @@ def _logged_beside(
         and not (aftermath and NOISE.match(st))
         and not any(_part_of(x, st) for x in found)
     ][-BESIDE_LINES:]
+    messages = [
+        m
+        for x in found
+        if len(m := x.error.message) >= BARE_MIN_CHARS and "\n" not in m and not x.matches
+    ]
     out: list[Explanation] = []
     looked: set[str] = set()
     for no, st in records:
@@ -1158,12 +1163,17 @@ def _logged_beside(
         # match holds it inside a value, or one that ends with the colon before a value printed
         # empty: the start of a message known well may do too
         loose = st[-1] == ":" or any(x.error.message and st in x.error.message for x in found)
-        ranking = rank(view, st, fuzzy=loose)
+        # a record that reports an error found beside it, its message in a value of the
+        # record's own template (`Failed to serve prompt 1: <e>` after the traceback of <e>)
+        reported = [m for m in messages if m in st]
+        ranking = rank(view, st, fuzzy=loose or bool(reported))
         hit = ranking.hits[0] if ranking.hits else None
+        if reported and hit is not None and not any(_in_values(hit, m) for m in reported):
+            continue
         if (
             hit is None
             or (hit.kind != "exact" and not loose)
-            or hit.score < (INSIDE_SCORE if loose else BESIDE_SCORE)
+            or hit.score < (INSIDE_SCORE if loose or reported else BESIDE_SCORE)
             or hit.id in taken_ids
             or not _known_well(hit, st, 0.5, True)
             or (hit.cand.kind == "log" and not reports_failure(hit.cand.exception, hit.template))
@@ -1186,6 +1196,8 @@ def _part_of(x: Explanation, st: str) -> bool:
     message = x.error.message
     if not message or (st not in message and message not in st):
         return False
+    if message in st and len(st) - len(message) >= BARE_MIN_CHARS and "\n" not in message:
+        return bool(x.matches)  # (unexplained: a record reporting it may be the error asked about)
     if message in st or st in message.split("\n", 1)[0] or not x.matches:
         return True
     flat = normalize_ws(st)
@@ -1579,13 +1591,13 @@ def _quote_spans(line: str, left: str, right: str) -> Iterator[tuple[int, int]]:
         start = line.find(left, end + 1)
 
 
-def _quoted(st: str) -> list[str]:
-    """Text between matching quotes on one line, long enough to be a message."""
+def _quoted(st: str, least: int = BARE_MIN_CHARS) -> list[str]:
+    """Text between matching quotes on one line, long enough to be a message (`least`)."""
     out = []
     for left, right in _QUOTES:
         for start, end in _quote_spans(st, left, right):
             inner = st[start + 1 : end].strip()
-            if len(inner) >= BARE_MIN_CHARS:
+            if len(inner) >= least:
                 out.append(inner)
     return out
 
@@ -2250,23 +2262,26 @@ CARRIED_NOTE = (
 def _quoted_fragments(
     text: str, view: CatalogView, release: Mapping[str, str] | None
 ) -> tuple[Explanation, ...]:
-    """Parts of messages the paster quoted, when nothing else in the paste is an error: a
-    span in quotes or backticks of at least FRAGMENT_MIN_WORDS words and CUT_KNOWN characters
-    (as a cut message must have) that one template's literal text holds nearly word for word
-    (`"incompatible with current LoRA memory pool configuration"` of `LoRA adapter <name> with
-    rank <r> is incompatible with the current LoRA memory pool configuration. Please ...`), far
-    ahead of any other template; at FRAGMENT_CAP at most: a part of a message pins down less
-    than the whole. The first FRAGMENT_SPANS such spans are looked up (a long post's quotes
-    each cost a fuzzy lookup)."""
+    """Parts of messages the paster quoted, when nothing else in the paste is an error: a span in
+    quotes or backticks of at least FRAGMENT_MIN_WORDS words and CUT_KNOWN characters (as a cut
+    message must have; a shorter one only as a template's head, HEAD_MIN_CHARS) that one
+    template's literal text holds nearly word for word (`"incompatible with current LoRA memory
+    pool configuration"` of `LoRA adapter <name> with rank <r> is incompatible with the current
+    LoRA memory pool configuration. Please ...`), far ahead of any other template; at
+    FRAGMENT_CAP at most: a part of a message pins down less than the whole. The first
+    FRAGMENT_SPANS such spans are looked up (a long post's quotes each cost a fuzzy lookup)."""
     from errexplain.match.rank import held_by
     from errexplain.parse.lines import clean_lines
 
     out: list[Explanation] = []
     taken: set[str] = set()
     for ln in clean_lines(text):
-        for span in _quoted(ln.text):
+        for span in _quoted(ln.text, HEAD_MIN_CHARS):
             frag = normalize_ws(span.strip("`'\""))
-            if len(frag) < CUT_KNOWN or len(frag.split()) < FRAGMENT_MIN_WORDS or frag in taken:
+            short = len(frag) < CUT_KNOWN or len(frag.split()) < FRAGMENT_MIN_WORDS
+            if frag in taken or (
+                short and (len(frag) < HEAD_MIN_CHARS or len(frag.split()) < HEAD_MIN_WORDS)
+            ):
                 continue
             if len(taken) >= FRAGMENT_SPANS:
                 return tuple(out)
@@ -2275,6 +2290,8 @@ def _quoted_fragments(
             if not held or held[0][0] < FRAGMENT_HELD:
                 continue
             share, best = held[0]
+            if short and not (share == 1.0 and _heads(best.template, frag)):
+                continue
             # one check's wordings: the same literal text (placeholders renamed) or lineage
             words = compile_template(best.template).literals
             kin = {
@@ -2306,7 +2323,19 @@ def _quoted_fragments(
     return tuple(out)
 
 
+def _heads(template: str, frag: str) -> bool:
+    """Whether `frag` is the start of the template's literal head, word for word."""
+    head = compile_template(template).literals[0]
+    return normalize_ws(head).startswith(frag) and (
+        len(head) == len(frag) or not head[len(frag) : len(frag) + 1].isalnum()
+    )
+
+
 FRAGMENT_MIN_WORDS, FRAGMENT_SPANS = 5, 24
+HEAD_MIN_CHARS, HEAD_MIN_WORDS = 16, 3
+"""A shorter quoted span is taken only when it is the literal head of the one template that
+holds it whole (`"Tokens not accepted"` of `Tokens not accepted: <token> ...`): the start of a
+message is what posters quote of it."""
 FRAGMENT_HELD, FRAGMENT_LEAD, FRAGMENT_CAP = 0.9, 0.1, 0.85
 """A template holds the fragment when its literal text has it this alike (rapidfuzz
 partial_ratio), this far ahead of every other template; the answer's score at most."""
