@@ -817,3 +817,35 @@ def test_a_chained_exception_the_paste_explains_already_is_not_repeated(view):
     twice = text + "\n" + text
     exps = explain_text(twice, view)
     assert sum(x.error.type == "ValueError" for x in exps) == 1
+
+
+def _bare_assert(ident: str, path: str) -> Entry:
+    return _entry(
+        ident,
+        "",
+        "AssertionError",
+        path,
+        kind="assert",
+        condition="n_heads % tp == 0",
+        statement="assert n_heads % tp == 0",
+        derived=True,
+    )
+
+
+def test_an_assert_statement_many_sites_share_says_so_and_lists_them():
+    """A short test asserted at several message-less sites: no one site is offered, and the
+    note says why; the nearest candidates are those sites (rendered with their statement)."""
+    view = MemoryCatalog(
+        [_bare_assert(c * 16, f"demo/model_{c}.py") for c in "fghijklmnopqrs"] + list(ENTRIES)
+    )
+    [exp] = explain_text("AssertionError: assert n_heads % tp == 0\n", view)
+    assert not exp.matches
+    assert any("asserts this same statement at 14 places" in n for n in exp.notes)
+    assert exp.nearest and all(m.entry.statement == "assert n_heads % tp == 0" for m in exp.nearest)
+
+
+def test_no_shared_assert_note_for_a_message_or_a_lone_site():
+    view = MemoryCatalog([_bare_assert("f" * 16, "demo/model_f.py"), *ENTRIES])
+    for text in ("AssertionError: assert n_heads % tp == 0\n", "ValueError: widget broke\n"):
+        [exp] = explain_text(text, view)
+        assert not any("same statement" in n for n in exp.notes)

@@ -24,7 +24,7 @@ from errexplain.match.rank import (
     wrapper_head,
 )
 from errexplain.match.release import Facts, Window, guess, pin, site_lines, window
-from errexplain.match.sites import ambiguous, assert_test, locate, wants_sites
+from errexplain.match.sites import ambiguous, assert_test, condition_key, locate, wants_sites
 from errexplain.match.template import compile_template, normalize_ws, sentence_stops
 from errexplain.models import (
     ELLIPSES,
@@ -655,6 +655,45 @@ def _head(view: CatalogView, e: Entry) -> Entry | None:
     return view.entry(pos) if pos is not None else None
 
 
+def _state_notes(
+    view: CatalogView, error: RaisedError, matches: tuple[Match, ...], ambiguous: bool
+) -> list[str]:
+    """The notes on what the matches are (tied, borrowed) and what the error lacks."""
+    notes = []
+    if ambiguous and matches:  # (a look-alike's sites are nearest candidates, not answers)
+        notes.append(AMBIGUOUS_NOTE)
+    if error.truncated:
+        notes.append(TRUNCATED_NOTE)
+    if not matches and (shared := _shared_assert(view, error)):
+        notes.append(SHARED_ASSERT_NOTE.format(*shared))
+    if matches and matches[0].borrowed:
+        notes.append(
+            "the explanation was written for the current wording of this check; the release "
+            "this paste comes from words it differently"
+        )
+    return notes
+
+
+def _shared_assert(view: CatalogView, error: RaisedError) -> tuple[int, str] | None:
+    """(how many sites, the project) when the message is an assert statement that several
+    message-less sites assert and none was offered: with the message alone, they cannot be
+    told apart."""
+    test = assert_test(error.message)
+    if test is None:
+        return None
+    sites = [c for c in view.sites_at(condition_key(test)) if not c.template]
+    if len(sites) < 2:
+        return None
+    return len(sites), sites[0].project
+
+
+SHARED_ASSERT_NOTE = (
+    "{1} asserts this same statement at {0} places (the nearest candidates are some of them): "
+    "the message alone cannot tell them apart; the traceback's frames (the file and function "
+    "of the failing assert) would"
+)
+
+
 def explain_error(
     error: RaisedError,
     view: CatalogView,
@@ -698,15 +737,7 @@ def explain_error(
     matches, nearest, note = _other_project(view, error, text, matches, nearest)
     if note is not None:
         notes.append(note)
-    if ambiguous and matches:  # (a look-alike's sites are nearest candidates, not answers)
-        notes.append(AMBIGUOUS_NOTE)
-    if error.truncated:
-        notes.append(TRUNCATED_NOTE)
-    if matches and matches[0].borrowed:
-        notes.append(
-            "the explanation was written for the current wording of this check; the release "
-            "this paste comes from words it differently"
-        )
+    notes += _state_notes(view, error, matches, ambiguous)
     generic = _generic(error, view) if not matches or matches[0].entry.derived else None
     return Explanation(error, matches, nearest, ambiguous, generic, tuple(notes), g)
 

@@ -14,7 +14,7 @@ separates matches.
 from __future__ import annotations
 
 from errexplain._startup import TYPE_CHECKING, Record
-from errexplain.match.template import compile_template, render_plain
+from errexplain.match.template import compile_template, normalize_ws, render_plain
 from errexplain.models import WARNED, is_test_path
 
 if TYPE_CHECKING:
@@ -292,10 +292,23 @@ def _no_match(exp: Explanation) -> list[Part]:
                 Span(f"{m.score:.2f}  "),
                 Span(m.entry.id, "dim"),
                 Span("  "),
-                *template_spans(m.entry.exception, m.entry.template),
+                *_candidate_spans(m.entry),
             )
             out.append(Line(spans, 2, False))
     return out
+
+
+def _candidate_spans(e: Entry) -> tuple[Span, ...]:
+    """A nearest candidate: its message; for a site without one (a bare `assert`, a bare
+    `raise X`), the statement and where it is, which is all that tells such sites apart."""
+    if e.template or not e.statement:
+        return template_spans(e.exception, e.template)
+    where = f"{e.source.path}:{e.source.line}" if e.source.path else ""
+    return (
+        Span(f"{e.exception}: ", "type"),
+        Span(normalize_ws(e.statement), "placeholder"),
+        *((Span(f"  ({where})", "dim"),) if where else ()),
+    )
 
 
 def _related(m: Match) -> list[Part]:
