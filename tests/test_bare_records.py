@@ -613,3 +613,13 @@ def test_a_whole_line_framed_by_a_templates_words_at_both_ends_is_the_message():
         assert exp.matches[0].entry.id == "q" * 16, text
     assert explain_text(f"Bad clip data: {path}\n", view) == ()
     assert explain_text(f"Clip {path} has no decodable audio track at all\n", view) == ()
+
+
+def test_a_template_of_little_literal_text_is_not_known_from_a_bare_line():
+    """`logger.error(f"RuntimeError {e}.")` holds 14 literal characters: a line of prose that
+    reads alike (`... Raises RuntimeError if`) is known by its values only, not taken."""
+    view = _view(_entry("t", "error", "RuntimeError <e>.", "backend.py", 474, "log"))
+    text = (
+        "Returns the options parsed by the\nprevious run. Raises RuntimeError if\nit did not run.\n"
+    )
+    assert explain_text(text, view) == ()

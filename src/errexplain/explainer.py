@@ -1785,7 +1785,9 @@ def _known_well(hit: Hit, msg: str, coverage: float = 0.5, record: bool = False)
         lead = compile_template(hit.cand.template).literals[0].strip()
         return record and len(lead) >= RECORD_HEAD and msg.startswith(lead)
     if hit.score >= (BARE_RECORD_SCORE if record else BARE_SCORE):
-        return True
+        # (a template of little literal text, `RuntimeError <e>.`, is known by its values)
+        return hit.cand.literal_len >= BARE_MIN_CHARS
+
     # a message cut by its paster (its end, or its head and end: a fragment quoted in prose)
     # whose remaining text is a long run of one template's literal text, values aside
     return hit.score >= FUZZY_CUTOFF - 0.1 and cut_literal(hit.template, msg) >= CUT_KNOWN
