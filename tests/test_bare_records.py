@@ -457,7 +457,8 @@ def test_a_whole_line_that_opens_with_a_long_literal_head_is_the_message():
 
 def test_a_warning_line_is_not_read_as_a_generic_template_opening_with_a_placeholder():
     """`<backend> is not supported on <device>.` (20 literal characters) would take a Python
-    warning line whole, its path and category in the first value: not known well enough."""
+    warning line whole, its path and category in the first value: the warning's location and
+    category are its prefix, never a value (the joined line is no reading either)."""
     view = _view(ANY_ON)
     line = (
         "/Users/me/src/demo/python/demo/layers/attention/utils.py:223: UserWarning: Triton "
@@ -466,7 +467,9 @@ def test_a_warning_line_is_not_read_as_a_generic_template_opening_with_a_placeho
     # the line joined with the source line Python prints under a warning: a cut reading
     hits = rank(view, line + " warnings.warn(").hits
     assert not hits or hits[0].score < BARE_SCORE
-    assert explain_text(line + "\n  warnings.warn(\n", view) == ()
+    for x in explain_text(line + "\n  warnings.warn(\n", view):
+        for m in x.matches:
+            assert not any("UserWarning" in v or "utils.py" in v for _, v in m.values)
 
 
 # -------------------------------------------------------------------- HTTP status texts
@@ -623,3 +626,32 @@ def test_a_template_of_little_literal_text_is_not_known_from_a_bare_line():
         "Returns the options parsed by the\nprevious run. Raises RuntimeError if\nit did not run.\n"
     )
     assert explain_text(text, view) == ()
+
+
+EXECUTOR = _entry("w", "warning", "Error in stream_executor: <e>", "interp.py", 434, "log")
+
+
+def test_a_python_warning_line_is_a_record_and_announces_its_cut_traceback():
+    """`path.py:330: UserWarning: <message>` is how Python prints a warning: its message is a
+    record, and one ending with a traceback cut before its exception line is the error."""
+    text = (
+        "/srv/site-packages/demo/interp.py:330: UserWarning: Error in stream_executor: "
+        "Traceback (most recent call last):\n"
+        '  File "/srv/site-packages/demo/interp.py", line 328, in worker\n'
+        "    self._execute(expr)\n"
+        '  File "/srv/site-packages/demo/interp.py", line 371, in _exec\n'
+    )
+    exps = explain_text(text, _view(EXECUTOR))
+    assert any(x.matches and x.matches[0].entry.id == "w" * 16 for x in exps)
+
+
+def test_the_source_line_under_a_warning_is_not_read_as_its_message():
+    """Python prints the warning's source line under it: `{e}` there is the code's placeholder,
+    not a value; the warning's own text is the message."""
+    text = (
+        "/srv/demo/interp.py:330: UserWarning: Error in stream_executor: boom happened\n"
+        '  warnings.warn(f"Error in stream_executor: {e}")\n'
+    )
+    [exp] = explain_text(text, _view(EXECUTOR))
+    assert exp.error.message == "Error in stream_executor: boom happened"
+    assert dict(exp.matches[0].values) == {"e": "boom happened"}

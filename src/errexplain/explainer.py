@@ -1685,6 +1685,13 @@ def _sentence_heads(st: str) -> list[str]:
     return heads[:SENTENCE_HEADS]
 
 
+def _source_text(hit: Hit) -> bool:
+    """Whether the reading is the message's source code, not a printed message: a value is its
+    own placeholder in braces (`{get_exception_traceback()}` of the line under a Python warning,
+    `warnings.warn(f"Error in stream_executor: {get_exception_traceback()}")`)."""
+    return any(value == "{" + name + "}" for name, value in hit.values)
+
+
 def _bare_candidates(
     text: str, quoted: bool = False, records_only: bool = False
 ) -> list[tuple[int, list[str], list[str], dict[str, str]]]:
@@ -2172,7 +2179,7 @@ def bare_messages(
             continue
         raw, msg, ranking, whole = best
         pos = ranking.hits[0].pos
-        if pos in found and found[pos][0] >= raw:
+        if (pos in found and found[pos][0] >= raw) or _source_text(ranking.hits[0]):
             continue
         known = {
             h.id

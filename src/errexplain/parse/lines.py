@@ -92,6 +92,8 @@ _PREFIXES: tuple[tuple[re.Pattern[str], bool], ...] = (
         False,
     ),
     (compile_regex(rf"\[{_LEVEL}\] ?"), False),
+    # Python's own warning line (`warnings.formatwarning`): `path.py:12: UserWarning: `
+    (compile_regex(r"(?:\S{1,500}\.py|<[\w ]{1,100}>):\d{1,9}: [A-Z]\w{0,100}Warning: "), False),
     # a log prefix the paster elided: `[...] Received sigquit ...`
     (compile_regex(r"\[(?:\.{2,5}|…)\] "), False),
     (compile_regex(rf"{_LEVEL}:[\w.<>-]{{1,100}}:"), False),
