@@ -4,25 +4,19 @@ no quotes or colon around it, and cut short with an ellipsis the paster typed.""
 from __future__ import annotations
 
 import pytest
+from tests.views import lettered_entry
 
 from errexplain.catalog.memory import MemoryCatalog
 from errexplain.explainer import explain_text
 from errexplain.match.rank import BOUNDARY_SHARE, PREFIX_BASE, PREFIX_SPAN, marked_cut, rank
-from errexplain.models import Entry, Source
+from errexplain.models import Entry
 
 POOL = "Paged KV pool page sizes must agree across ranks, got <a> and <b>."
 LOADER = "Could not resolve the draft model checkpoint under <path>"
 
 
 def _entry(letter: str, template: str) -> Entry:
-    return Entry(
-        id=letter * 16,
-        project="demo",
-        exception="RuntimeError",
-        template=template,
-        source=Source("demo", "1.0", f"demo/{letter}.py", 10, "f", None),
-        kind="raise",
-    )
+    return lettered_entry(letter, template, "RuntimeError")
 
 
 VIEW = MemoryCatalog([_entry("a", POOL), _entry("b", LOADER)])

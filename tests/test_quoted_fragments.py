@@ -5,10 +5,11 @@ whose literal text holds the quoted words, far ahead of any other, is the answer
 from __future__ import annotations
 
 import pytest
+from tests.views import lettered_entry
 
 from errexplain.catalog.memory import MemoryCatalog
 from errexplain.explainer import FRAGMENT_CAP, FRAGMENT_NOTE, explain_text
-from errexplain.models import Entry, Source
+from errexplain.models import Entry
 
 POOL = (
     "Adapter <name> of rank <r> does not fit the configured adapter memory pool layout. "
@@ -18,14 +19,7 @@ OTHER = "The adapter registry is full: unload an adapter first"
 
 
 def _entry(letter: str, template: str) -> Entry:
-    return Entry(
-        id=letter * 16,
-        project="demo",
-        exception="ValueError",
-        template=template,
-        source=Source("demo", "1.0", f"demo/{letter}.py", 10, "f", None),
-        kind="raise",
-    )
+    return lettered_entry(letter, template, "ValueError")
 
 
 VIEW = MemoryCatalog([_entry("a", POOL), _entry("b", OTHER)])

@@ -27,3 +27,18 @@ def one_entry(template: str, exception: str = "ValueError", path: str = "pkg/mod
         source=Source("pkg", "1.0", path, 1, "f", None),
         derived=True,
     )
+
+
+def lettered_entry(letter: str, template: str, exception: str = "ValueError"):
+    """An entry of project `demo` raising `template` at `demo/<letter>.py:10`, its id the letter
+    sixteen times (`"a" * 16`): small catalogs whose entries a test names by letter."""
+    from errexplain.models import Entry, Source
+
+    return Entry(
+        id=letter * 16,
+        project="demo",
+        exception=exception,
+        template=template,
+        source=Source("demo", "1.0", f"demo/{letter}.py", 10, "f", None),
+        kind="raise",
+    )
