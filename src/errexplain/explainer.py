@@ -775,9 +775,7 @@ def explain_text_bounded(
     by_no: dict[int, list[str]] | None = None
     out = []
     for e in kept:
-        exp = explain_error(e, view, cutoff=cutoff, text=text, release=release)
-        if not exp.matches:
-            exp = _first_line_only(e, view, cutoff, text, release) or exp
+        exp = _explain_one(e, view, cutoff, text, release)
         if (
             _unraised_only(exp)
             and e.form in ("log", "repr")
@@ -1227,8 +1225,10 @@ def _part_of(x: Explanation, st: str) -> bool:
     message = x.error.message
     if not message or (st not in message and message not in st):
         return False
-    if message in st and len(st) - len(message) >= BARE_MIN_CHARS and "\n" not in message:
-        return bool(x.matches)  # (unexplained: a record reporting it may be the error asked about)
+    if not x.matches and "\n" not in message and len(st) - len(message) >= BARE_MIN_CHARS:
+        return (
+            False  # (a longer record reporting an unexplained error may be the error asked about)
+        )
     if message in st or st in message.split("\n", 1)[0] or not x.matches:
         return True
     flat = normalize_ws(st)
@@ -1561,6 +1561,21 @@ FIRST_LINE_NOTE = (
 )
 
 
+def _explain_one(
+    error: RaisedError,
+    view: CatalogView,
+    cutoff: float,
+    text: str,
+    release: Mapping[str, str] | None,
+) -> Explanation:
+    """One parsed error explained; a message of several lines that nothing matches, by its
+    first line (`_first_line_only`)."""
+    exp = explain_error(error, view, cutoff=cutoff, text=text, release=release)
+    if not exp.matches:
+        exp = _first_line_only(error, view, cutoff, text, release) or exp
+    return exp
+
+
 def _first_line_only(
     error: RaisedError,
     view: CatalogView,
@@ -1794,7 +1809,6 @@ def _known_well(hit: Hit, msg: str, coverage: float = 0.5, record: bool = False)
     if hit.score >= (BARE_RECORD_SCORE if record else BARE_SCORE):
         # (a template of little literal text, `RuntimeError <e>.`, is known by its values)
         return hit.cand.literal_len >= BARE_MIN_CHARS
-
     # a message cut by its paster (its end, or its head and end: a fragment quoted in prose)
     # whose remaining text is a long run of one template's literal text, values aside
     return hit.score >= FUZZY_CUTOFF - 0.1 and cut_literal(hit.template, msg) >= CUT_KNOWN
@@ -2219,9 +2233,7 @@ def _with_causes(
             if room <= 0 or (c.type, c.message) in said or not (c.type or c.message):
                 continue
             said.add((c.type, c.message))
-            exp = explain_error(c, view, cutoff=cutoff, text=text, release=release)
-            if not exp.matches:
-                exp = _first_line_only(c, view, cutoff, text, release) or exp
+            exp = _explain_one(c, view, cutoff, text, release)
             note = CAUSE_NOTE if x.error.chain_relation == "cause" else CONTEXT_NOTE
             out.append(replace(exp, notes=(note.format(x.error.type or "error"), *exp.notes)))
             room -= 1
@@ -2365,8 +2377,8 @@ def _quoted_fragments(
 
 def _heads(template: str, frag: str) -> bool:
     """Whether `frag` is the start of the template's literal head, word for word."""
-    head = compile_template(template).literals[0]
-    return normalize_ws(head).startswith(frag) and (
+    head = normalize_ws(compile_template(template).literals[0])
+    return head.startswith(frag) and (
         len(head) == len(frag) or not head[len(frag) : len(frag) + 1].isalnum()
     )
 
