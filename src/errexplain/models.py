@@ -33,6 +33,9 @@ class Frame(Record):
     line: int | None
     function: str | None
     code: str | None = None
+    more: str | None = None
+    """The further lines Python 3.13 prints of a statement over several lines (`code` is its
+    first line shown), one per line; `…` stands for the lines it elides (`...<2 lines>...`)."""
 
 
 def raises_here(code: str | None) -> bool:

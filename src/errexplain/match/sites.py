@@ -183,6 +183,44 @@ def _code_matches(frame_code: str, recorded: str) -> bool:
     return len(code) >= MIN_CODE and full.startswith(code)
 
 
+def _shown_keys(frame: Frame) -> list[str]:
+    """The frame's source lines (`code` and the further lines Python 3.13 shows), compared
+    without spacing; an elided run of lines is left out (the order is kept)."""
+    shown = [frame.code or "", *(frame.more or "").split("\n")]
+    return [k for k in (code_key(s) for s in shown if s != "…") if k]
+
+
+def _pieces_found(keys: Sequence[str], full: str) -> int:
+    """How many of the keys, from the first, are pieces of `full`, in order."""
+    at = 0
+    for n, key in enumerate(keys):
+        at = full.find(key, at)
+        if at < 0:
+            return n
+        at += len(key)
+    return len(keys)
+
+
+def _code_fits(frame: Frame, recorded: str) -> tuple[bool, bool]:
+    """(the frame's source lines are part of the recorded statement, they identify it). A
+    statement over several lines is shown by its first line (Python 3.9, 3.12: `assert (`),
+    by the line of the test that failed (3.10, 3.11: `and x is not None`), or by all of that
+    test's lines (3.13); a piece of MIN_SHOWN characters identifies it, fewer only fit it."""
+    if frame.more is None and _code_matches(frame.code or "", recorded):
+        return True, True
+    keys = _shown_keys(frame)
+    found = _pieces_found(keys, code_key(recorded.removesuffix("…")))
+    # a statement recorded cut short (at 200 characters) may hold the rest past its cut
+    if not keys or not (found == len(keys) or (found and recorded.endswith("…"))):
+        return False, False
+    return True, sum(map(len, keys[:found])) >= MIN_SHOWN
+
+
+MIN_SHOWN = 12
+"""Characters (spacing aside) of a statement's lines that name it: fewer (`assert (`, `)`) are
+in most statements over several lines."""
+
+
 def _recorded(cand: Candidate) -> str | None:
     if cand.statement:
         return str(cand.statement)
@@ -258,9 +296,14 @@ def _evidence(cand: Candidate, frame: Frame, test: str | None) -> tuple[float, b
     elif cand.template and frame.code:
         score, exact = _raise_evidence(cand, frame.code, reasons)
     elif frame.code and recorded:
-        if _code_matches(frame.code, recorded):
+        fits, named = _code_fits(frame, recorded)
+        if named:
             score, exact = STATEMENT_SCORE, True
             reasons.append(f"the frame's source line is this statement: {recorded}")
+        elif fits:
+            reasons.append(
+                f"the frame shows too little of a statement over several lines to tell: {recorded}"
+            )
         else:
             score = OTHER_LINE_SCORE
             reasons.append(f"but the frame shows another line than {recorded}")

@@ -469,7 +469,7 @@ def _unbulleted(raws: list[str]) -> list[str]:
 def _clean_one(no: int, raw: str) -> list[Line]:
     s = _unquote(raw) if raw.lstrip().startswith(">") else raw
     fence_before = fence_after = False
-    if "```" in s or "~~~" in s:
+    if "```" in s or ("~~~" in s and not _caret_line(s)):
         fence_before, s, fence_after = _split_fences(s)
     if "<" in s and (m := _HTML_OPEN.match(s)):
         fence_before, s = True, s[m.end() :]
@@ -491,6 +491,12 @@ def _clean_one(no: int, raw: str) -> list[Line]:
     if fence_after:
         lines.append(Line(no, "", fence=True))
     return lines
+
+
+def _caret_line(s: str) -> bool:
+    """A line of `~` and `^` marks under a frame's code (Python 3.11 and newer:
+    `~~~~~~~~~~^^^^^^`), not a `~~~` fence."""
+    return "^" in s and not s.strip(" ~^")
 
 
 def _unquote(s: str) -> str:

@@ -476,7 +476,9 @@ class _Stream:
         else:
             assert m is not None
             func = _dunder(m["func"].strip()) if m["func"] else None
-            frame = Frame(m["path"], int(m["line"]), func, self._code_after(line))
+            code = self._code_after(line)
+            more = self._code_more(line) if code else None
+            frame = Frame(m["path"], int(m["line"]), func, code, more)
         self.trace.frames.append(frame)
         self.trace.last = self.lines[self.i - 1].no
 
@@ -506,6 +508,29 @@ class _Stream:
             return None
         self.i += 1
         return st
+
+    def _code_more(self, line: Line) -> str | None:
+        """Consume the further lines of a statement shown over several lines (Python 3.13:
+        the expression that failed, its caret lines and `...<N lines>...`, each indented at
+        least as deep as the first code line) and return them (None: one line only)."""
+        first = self.lines[self.i - 1]
+        deep = indent(first.text)
+        more: list[str] = []
+        while self.i < len(self.lines):
+            nxt = self.lines[self.i]
+            st = nxt.text.strip()
+            if not st or nxt.fence or (nxt.record and nxt.prefix != line.prefix):
+                break
+            if indent(nxt.text) < deep or indent(nxt.text) <= indent(line.text):
+                break
+            if structural(st):
+                break
+            self.i += 1
+            if st.startswith("...<") and st.endswith(">..."):
+                more.append("…")
+            elif not skippable(st):  # (a caret line is under the code, part of it)
+                more.append(st)
+        return "\n".join(more) if any(m != "…" for m in more) else None
 
     def _raise(self, line: Line, head: tuple[str, str], form: str, more: bool = True) -> None:
         """An exception line: its message (continued on the lines below when `more`; never
