@@ -333,7 +333,10 @@ def _score(
         far = min((abs(frame.line - n) for n, _ in lines), default=FAR)
         same = next((when for n, when in lines if n == frame.line), None)
         if same is not None:
-            score += SAME_LINE
+            # a file and line named with no function or code (pytest's `--tb=line`: `path.py:
+            # 4326: AssertionError`) is as telling as the function at that line
+            unnamed = not frame.function and not frame.code
+            score += SAME_LINE + (FUNCTION_SCORE - FILE_SCORE if unnamed else 0.0)
             reasons.append(f"at the recorded line {frame.line}" + (f" ({same})" if same else ""))
     if depth:
         score -= DEEPER * depth

@@ -319,11 +319,7 @@ def _wrap_width(raws: list[str]) -> int:
         return 0
     from itertools import pairwise
 
-    full = {
-        r
-        for r, nxt in pairwise(raws)
-        if len(r) == width and nxt.strip() and len(set(r.strip())) > 1  # (not a rule)
-    }
+    full = {r for r, nxt in pairwise(raws) if len(r) == width and nxt.strip() and not _rule(r)}
     if len(full) < WRAP_MIN_LINES - 1:
         return 0
     near = sum(1 for r in raws if width - 10 <= len(r) < width)
@@ -333,6 +329,16 @@ def _wrap_width(raws: list[str]) -> int:
         cuts = [_cut_inside(r, nxt) for r, nxt in pairwise(raws) if r in full]
         return width if not near and all(cuts) else 0
     return width if len(full) >= 2 * near else 0
+
+
+def _rule(line: str) -> bool:
+    """A rule drawn to the terminal's width, maybe with a title in it (`=====`, `_ _ _ _`,
+    pytest's `==== FAILURES ====` and `____ test_x ____`): never a line cut at that width."""
+    st = line.strip()
+    return len(set(st)) < 2 or _RULE.fullmatch(st) is not None
+
+
+_RULE = compile_regex(r"([=_\-#*~+])(?: ?\1){2,}(?: .{0,500} (?:\1 ?){2,}\1)?")
 
 
 def _cut_inside(line: str, nxt: str) -> bool:
@@ -378,7 +384,7 @@ def _carries(cut: str, nxt: str) -> bool:
     that is neither a rule nor a structural line (IPython pads its headers to the width), and
     not itself the start of a record, a frame or a header."""
     st, head = nxt.strip(), cut.strip()
-    if not st or len(set(head)) < 2 or _STARTS_RECORD.match(nxt) or line_kind(head):
+    if not st or _rule(head) or _STARTS_RECORD.match(nxt) or line_kind(head):
         return False
     if ": " in st and exception_head(st, lax=False):
         return False  # (a line as long as the cut ones by chance, the exception line after it)

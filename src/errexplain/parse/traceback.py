@@ -13,7 +13,7 @@ linear in the size of the input: every regex is anchored or bounded.
 
 from __future__ import annotations
 
-from errexplain._startup import TYPE_CHECKING, replace
+from errexplain._startup import TYPE_CHECKING, compile_regex, replace
 from errexplain.models import Frame, RaisedError, raises_here
 from errexplain.parse.inline import (
     argparse_error,
@@ -50,6 +50,13 @@ if TYPE_CHECKING:
 
 __all__ = ["parse_traceback"]
 
+_PYTEST = compile_regex(
+    r"(?m)(?:^|\s)(?:E {2,}\S|(?:FAILED|ERROR) [^\s:]{1,1000}::)"
+    r"|\.py:\d{1,9}: (?:in \w|\w[\w.]{0,200}(?:Error|Exception)\b)"
+)
+"""A line pytest's failure report may hold (`E   ValueError: ...`, `path.py:12: in f`, a
+summary's `FAILED t.py::test_x - ...`): a cheap test on the raw text before reading it
+(:mod:`errexplain.parse.pytest`)."""
 _MAX_DEPTH = 16
 _MAX_CHAIN = 64
 _WRAP_WIDTH = 72
@@ -82,6 +89,11 @@ def parse_traceback(text: str) -> tuple[RaisedError, ...]:
     type) only when the paste holds no complete error.
     """
     lines = clean_lines(text)
+    if _PYTEST.search(text):  # (the reader is imported only for such a paste)
+        from errexplain.parse.lines import pasted_lines
+        from errexplain.parse.pytest import marked_lines, pytest_lines
+
+        lines = pytest_lines(lines, marked_lines(pasted_lines(text)))
     bodies = _json_bodies(lines)
     found: list[RaisedError] = []
     covered: set[int] = set()
@@ -120,7 +132,7 @@ def finish(found: list[RaisedError]) -> tuple[RaisedError, ...]:
     paste has no complete error, or if the traceback stops at a raise of its own (see
     :func:`_cut_at_raise`)."""
     found.sort(key=lambda e: e.line_no)
-    found = [_unwrapped(e) for e in found]
+    found = _without_cut_echoes([_unwrapped(e) for e in found])
     complete = [e for e in found if not e.truncated]
     if complete and len(complete) < len(found):
         cut = [e for e in found if e.truncated]
@@ -128,6 +140,36 @@ def finish(found: list[RaisedError]) -> tuple[RaisedError, ...]:
         complete += _cut_at_raise(complete, cut)
         complete.sort(key=lambda e: e.line_no)
     return _merge(complete or found)
+
+
+def _without_cut_echoes(found: list[RaisedError]) -> list[RaisedError]:
+    """The errors without those that repeat another one's message cut short with an ellipsis
+    and no frames of their own (pytest's summary `FAILED t.py::test_x - ValueError: Model
+    architecture...`, a log line cut at its width)."""
+    cut = [e for e in found if not e.frames and _first(e.message).endswith(("...", "…"))]
+    if not cut:
+        return found
+    drop = set()
+    for e in cut:  # (a line read as its message's continuation may follow the cut one)
+        stem = _first(e.message).rstrip(".…").rstrip()
+        if len(stem) >= _ECHO_STEM and any(
+            o is not e
+            and o.short_type == e.short_type
+            and len(o.message) > len(stem)
+            and o.message.startswith(stem)
+            and not o.message.endswith(("...", "…"))
+            for o in found
+        ):
+            drop.add(id(e))
+    return [e for e in found if id(e) not in drop] if drop else found
+
+
+_ECHO_STEM = 8
+"""Characters a cut message must keep to be told for another error's message."""
+
+
+def _first(message: str) -> str:
+    return message.partition("\n")[0].rstrip()
 
 
 def _cut_at_raise(complete: Sequence[RaisedError], cut: Sequence[RaisedError]) -> list[RaisedError]:
