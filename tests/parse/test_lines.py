@@ -127,6 +127,10 @@ def test_clean_lines_is_total_and_numbers_every_input_line(text):
         ("ERROR: all caps is a log level", True, None),
         ("2026: a year", False, None),
         ("Error: too short a name", False, None),
+        # a module's private exception class, right after the frames
+        ("pkg.ipc._Unsupported: shared devices", True, ("pkg.ipc._Unsupported", "shared devices")),
+        ("_KVError: timed out", False, ("_KVError", "timed out")),
+        ("_private: not a class name", True, None),
     ],
 )
 def test_exception_head(line, lax, expected):

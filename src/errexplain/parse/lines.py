@@ -629,7 +629,7 @@ def exception_head(st: str, lax: bool) -> tuple[str, str] | None:
     if m is None or (m["args"] and m["msg"] is None):
         return None
     name = m["type"]
-    last = name.rsplit(".", 1)[-1]
+    last = name.rsplit(".", 1)[-1].lstrip("_")  # (a module's private class: `_Unsupported`)
     if not _plausible(last) and not (lax and _camel(last) and (m["msg"] is not None)):
         return None
     return name, (m["msg"] or "").strip()
