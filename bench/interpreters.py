@@ -11,6 +11,10 @@ those modules and prints what a user would paste, in these shapes:
 - cause / context: wrapped by a RuntimeError raised `from` it, or while handling it;
 - logged: `logger.exception(...)` under sglang's record prefix (`[date time TP0] `);
 - group (3.11 and newer): inside an ExceptionGroup;
+- assert over lines: a message-less assert written over several lines (its lines from the
+  catalog's snippet), shown as each Python shows its failure: the first line (3.9, 3.12), the
+  test's failing line (3.10, 3.11) or all the test's lines (3.13); not executed (the traceback
+  is made from the compiled code's positions, as the interpreter's own formatter makes it);
 - frames only: the traceback cut before its exception line (the message is lost; the raise
   line shows `raise X(_MSG)`, so only the function and the exception name tell).
 
@@ -89,6 +93,47 @@ for key, (module, func) in todo.items():
             traceback.format_tb(tb)
         )
     out[key] = shown
+import dis
+def codes(co):
+    yield co
+    for c in co.co_consts:
+        if hasattr(c, "co_code"):
+            yield from codes(c)
+def raise_at(c, start, end):
+    # (line, positions) of the assert's raise in code object c, within start..end
+    ins = list(dis.get_instructions(c))
+    starts = dict((o, l) for o, l in dis.findlinestarts(c))
+    line = None
+    for i, x in enumerate(ins):
+        if x.offset in starts:
+            line = starts[x.offset]
+        if x.opname != "LOAD_ASSERTION_ERROR":
+            continue
+        for y in ins[i : i + 4]:
+            if y.offset in starts:
+                line = starts[y.offset]
+            if y.opname == "RAISE_VARARGS":
+                pos = getattr(y, "positions", None)
+                at = pos.lineno if pos is not None and pos.lineno else line
+                if at is not None and start <= at <= end:
+                    return at, pos
+                break
+    return None
+for key, (path, func, start, end) in json.load(open(sys.argv[3])).items():
+    co = compile(open(path).read(), path, "exec")
+    for c in codes(co):
+        found = c.co_name == func and raise_at(c, start, end)
+        if found:
+            at, pos = found
+            kw = {}
+            if pos is not None and sys.version_info >= (3, 11):
+                kw = dict(end_lineno=pos.end_lineno, colno=pos.col_offset,
+                          end_colno=pos.end_col_offset)
+            frame = traceback.FrameSummary(path, at, func, **kw)
+            shown = "".join(traceback.StackSummary.from_list([frame]).format())
+            head = "Traceback (most recent call last):\n"
+            out[key] = {"assert over lines": head + shown + "AssertionError\n"}
+            break
 json.dump(out, sys.stdout)
 """
 
@@ -160,6 +205,57 @@ def write_sites(root: Path, entries: list[Any], rnd: random.Random) -> dict[str,
     return todo
 
 
+def statement_lines(snippet: Any) -> list[str] | None:
+    """The source lines of the statement a catalog snippet marks, when it spans several."""
+    import ast
+    import textwrap
+
+    at = snippet.raise_line - snippet.first_line
+    for end in range(at + 1, min(at + 40, len(snippet.lines)) + 1):
+        text = textwrap.dedent("\n".join(snippet.lines[at:end]))
+        try:
+            ast.parse(text)
+        except SyntaxError:
+            continue
+        return text.split("\n") if end - at > 1 else None
+    return None
+
+
+def write_asserts(root: Path, catalog: Any, count: int, rnd: random.Random) -> dict[str, Any]:
+    """Modules holding message-less assert statements over several lines, laid out as sglang
+    wrote them (from the catalog's snippets), at their sites' lines: {key: (file, function,
+    first line, last line, entry)}."""
+    from errexplain.catalog.snippets import catalog_snippet
+
+    pool = [
+        e
+        for e in catalog.entries
+        if e.kind == "assert"
+        and not e.template
+        and not e.removed_in
+        and (e.source.path or "").startswith("sglang/")
+        and (e.source.line or 0) > 3
+        and len(e.statement or "") > 60
+    ]
+    rnd.shuffle(pool)
+    todo = {}
+    for n, e in enumerate(pool):
+        if len(todo) >= count:
+            break
+        snippet = catalog_snippet(e.project, e.id)
+        stmt = statement_lines(snippet) if snippet else None
+        func = str(e.source.function).split(".")[-1]
+        if not stmt or not func.isidentifier():
+            continue
+        line = e.source.line
+        lines = [""] * (line - 2) + [f"def {func}():"] + ["    " + s for s in stmt]
+        file = root / f"assert_{n}" / e.source.path
+        file.parent.mkdir(parents=True, exist_ok=True)
+        file.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        todo[f"a{n}"] = (str(file), func, line, line + len(stmt) - 1, e)
+    return todo
+
+
 def run(sample: int, seed: int, pythons: list[str], show: int) -> None:
     from errexplain.explainer import explain_text
     from errexplain.match.normalize import identifiable
@@ -183,14 +279,24 @@ def run(sample: int, seed: int, pythons: list[str], show: int) -> None:
         root = Path(tmp) / "site-packages"
         root.mkdir()
         todo = write_sites(root, entries, rnd)
+        asserts = write_asserts(root, catalog, sample, rnd)
         (Path(tmp) / "todo.json").write_text(
             json.dumps({k: [m, f] for k, (m, f, _, _) in todo.items()})
+        )
+        (Path(tmp) / "asserts.json").write_text(
+            json.dumps({k: [p, f, a, b] for k, (p, f, a, b, _) in asserts.items()})
         )
         (Path(tmp) / "driver.py").write_text(DRIVER)
         for exe in pythons:
             version = _version(exe)
             r = subprocess.run(
-                [exe, str(Path(tmp) / "driver.py"), str(root), str(Path(tmp) / "todo.json")],
+                [
+                    exe,
+                    str(Path(tmp) / "driver.py"),
+                    str(root),
+                    str(Path(tmp) / "todo.json"),
+                    str(Path(tmp) / "asserts.json"),
+                ],
                 capture_output=True,
                 text=True,
             )
@@ -199,13 +305,13 @@ def run(sample: int, seed: int, pythons: list[str], show: int) -> None:
                 continue
             printed = json.loads(r.stdout)
             for key, shown in printed.items():
-                _, _, e, msg = todo[key]
+                e, msg = (todo[key][2], todo[key][3]) if key in todo else (asserts[key][4], "")
                 for shape, text in shown.items():
                     verdict = _verdict(e, explain_text(text, index))
                     stats[version, shape][verdict] += 1
                     if verdict != "right" and len(misses[version, shape]) < show:
                         misses[version, shape].append(f"{verdict} {e.id} {msg[:60]!r}")
-    print(f"{len(todo)} sites sampled of {len(pool)} (seed {seed})")
+    print(f"{len(todo)} sites sampled of {len(pool)}, {len(asserts)} asserts (seed {seed})")
     print(f"{'python':7} {'shape':12} {'n':>5} {'right':>7} {'none':>5} {'wrong':>5}")
     for (version, shape), c in sorted(stats.items()):
         n = sum(c.values())
@@ -218,6 +324,17 @@ def run(sample: int, seed: int, pythons: list[str], show: int) -> None:
 def _verdict(e: Any, exps: Any) -> str:
     from errexplain.match.template import compile_template
 
+    if not e.template:  # (a message-less assert: its site, or one of the same statement)
+        for x in exps:
+            if x.matches and (
+                x.matches[0].entry.id == e.id
+                or (
+                    x.matches[0].entry.statement == e.statement
+                    and x.matches[0].entry.source.path == e.source.path
+                )
+            ):
+                return "right"
+        return "wrong" if any(x.matches for x in exps) else "none"
     literals = compile_template(e.template).literals
     for x in exps:
         if x.matches and (
