@@ -155,3 +155,16 @@ def test_reports_find_their_sites(style):
         if e.matches
     }
     assert ("AssertionError", 6) in found and ("ValueError", 11) in found
+
+
+def test_e_lines_without_a_location_leave_the_lines_around_them_alone():
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "pkg/x.py", line 3, in f\n'
+        "    run()\n"
+        "E   an operator's note in the log\n"
+        "ValueError: boom\n"
+    )
+    (err,) = parse_traceback(text)
+    assert (err.type, err.message) == ("ValueError", "boom")
+    assert [(f.path, f.code) for f in err.frames] == [("pkg/x.py", "run()")]

@@ -226,7 +226,10 @@ class _Report:
 
 
 def _rewritten(block: Sequence[Line], marked: Collection[int]) -> list[Line]:
-    """A report's lines as the traceback they stand for."""
+    """A report's lines as the traceback they stand for; as they are when no location line
+    says where it was raised (`E` lines alone, maybe not pytest's)."""
+    if not any(_LOCATION.fullmatch(_text(line)) for line in block):
+        return list(block)
     report = _Report(marked)
     for line in block:
         report.add(line)
