@@ -15,6 +15,9 @@ those modules and prints what a user would paste, in these shapes:
   catalog's snippet), shown as each Python shows its failure: the first line (3.9, 3.12), the
   test's failing line (3.10, 3.11) or all the test's lines (3.13); not executed (the traceback
   is made from the compiled code's positions, as the interpreter's own formatter makes it);
+- process pool: run in a `ProcessPoolExecutor` (the worker's traceback, as the cause of the
+  error raised again in the caller);
+- asyncio task: a task's exception nobody retrieved, as the event loop logs it;
 - frames only: the traceback cut before its exception line (the message is lost; the raise
   line shows `raise X(_MSG)`, so only the function and the exception name tell).
 
@@ -51,6 +54,14 @@ h = logging.StreamHandler(buf)
 h.setFormatter(logging.Formatter("[%(asctime)s TP0] %(message)s", "%Y-%m-%d %H:%M:%S"))
 log.addHandler(h)
 out = {}
+import asyncio, concurrent.futures as cf, gc, multiprocessing as mp
+def call(module, func):
+    getattr(importlib.import_module(module), func)()
+pool = cf.ProcessPoolExecutor(1, mp_context=mp.get_context("fork"))
+abuf = io.StringIO()
+ah = logging.StreamHandler(abuf)
+logging.getLogger("asyncio").addHandler(ah)
+logging.getLogger("asyncio").propagate = False
 def printed(fn):
     s = io.StringIO()
     try:
@@ -85,6 +96,23 @@ for key, (module, func) in todo.items():
         shown["logged"] = buf.getvalue()
     if sys.version_info >= (3, 11):
         shown["group"] = printed(group)
+    # run in a process pool: the worker's traceback comes back as the cause
+    # (`concurrent.futures.process._RemoteTraceback`) of the error raised again here
+    future = pool.submit(call, module, func)
+    shown["process pool"] = printed(future.result)
+    # an asyncio task whose exception nobody retrieved: the loop logs it when it is collected
+    abuf.seek(0); abuf.truncate()
+    async def lost():
+        async def task():
+            f()
+        t = asyncio.ensure_future(task())
+        await asyncio.sleep(0)
+        await asyncio.sleep(0)
+        del t
+        gc.collect()
+    asyncio.run(lost())
+    gc.collect()
+    shown["asyncio task"] = abuf.getvalue()
     try:
         f()
     except Exception:
@@ -307,7 +335,7 @@ def run(sample: int, seed: int, pythons: list[str], show: int) -> None:
             for key, shown in printed.items():
                 e, msg = (todo[key][2], todo[key][3]) if key in todo else (asserts[key][4], "")
                 for shape, text in shown.items():
-                    verdict = _verdict(e, explain_text(text, index))
+                    verdict = _verdict(e, explain_text(text, index), msg)
                     stats[version, shape][verdict] += 1
                     if verdict != "right" and len(misses[version, shape]) < show:
                         misses[version, shape].append(f"{verdict} {e.id} {msg[:60]!r}")
@@ -321,7 +349,7 @@ def run(sample: int, seed: int, pythons: list[str], show: int) -> None:
             print(f"  {version} {shape}: {row}")
 
 
-def _verdict(e: Any, exps: Any) -> str:
+def _verdict(e: Any, exps: Any, msg: str = "") -> str:
     from errexplain.match.template import compile_template
 
     if not e.template:  # (a message-less assert: its site, or one of the same statement)
@@ -336,12 +364,17 @@ def _verdict(e: Any, exps: Any) -> str:
                 return "right"
         return "wrong" if any(x.matches for x in exps) else "none"
     literals = compile_template(e.template).literals
-    for x in exps:
-        if x.matches and (
+
+    def fits(x: Any) -> bool:
+        return bool(x.matches) and (
             x.matches[0].entry.id == e.id
             or compile_template(x.matches[0].entry.template).literals == literals
-        ):
-            return "right"
+        )
+
+    # every error of the paste printed with the site's message (the same one raised again
+    # in a caller, a worker's copy) is answered with the site
+    if any(fits(x) for x in exps) and all(fits(x) for x in exps if x.error.message == msg):
+        return "right"
     return "wrong" if any(x.matches for x in exps) else "none"
 
 

@@ -290,6 +290,36 @@ def test_frames_that_name_no_package_and_show_no_raise_keep_the_match(view):
     assert exp.matches[0].entry.id == CURATED
 
 
+def test_a_raise_that_raises_again_an_exception_made_elsewhere_keeps_the_match(view):
+    """`raise self._exception` (a process pool handing its worker's error to the caller),
+    `raise exc`: the frame says nothing of where the exception was made."""
+    text = LOOK_ALIKE.replace(
+        "/usr/local/lib/python3.12/dist-packages/otherengine", "/home/me/proj"
+    ).replace("    raise ValueError(msg)\n", "    raise self._exception\n")
+    [exp] = explain_text(text, view)
+    assert exp.matches[0].entry.id == CURATED
+    below = THROUGH_THE_PROJECT.replace("return self._op(*args, **kwargs)", "raise err from None")
+    [exp] = explain_text(below, view)
+    assert exp.matches[0].entry.id == CURATED
+
+
+def test_reraises():
+    from errexplain.explainer import reraises
+
+    for code in ("raise self._exception", "raise exc", "  raise err from None", "raise e from e"):
+        assert reraises(code), code
+    for code in (
+        "raise ValueError",
+        "raise ValueError(msg)",
+        "raise errors.KVTransferError",
+        "raise",
+        "assert x",
+        "return exc",
+        None,
+    ):
+        assert not reraises(code), code
+
+
 THROUGH_THE_PROJECT = """\
 Traceback (most recent call last):
   File "/usr/local/lib/python3.12/dist-packages/demo/runner.py", line 30, in run

@@ -104,10 +104,21 @@ def _look_alike(error: RaisedError, matches: tuple[Match, ...]) -> str | None:
     if any(in_file(f, p) for f in error.frames for p in paths if p):
         return None  # a frame in its file (of any release), maybe with directories elided
     inner = error.frames[-1]
-    if (inner.code or "").lstrip().startswith(("raise ", "assert ")):
+    if (inner.code or "").lstrip().startswith(("raise ", "assert ")) and not reraises(inner.code):
         # the innermost frame shows the statement raising it, in someone's own code
         return "/".join(inner.path.replace("\\", "/").split("/")[-RAISER_PARTS:])
     return None
+
+
+_RERAISE = compile_regex(r"raise +(?:[A-Za-z_]\w*\.)*(?P<last>[A-Za-z_]\w*)(?: +from +\S+)? *")
+
+
+def reraises(code: str | None) -> bool:
+    """Whether a source line raises again an exception made elsewhere (`raise self._exception`
+    in concurrent.futures, `raise exc`, `raise err from None`): its frame says nothing of where
+    the exception was raised first. `raise ValueError` (a class) makes one."""
+    m = _RERAISE.fullmatch((code or "").strip())
+    return m is not None and not m["last"].lstrip("_")[:1].isupper()
 
 
 def _ends_in_package(error: RaisedError, matches: tuple[Match, ...]) -> str | None:
@@ -125,7 +136,7 @@ def _ends_in_package(error: RaisedError, matches: tuple[Match, ...]) -> str | No
         return None
     inner = error.frames[-1]
     pkg = frames_package((inner,))
-    if pkg is None or pkg == root:
+    if pkg is None or pkg == root or reraises(inner.code):
         return None
     paths = {entry.source.path, *(p for p, _ in at_sites(entry.at))}
     if any(in_file(f, p) for f in error.frames for p in paths if p):
