@@ -842,3 +842,22 @@ def test_an_issue_title_that_is_an_assert_statement_is_that_assertion(title):
 )
 def test_an_assert_outside_an_issue_title_is_not_read_as_one(text):
     assert parse_traceback(text) == ()
+
+
+def test_code_that_names_an_exception_class_is_not_an_error():
+    """Pasted code: `except Exception:` with the handler's line after it, and an exception
+    class defined (`class KVTransferError(Exception):`) are code, not an error printed."""
+    code = (
+        "```python\n"
+        "try:\n"
+        "    llm.generate(prompts)\n"
+        "except Exception:\n"
+        '    logger.exception("generate failed")\n'
+        "class KVTransferError(Exception):\n"
+        "    pass\n"
+        "```\n"
+        "and then: ValueError: bad shape\n"
+    )
+    assert [(e.type, e.message) for e in parse_traceback(code)] == [("ValueError", "bad shape")]
+    # written as a message, such a line still is one
+    assert parse_traceback("worker died: Exception: boom")[0].message == "boom"

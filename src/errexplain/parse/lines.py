@@ -154,11 +154,14 @@ _HEAD = compile_regex(
 # module counts whatever its name (`torch._dynamo.exc.Unsupported`,
 # `triton.runtime.errors.OutOfResources`)
 _EMBEDDED = compile_regex(
-    rf"(?<![A-Za-z0-9_.])(?P<type>{_NAME}(?:[A-Z]\w{{0,100}}(?:Error|Interrupt|Exit)"
+    r"(?<![A-Za-z0-9_.])(?<!except )(?<!class )"
+    rf"(?P<type>{_NAME}(?:[A-Z]\w{{0,100}}(?:Error|Interrupt|Exit)"
     r"|(?:[A-Z]\w{0,100})?Exception)"
     rf"|{_NAME}(?:exc|errors?|exceptions?)\.[A-Z]\w{{0,100}})"
     r"(?P<args>\([^()\n]{0,300}\))?:(?: |$)"
 )
+"""An exception inside a line of text; not in code that names an exception class (`except
+Exception:`, `class KVError(Exception):`)."""
 # Jupyter/IPython tracebacks: `File ~/x.py:70, in f(a, b)`, `Cell In[3], line 5`,
 # `Input In [3], in <cell line: 5>()`; IPython 7 `/x.py in f(a)`; context lines `     68 code`
 # and `---> 70 code`; the `OSError    Traceback (most recent call last)` header; the rule.
