@@ -336,9 +336,15 @@ def _wrap_width(raws: list[str]) -> int:
 
 def _rule(line: str) -> bool:
     """A rule drawn to the terminal's width, maybe with a title in it (`=====`, `_ _ _ _`,
-    pytest's `==== FAILURES ====` and `____ test_x ____`): never a line cut at that width."""
+    pytest's `==== FAILURES ====` and `____ test_x ____`), or a line of a box drawn to it
+    (rich's panels: `│ ... │`, `╭── Traceback ──╮`): never a line cut at that width."""
     st = line.strip()
+    if st[:1] in _BOX_LEFT and st[-1:] in _BOX_RIGHT:
+        return True
     return len(set(st)) < 2 or _RULE.fullmatch(st) is not None
+
+
+_BOX_LEFT, _BOX_RIGHT = frozenset("│┃║╭╰┌└┏┗╔╚"), frozenset("│┃║╮╯┐┘┓┛╗╝")
 
 
 _RULE = compile_regex(r"([=_\-#*~+])(?: ?\1){2,}(?: .{0,500} (?:\1 ?){2,}\1)?")

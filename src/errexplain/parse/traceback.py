@@ -94,6 +94,10 @@ def parse_traceback(text: str) -> tuple[RaisedError, ...]:
         from errexplain.parse.pytest import marked_lines, pytest_lines
 
         lines = pytest_lines(lines, marked_lines(pasted_lines(text)))
+    if "╭" in text and "Traceback (most recent call last)" in text:
+        from errexplain.parse.richtb import rich_lines  # (only for a rich traceback's panel)
+
+        lines = rich_lines(lines)
     bodies = _json_bodies(lines)
     found: list[RaisedError] = []
     covered: set[int] = set()

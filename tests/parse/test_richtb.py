@@ -1,0 +1,103 @@
+"""Rich's traceback panels (`rich.traceback`, Typer's pretty exceptions) read as tracebacks.
+
+Each test has Rich (a dependency of ours) draw the traceback of code of our own, as a user's
+terminal would show it, at a few console widths."""
+
+from __future__ import annotations
+
+import importlib.util
+import io
+
+import pytest
+from rich.console import Console
+from rich.traceback import Traceback
+
+from errexplain.catalog.memory import MemoryCatalog
+from errexplain.explainer import explain_text
+from errexplain.models import Entry, Source, make_id
+from errexplain.parse.traceback import parse_traceback
+
+POOL = """\
+class Pool:
+    def __init__(self):
+        self.free = []
+
+    def alloc(self, n):
+        assert n <= len(self.free)
+        return [self.free.pop() for _ in range(n)]
+
+    def resize(self, size):
+        if size < 0:
+            raise ValueError(f"pool size must be >= 0, got {size} (a negative size is a bug)")
+
+
+def grow(pool):
+    try:
+        pool.resize(-2)
+    except ValueError as e:
+        raise RuntimeError("resizing failed") from e
+"""
+
+
+@pytest.fixture(scope="module")
+def pool(tmp_path_factory):
+    root = tmp_path_factory.mktemp("site") / "pkg" / "cache"
+    root.mkdir(parents=True)
+    (root / "pool.py").write_text(POOL, encoding="utf-8")
+    spec = importlib.util.spec_from_file_location("richtb_pool", root / "pool.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def drawn(call, width: int, locals_: bool = False) -> str:
+    try:
+        call()
+    except Exception:
+        console = Console(width=width, color_system=None, record=True, file=io.StringIO())
+        console.print(Traceback(show_locals=locals_, width=width))
+        return console.export_text()
+    raise AssertionError("no exception")
+
+
+@pytest.mark.parametrize(
+    ("width", "locals_"), [(120, False), (60, False), (44, False), (100, True)]
+)
+def test_a_panel_gives_the_frames_and_the_marked_code(pool, width, locals_):
+    (err,) = parse_traceback(drawn(lambda: pool.Pool().alloc(3), width, locals_))
+    assert (err.type, err.message) == ("AssertionError", "")
+    inner = err.frames[-1]
+    assert inner.path.endswith("pkg/cache/pool.py") and inner.line == 6
+    assert inner.function == "alloc"  # (at 60 columns, wrapped onto the next line)
+    assert inner.code.startswith("assert n <=")
+
+
+def test_a_chain_of_panels_keeps_its_cause(pool):
+    (err,) = parse_traceback(drawn(lambda: pool.grow(pool.Pool()), 100))
+    assert (err.type, err.message) == ("RuntimeError", "resizing failed")
+    (cause,) = err.chain
+    assert cause.type == "ValueError" and cause.message.startswith("pool size must be >= 0")
+    assert [f.function for f in cause.frames][-1] == "resize"
+
+
+def test_the_site_is_found_by_the_frames_of_a_panel(pool):
+    path = "pkg/cache/pool.py"
+    entry = Entry(
+        id=make_id("pkg", path, "Pool.alloc#6", ""),
+        project="pkg",
+        exception="AssertionError",
+        template="",
+        source=Source("pkg", "1.0", path, 6, "Pool.alloc", None),
+        kind="assert",
+        condition="n <= len(self.free)",
+        statement="assert n <= len(self.free)",
+        derived=True,
+    )
+    (exp,) = explain_text(drawn(lambda: pool.Pool().alloc(3), 80), MemoryCatalog((entry,)))
+    assert exp.matches and exp.matches[0].entry.id == entry.id
+    assert exp.matches[0].score >= 0.9
+
+
+def test_a_panel_that_is_not_a_traceback_is_left_alone():
+    text = "╭─ Error ─────────╮\n│ Invalid value   │\n╰─────────────────╯\n"
+    assert parse_traceback(text) == ()
