@@ -117,7 +117,10 @@ def reraises(code: str | None) -> bool:
     """Whether a source line raises again an exception made elsewhere (`raise self._exception`
     in concurrent.futures, `raise exc`, `raise err from None`): its frame says nothing of where
     the exception was raised first. `raise ValueError` (a class) makes one."""
-    m = _RERAISE.fullmatch((code or "").strip())
+    code = (code or "").strip()
+    if not code.startswith("raise "):
+        return False
+    m = _RERAISE.fullmatch(code)
     return m is not None and not m["last"].lstrip("_")[:1].isupper()
 
 

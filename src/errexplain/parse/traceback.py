@@ -57,6 +57,13 @@ _PYTEST = compile_regex(
 """A line pytest's failure report may hold (`E   ValueError: ...`, `path.py:12: in f`, a
 summary's `FAILED t.py::test_x - ...`): a cheap test on the raw text before reading it
 (:mod:`errexplain.parse.pytest`)."""
+
+
+def _may_be_pytest(text: str) -> bool:
+    """A test cheaper than :data:`_PYTEST` (most pastes hold none of its pieces)."""
+    return "E  " in text or "::" in text or ".py:" in text
+
+
 _MAX_DEPTH = 16
 _MAX_CHAIN = 64
 _WRAP_WIDTH = 72
@@ -89,7 +96,7 @@ def parse_traceback(text: str) -> tuple[RaisedError, ...]:
     type) only when the paste holds no complete error.
     """
     lines = clean_lines(text)
-    if _PYTEST.search(text):  # (the reader is imported only for such a paste)
+    if _may_be_pytest(text) and _PYTEST.search(text):  # (its reader is imported only then)
         from errexplain.parse.lines import pasted_lines
         from errexplain.parse.pytest import marked_lines, pytest_lines
 
