@@ -681,3 +681,21 @@ def test_a_message_elided_in_its_middle_is_read_up_to_the_ellipsis():
     # too little before the ellipsis to name a template; nothing after it: a trailing cut
     assert elided_head("Failed ... peer could be gone") is None
     assert elided_head("Failed to send the page table ...") is None
+
+
+def test_an_exact_match_comes_before_a_fuzzy_one_of_the_same_score():
+    """Masking quoted values makes `'ServerArgs' object has no attribute 'x'` read like the
+    template `'NoneType' object has no attribute '<name>'`, whose literal `'NoneType'` it is
+    not: the template it matches exactly comes first."""
+    view = MemoryCatalog(
+        (
+            _entry("n" * 16, "AttributeError", "'NoneType' object has no attribute '<name>'"),
+            _entry("t" * 16, "AttributeError", "'<type>' object has no attribute '<name>'"),
+        )
+    )
+    hits = rank(
+        view, "'ServerArgs' object has no attribute 'enable_dp_attn'", "AttributeError"
+    ).hits
+    assert hits[0].cand.id == "t" * 16 and hits[0].kind == "exact"
+    hits = rank(view, "'NoneType' object has no attribute 'shape'", "AttributeError").hits
+    assert hits[0].cand.id == "n" * 16
