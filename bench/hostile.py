@@ -6,6 +6,9 @@ and whether the final traceback was explained:
   * the worst `explain` of a 1 MB adversarial one-line message (several shapes) and the worst
     `lookup` of a 120 KB one (the most a command-line argument holds), by CPU and by wall
     time, beside a short lookup (the start-up cost);
+  * pastes of many lines whose readings compare lines with lines: 20,000 messages each
+    repeated cut with `...`, 20,000 pytest reports with 20,000 cut summary lines, a rich panel
+    of 100,000 lines;
   * a 200 MB single line that starts `ValueError: `, then a traceback;
   * a 1 GB log dense with `WARNING ... Error 500` lines, then a traceback;
   * a 500-byte user catalog whose entry id is a YAML alias bomb, its anchors under top-level
@@ -106,6 +109,34 @@ def big(tmp: Path, scale: int) -> None:
     dense = "2026-10-02 11:04:09 WARNING server.py:12 upstream said Error 500 (retrying)\n"
     write_repeated(f, "", dense, 1024 * 1024 * 1024 // scale, TB)
     show(f"dense log of {1024 // scale} MB", run(["explain", str(f)]))
+    f.unlink()
+
+
+MANY = {
+    "cut echoes (40,000 lines)": lambda n: "".join(
+        f"ValueError: abcdefghij {i} and more...\nValueError: abcdefghij {i} and more text\n"
+        for i in range(n)
+    ),
+    "pytest reports and cut summary lines (100,000 lines)": lambda n: (
+        "".join(
+            f"pkg/x.py:{i + 1}: in f\n    g()\nE   ValueError: boom {i}\n"
+            f"pkg/x.py:{i + 1}: ValueError\n"
+            for i in range(n)
+        )
+        + "".join(f"FAILED t.py::test_{i} - ValueError: zz...\n" for i in range(n))
+    ),
+    "a rich panel of 100,000 lines": lambda n: (
+        "╭── Traceback (most recent call last) ──╮\n" + f"│ {'a' * 50} │\n" * (5 * n)
+    ),
+}
+"""Pastes of many lines whose readings compare lines with lines (each was quadratic once)."""
+
+
+def many(tmp: Path) -> None:
+    f = tmp / "many.txt"
+    for label, make in MANY.items():
+        f.write_text(make(20_000), encoding="utf-8")
+        show(label, run(["explain", str(f)]))
     f.unlink()
 
 
@@ -239,7 +270,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--corrupt-runs", type=int, default=5)
-    parser.add_argument("--only", default="adversarial,big,bomb,corrupt,streams")
+    parser.add_argument("--only", default="adversarial,many,big,bomb,corrupt,streams")
     opts = parser.parse_args()
     tmp = Path(tempfile.mkdtemp(prefix="errexplain-hostile-"))
     load = ", ".join(f"{x:.1f}" for x in os.getloadavg())

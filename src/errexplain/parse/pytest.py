@@ -60,7 +60,7 @@ def pytest_lines(lines: Sequence[Line], marked: Collection[int]) -> list[Line]:
     takes it off as a blockquote's)."""
     out: list[Line] = []
     reported = {m["name"] for ln in lines if (m := _HEADER.fullmatch(_text(ln)))}
-    raised: set[str] = set()  # the lines of the reports rewritten so far
+    raised: dict[str, set[str]] = {}  # the lines of the reports so far, by their start
     i = done = 0  # done: lines before it were rewritten (a report starts no earlier)
     while i < len(lines):
         end = _report_end(lines, i)
@@ -72,12 +72,20 @@ def pytest_lines(lines: Sequence[Line], marked: Collection[int]) -> list[Line]:
         del out[len(out) - (i - start) :]
         rewritten = _rewritten(lines[start:end], marked)
         out.extend(rewritten)
-        raised.update(_text(ln) for ln in rewritten)
+        for ln in rewritten:
+            bucket = raised.setdefault(_text(ln)[:_START], set())
+            if len(bucket) < _BUCKET:
+                bucket.add(_text(ln))
         i = done = end
     return out
 
 
-def _summary(line: Line, reported: Collection[str], raised: Collection[str]) -> list[Line]:
+_START, _BUCKET = 8, 64
+"""Report lines are looked up by their first characters, at most _BUCKET of each start (a
+summary line is compared with a bounded number of them, however long the paste)."""
+
+
+def _summary(line: Line, reported: Collection[str], raised: dict[str, set[str]]) -> list[Line]:
     """A line as read: a summary line (`FAILED t.py::test_x - ValueError: msg`) is its error
     alone (a blank line after it: the next summary line is not its message's), or nothing
     when the paste holds that test's report or a report raising that error (`raised`: the
@@ -87,11 +95,12 @@ def _summary(line: Line, reported: Collection[str], raised: Collection[str]) -> 
         return [line]
     error = m["error"]
     stem = error.removesuffix("...")
+    same = raised.get(error[:_START], ())
     if (
         m["test"].replace("::", ".") in reported
         or m["test"].rsplit("::", 1)[-1] in reported
-        or error in raised
-        or (stem != error and any(r.startswith(stem) for r in raised))
+        or error in same
+        or (stem != error and any(r.startswith(stem) for r in raised.get(stem[:_START], ())))
     ):
         return []
     if error.startswith("assert "):  # pytest's explanation of a failed assert in the test

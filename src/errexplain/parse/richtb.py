@@ -26,6 +26,7 @@ _LOCATION = compile_regex(
 )
 _MARKED = compile_regex(r"❱ {0,8}(?P<no>\d{1,9}) (?P<code>.{0,2000})")
 _FUNC = compile_regex(r"[\w<>.]{1,200}")
+_PATH_MAX = 1024
 _PATH_HEAD = compile_regex(r"[^\s│]{1,1000}")
 """The start of a path rich folded at the panel's width (`/usr/lib/python3/site-pac`): a line
 with no space (each source line starts with its number and a space)."""
@@ -67,7 +68,7 @@ def _panel(lines: Sequence[Line], i: int, out: list[Line]) -> int:
         inner = _inner(line)
         m = _LOCATION.fullmatch(inner) if inner else None
         if inner and m is None and _PATH_HEAD.fullmatch(inner):
-            head += inner
+            head = (head + inner)[-_PATH_MAX:]
         elif m is not None:
             func, path, head = m["func"], head + m["path"], ""
             if func is None and i + 1 < len(lines):  # wrapped: the function on the next line
@@ -76,8 +77,9 @@ def _panel(lines: Sequence[Line], i: int, out: list[Line]) -> int:
                     func, i = rest, i + 1
             where = f'  File "{path}", line {m["line"]}' + (f", in {func}" if func else "")
             out.append(replace(line, text=where))
-        elif inner and inner[:1] == "❱" and (c := _MARKED.fullmatch(inner)) is not None:
-            head = ""
+        else:
+            head = ""  # (a wrapped path goes on on the line right below)
+        if inner and inner[:1] == "❱" and (c := _MARKED.fullmatch(inner)) is not None:
             code = " ".join(c["code"].replace("│", " ").split())
             out.append(replace(line, text=f"    {code}"))
         i += 1

@@ -156,27 +156,31 @@ def finish(found: list[RaisedError]) -> tuple[RaisedError, ...]:
 def _without_cut_echoes(found: list[RaisedError]) -> list[RaisedError]:
     """The errors without those that repeat another one's message cut short with an ellipsis
     and no frames of their own (pytest's summary `FAILED t.py::test_x - ValueError: Model
-    architecture...`, a log line cut at its width)."""
+    architecture...`, a log line cut at its width). Linear: the whole messages are looked up
+    by type and first characters, at most _ECHO_BUCKET distinct ones each."""
     cut = [e for e in found if not e.frames and _first(e.message).endswith(("...", "…"))]
     if not cut:
         return found
+    whole: dict[tuple[str, str], set[str]] = {}
+    for e in found:
+        if not _first(e.message).endswith(("...", "…")):
+            bucket = whole.setdefault((e.short_type, e.message[:_ECHO_STEM]), set())
+            if len(bucket) < _ECHO_BUCKET:
+                bucket.add(e.message)
     drop = set()
     for e in cut:  # (a line read as its message's continuation may follow the cut one)
         stem = _first(e.message).rstrip(".…").rstrip()
-        if len(stem) >= _ECHO_STEM and any(
-            o is not e
-            and o.short_type == e.short_type
-            and len(o.message) > len(stem)
-            and o.message.startswith(stem)
-            and not o.message.endswith(("...", "…"))
-            for o in found
-        ):
+        if len(stem) < _ECHO_STEM:
+            continue
+        bucket = whole.get((e.short_type, stem[:_ECHO_STEM]), set())
+        if any(len(m) > len(stem) and m.startswith(stem) for m in bucket):
             drop.add(id(e))
     return [e for e in found if id(e) not in drop] if drop else found
 
 
-_ECHO_STEM = 8
-"""Characters a cut message must keep to be told for another error's message."""
+_ECHO_STEM, _ECHO_BUCKET = 8, 64
+"""Characters a cut message must keep to be told for another error's message; the most whole
+messages of one type and start compared with it."""
 
 
 def _first(message: str) -> str:
