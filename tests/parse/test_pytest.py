@@ -10,6 +10,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from errexplain.catalog.memory import MemoryCatalog
 from errexplain.explainer import explain_text
@@ -168,3 +170,39 @@ def test_e_lines_without_a_location_leave_the_lines_around_them_alone():
     (err,) = parse_traceback(text)
     assert (err.type, err.message) == ("ValueError", "boom")
     assert [(f.path, f.code) for f in err.frames] == [("pkg/x.py", "run()")]
+
+
+PIECES = [
+    "E   ",
+    "E",
+    ">       ",
+    "    ",
+    "pkg/x.py:12: ",
+    "pkg/x.py:3: in f",
+    "a.py:9: ValueError",
+    "ValueError: m",
+    "FAILED t.py::test_x - ",
+    "...",
+    "_ _ _ _ _",
+    "____ test_x ____",
+    "def f():",
+    "assert x",
+    "self = <X>",
+    "╭── Traceback (most recent call last) ──╮",
+    "│ ",
+    " │",
+    "│ /p/a.py:5 in f │",
+    "❱ 5 │ raise X",
+    "╰──╯",
+    "The above exception was the direct cause of the following exception:",
+    "\n",
+    "\n",
+]
+
+
+@given(st.lists(st.sampled_from(PIECES), max_size=60))
+def test_the_pytest_and_rich_readers_are_total(parts):
+    """Any mix of the pieces these readers look for gives errors, never an exception."""
+    text = "".join(parts)
+    errors = parse_traceback(text)
+    assert all(isinstance(e.message, str) for e in errors)
