@@ -46,8 +46,12 @@ from accuracy import catalog_index, make_message
 
 DRIVER = r"""
 import json, logging, sys, traceback, importlib, io
-root, todo = sys.argv[1], json.load(open(sys.argv[2]))
-sys.path.insert(0, root)
+todo = json.load(open(sys.argv[2]))
+def use(site):
+    # each site is its own installed tree (`.../env_N/site-packages/sglang/...`)
+    for name in [m for m in sys.modules if m == "sglang" or m.startswith("sglang.")]:
+        del sys.modules[name]
+    sys.path.insert(0, site)
 buf = io.StringIO()
 log = logging.getLogger("sglang")
 h = logging.StreamHandler(buf)
@@ -55,7 +59,8 @@ h.setFormatter(logging.Formatter("[%(asctime)s TP0] %(message)s", "%Y-%m-%d %H:%
 log.addHandler(h)
 out = {}
 import asyncio, concurrent.futures as cf, gc, multiprocessing as mp
-def call(module, func):
+def call(site, module, func):
+    use(site)
     getattr(importlib.import_module(module), func)()
 pool = cf.ProcessPoolExecutor(1, mp_context=mp.get_context("fork"))
 abuf = io.StringIO()
@@ -69,7 +74,8 @@ def printed(fn):
     except BaseException:
         traceback.print_exception(*sys.exc_info(), file=s)
     return s.getvalue()
-for key, (module, func) in todo.items():
+for key, (site, module, func) in todo.items():
+    use(site)
     mod = importlib.import_module(module)
     f = getattr(mod, func)
     def cause():
@@ -98,7 +104,7 @@ for key, (module, func) in todo.items():
         shown["group"] = printed(group)
     # run in a process pool: the worker's traceback comes back as the cause
     # (`concurrent.futures.process._RemoteTraceback`) of the error raised again here
-    future = pool.submit(call, module, func)
+    future = pool.submit(call, site, module, func)
     shown["process pool"] = printed(future.result)
     # an asyncio task whose exception nobody retrieved: the loop logs it when it is collected
     abuf.seek(0); abuf.truncate()
@@ -189,16 +195,21 @@ def _version(exe: str) -> str:
 
 
 def write_sites(root: Path, entries: list[Any], rnd: random.Random) -> dict[str, Any]:
-    """One module per site (`<root>/site_N/sglang/...`: each its own tree, so that sites of one
-    file keep their own lines); returns {key: (module, function, entry, message)}."""
+    """One module per site (`<root>/env_N/site-packages/sglang/...`: each its own installed
+    tree, so that sites of one file keep their own lines); returns {key: (site-packages,
+    module, function, entry, message)}."""
     todo = {}
     for n, e in enumerate(entries):
         path, line = e.source.path, e.source.line
         parts = str(e.source.function).split(".")
         func, cls = parts[-1], (parts[-2] if len(parts) > 1 else None)
         head = 2 + (cls is not None)
+        names = path[: -len(".py")].split("/")
+        names = names[:-1] if names[-1] == "__init__" else names
         if line <= head + 1 or not func.isidentifier() or (cls and not cls.isidentifier()):
             continue
+        if not path.endswith(".py") or not all(n.isidentifier() for n in names):
+            continue  # (a file no import statement names)
         msg = make_message(e.template, rnd)
         exc = e.exception.rsplit(".", 1)[-1]
         own = not isinstance(getattr(builtins, exc, None), type)
@@ -215,21 +226,23 @@ def write_sites(root: Path, entries: list[Any], rnd: random.Random) -> dict[str,
             call = func
             body = "    "
         lines.append(f"{body}raise {exc}(_MSG)")
-        file = root / f"site_{n}" / path
+        site = root / f"env_{n}" / "site-packages"
+        file = site / path
         file.parent.mkdir(parents=True, exist_ok=True)
         file.write_text("\n".join(lines) + "\n", encoding="utf-8")
-        module = f"site_{n}." + path[: -len(".py")].replace("/", ".")
+        module = ".".join(names)
         stub = file.parent
-        while stub != root:
+        while stub != site:
             (stub / "__init__.py").touch()
             stub = stub.parent
         if cls:
             (file.parent / f"_call_{n}.py").write_text(
                 f"from .{Path(path).stem} import {cls}\n\ndef call():\n    {call}()\n"
             )
-            todo[f"k{n}"] = (module.rsplit(".", 1)[0] + f"._call_{n}", "call", e, msg)
+            package = ".".join(path.split("/")[:-1])
+            todo[f"k{n}"] = (str(site), f"{package}._call_{n}", "call", e, msg)
         else:
-            todo[f"k{n}"] = (module, func, e, msg)
+            todo[f"k{n}"] = (str(site), module, func, e, msg)
     return todo
 
 
@@ -277,7 +290,7 @@ def write_asserts(root: Path, catalog: Any, count: int, rnd: random.Random) -> d
             continue
         line = e.source.line
         lines = [""] * (line - 2) + [f"def {func}():"] + ["    " + s for s in stmt]
-        file = root / f"assert_{n}" / e.source.path
+        file = root / f"aenv_{n}" / "site-packages" / e.source.path
         file.parent.mkdir(parents=True, exist_ok=True)
         file.write_text("\n".join(lines) + "\n", encoding="utf-8")
         todo[f"a{n}"] = (str(file), func, line, line + len(stmt) - 1, e)
@@ -304,12 +317,12 @@ def run(sample: int, seed: int, pythons: list[str], show: int) -> None:
     stats: dict[tuple[str, str], Counter[str]] = defaultdict(Counter)
     misses: dict[tuple[str, str], list[str]] = defaultdict(list)
     with tempfile.TemporaryDirectory() as tmp:
-        root = Path(tmp) / "site-packages"
+        root = Path(tmp) / "envs"
         root.mkdir()
         todo = write_sites(root, entries, rnd)
         asserts = write_asserts(root, catalog, sample, rnd)
         (Path(tmp) / "todo.json").write_text(
-            json.dumps({k: [m, f] for k, (m, f, _, _) in todo.items()})
+            json.dumps({k: [r, m, f] for k, (r, m, f, _, _) in todo.items()})
         )
         (Path(tmp) / "asserts.json").write_text(
             json.dumps({k: [p, f, a, b] for k, (p, f, a, b, _) in asserts.items()})
@@ -333,7 +346,7 @@ def run(sample: int, seed: int, pythons: list[str], show: int) -> None:
                 continue
             printed = json.loads(r.stdout)
             for key, shown in printed.items():
-                e, msg = (todo[key][2], todo[key][3]) if key in todo else (asserts[key][4], "")
+                e, msg = (todo[key][3], todo[key][4]) if key in todo else (asserts[key][4], "")
                 for shape, text in shown.items():
                     verdict = _verdict(e, explain_text(text, index), msg)
                     stats[version, shape][verdict] += 1
