@@ -86,6 +86,41 @@ def test_a_traceback_under_a_prefixed_record_is_read_by_that_record(view):
     assert _paths(exp)[0] == SERVER
 
 
+RAISED = "You must pass exactly one of ids or embeds to this model"
+
+
+def _raise(path: str, line: int, function: str) -> Entry:
+    return Entry(
+        id=make_id("pkg", path, f"{function}#{line}", RAISED),
+        project="pkg",
+        exception="ValueError",
+        kind="raise",
+        template=RAISED,
+        source=Source("pkg", "1.0", path, line, function, None),
+        derived=True,
+    )
+
+
+@pytest.mark.parametrize("kind", ["memory", "index"])
+def test_a_frame_in_a_sites_file_outranks_the_record_that_logged_the_traceback(kind):
+    """The server's record announces a traceback raised in the images part (the innermost
+    frame is in its file, `raise ValueError(msg)` with the text built above it): the record
+    says which part logged it, the frame which raised it."""
+    view = catalog_view(
+        kind, (_raise(SERVER, 40, "forward"), _raise(IMAGES, 12, "encode")), [PROJECT]
+    )
+    text = (
+        "[2026-03-01 10:00:00 TP0] Scheduler hit an exception\n"
+        "Traceback (most recent call last):\n"
+        f'  File "/usr/lib/python3/site-packages/{IMAGES}", line 12, in encode\n'
+        "    raise ValueError(msg)\n"
+        f"ValueError: {RAISED}\n"
+    )
+    (exp,) = explain_text(text, view)
+    assert _paths(exp)[0] == IMAGES
+    assert not any("log line opens" in r for r in exp.matches[0].reasons)
+
+
 def test_no_prefix_leaves_the_order_alone(view):
     bare = explain_text("Worker 3 has stopped responding.\n", view)
     (exp,) = explain_text("[2026-03-01 10:00:00] Worker 3 has stopped responding.\n", view)

@@ -1411,6 +1411,10 @@ def _logged_as(
     shapes = {id(m): project.logs_like(m.entry.source.path) for m in same}
     if len(set(shapes.values()) - {None}) < 2:
         return matches  # one part of the project (or none declared): nothing to tell apart
+    if any(in_file(f, m.entry.source.path or "") for f in error.frames for m in same):
+        # a frame in one of the sites' files has ordered them: the record that logged the
+        # traceback says which part logged it, not which raised it
+        return matches
     known = sorted({p for s in shapes.values() if s for p in s})
     found = _log_line(text, error.line_no, tuple(known))
     if found is None:
