@@ -29,14 +29,21 @@ PROJECT = Project(
 TEXT = "Worker <i> has stopped responding. Look at the worker's own log above."
 
 
-def _entry(path: str, template: str, line: int) -> Entry:
+def _entry(
+    path: str,
+    template: str,
+    line: int,
+    function: str = "start",
+    kind: str = "log",
+    exception: str = "error",
+) -> Entry:
     return Entry(
-        id=make_id("pkg", path, f"start#{line}", template),
+        id=make_id("pkg", path, f"{function}#{line}", template),
         project="pkg",
-        exception="error",
-        kind="log",
+        exception=exception,
+        kind=kind,
         template=template,
-        source=Source("pkg", "1.0", path, line, "start", None),
+        source=Source("pkg", "1.0", path, line, function, None),
         derived=True,
     )
 
@@ -90,15 +97,7 @@ RAISED = "You must pass exactly one of ids or embeds to this model"
 
 
 def _raise(path: str, line: int, function: str) -> Entry:
-    return Entry(
-        id=make_id("pkg", path, f"{function}#{line}", RAISED),
-        project="pkg",
-        exception="ValueError",
-        kind="raise",
-        template=RAISED,
-        source=Source("pkg", "1.0", path, line, function, None),
-        derived=True,
-    )
+    return _entry(path, RAISED, line, function, kind="raise", exception="ValueError")
 
 
 @pytest.mark.parametrize("kind", ["memory", "index"])
