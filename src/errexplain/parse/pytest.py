@@ -220,17 +220,17 @@ class _Report:
             self.errors = []
             return
         first = self.entries[0].loc
-        self.out.append(_line(first.no, "Traceback (most recent call last):", first))
+        self.out.append(_as(first, "Traceback (most recent call last):"))
         for e in self.entries:
             where = f'  File "{e.path}", line {e.no}' + (f", in {e.func}" if e.func else "")
-            self.out.append(_line(e.loc.no, where, e.loc))
+            self.out.append(_as(e.loc, where))
             for n, shown in enumerate(e.code):
-                self.out.append(_line(shown.no, "    " * (1 + bool(n)) + _text(shown), shown))
+                self.out.append(_as(shown, "    " * (1 + bool(n)) + _text(shown)))
         last = self.entries[-1].code[:1]
         raised = _exception(self.errors, ended, last)
         self.out.extend(raised)
         if raised:  # the message ends with the report (a blank line stands for its location)
-            self.out.append(_line(raised[-1].no, "", raised[-1]))
+            self.out.append(_as(raised[-1], ""))
         self.entries, self.errors = [], []
 
 
@@ -246,8 +246,9 @@ def _rewritten(block: Sequence[Line], marked: Collection[int]) -> list[Line]:
     return report.out
 
 
-def _line(no: int, text: str, like: Line) -> Line:
-    return replace(like, no=no, text=text)
+def _as(line: Line, text: str) -> Line:
+    """A line of the rewritten traceback, numbered as the pasted line it comes from."""
+    return replace(line, text=text)
 
 
 def _pytest_says(line: Line) -> bool:
@@ -263,7 +264,7 @@ def _exception(errors: Sequence[Line], ended: Line | None, shown: Sequence[Line]
         if ended is None or m is None or not m["exc"]:
             return []
         head = m["exc"] + (f": {m['msg']}" if m["msg"] else "")
-        return [_line(ended.no, head, ended)]
+        return [_as(ended, head)]
     explained = next((n for n, e in enumerate(errors) if n and _pytest_says(e)), len(errors))
     errors = errors[:explained]  # (pytest's explanation of the assert follows the message)
     bodies = [_text(e)[1:] for e in errors]
@@ -272,5 +273,5 @@ def _exception(errors: Sequence[Line], ended: Line | None, shown: Sequence[Line]
     if texts[0].startswith("assert ") and shown and _text(shown[0]).startswith("assert"):
         # pytest's explanation of a failed assert (values filled in): the statement shown
         # above raised a plain AssertionError
-        return [_line(errors[0].no, "AssertionError", errors[0])]
-    return [_line(e.no, t, e) for e, t in zip(errors, texts, strict=True)]
+        return [_as(errors[0], "AssertionError")]
+    return [_as(e, t) for e, t in zip(errors, texts, strict=True)]

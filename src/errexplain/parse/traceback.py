@@ -39,9 +39,11 @@ from errexplain.parse.lines import (
     exception_head,
     indent,
     line_kind,
+    pasted_lines,
     quoted_asserts,
     skippable,
     structural,
+    title_text,
 )
 
 if TYPE_CHECKING:
@@ -97,7 +99,6 @@ def parse_traceback(text: str) -> tuple[RaisedError, ...]:
     """
     lines = clean_lines(text)
     if _may_be_pytest(text) and _PYTEST.search(text):  # (its reader is imported only then)
-        from errexplain.parse.lines import pasted_lines
         from errexplain.parse.pytest import marked_lines, pytest_lines
 
         lines = pytest_lines(lines, marked_lines(pasted_lines(text)))
@@ -123,8 +124,6 @@ def _title_asserts(text: str, covered: set[int], taken: set[int]) -> list[Raised
     each an AssertionError whose message is the statement, as a test runner prints it (the
     poster named the failing assert as the title of the report). Read from the lines as
     pasted: the cleaner takes a title's tag off, and a bare `assert` line is code."""
-    from errexplain.parse.lines import pasted_lines, title_text
-
     out = []
     for no, raw in enumerate(pasted_lines(text), 1):
         if no in covered or no in taken or "assert " not in raw:
@@ -158,12 +157,13 @@ def _without_cut_echoes(found: list[RaisedError]) -> list[RaisedError]:
     and no frames of their own (pytest's summary `FAILED t.py::test_x - ValueError: Model
     architecture...`, a log line cut at its width). Linear: the whole messages are looked up
     by type and first characters, at most _ECHO_BUCKET distinct ones each."""
-    cut = [e for e in found if not e.frames and _first(e.message).endswith(("...", "…"))]
+    cut_short = [_first(e.message).endswith(("...", "…")) for e in found]
+    cut = [e for e, short in zip(found, cut_short, strict=True) if short and not e.frames]
     if not cut:
         return found
     whole: dict[tuple[str, str], set[str]] = {}
-    for e in found:
-        if not _first(e.message).endswith(("...", "…")):
+    for e, short in zip(found, cut_short, strict=True):
+        if not short:
             bucket = whole.setdefault((e.short_type, e.message[:_ECHO_STEM]), set())
             if len(bucket) < _ECHO_BUCKET:
                 bucket.add(e.message)
