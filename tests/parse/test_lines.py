@@ -501,3 +501,14 @@ def test_an_error_body_with_a_line_break_in_its_message_stays_a_body():
 def test_a_json_line_nested_deeper_than_the_decoder_goes_is_an_ordinary_line():
     deep = "{" + '"a":{' * 5000 + '"level": 1' + "}" * 5001
     assert [ln.text for ln in clean_lines(deep)] == [deep]
+
+
+def test_a_short_dashed_line_goes_on_a_message_and_only_ipythons_rule_is_structure():
+    """`---` under a message is part of it; IPython's rule (30 dashes or more) is structure.
+    The width-rule test of the line cleaner (`=====`, `_ _ _`) is a separate one."""
+    from errexplain.parse import parse_traceback
+
+    text = 'Traceback (most recent call last):\n  File "x.py", line 3, in f\nValueError: 0\n---\n'
+    assert parse_traceback(text)[0].message == "0\n---"
+    assert line_kind("-" * 40) == "rule"
+    assert line_kind("---") == line_kind("==== FAILURES ====") == ""

@@ -341,13 +341,15 @@ def _rule(line: str) -> bool:
     st = line.strip()
     if st[:1] in _BOX_LEFT and st[-1:] in _BOX_RIGHT:
         return True
-    return len(set(st)) < 2 or _RULE.fullmatch(st) is not None
+    return len(set(st)) < 2 or _DRAWN_RULE.fullmatch(st) is not None
 
 
 _BOX_LEFT, _BOX_RIGHT = frozenset("│┃║╭╰┌└┏┗╔╚"), frozenset("│┃║╮╯┐┘┓┛╗╝")
 
 
-_RULE = compile_regex(r"([=_\-#*~+])(?: ?\1){2,}(?: .{0,500} (?:\1 ?){2,}\1)?")
+_DRAWN_RULE = compile_regex(r"([=_\-#*~+])(?: ?\1){2,}(?: .{0,500} (?:\1 ?){2,}\1)?")
+"""A rule of one character, spaced or not, with a title in it or not (its own name: `_RULE` is
+IPython's `----` rule, a structural line)."""
 
 
 def _cut_inside(line: str, nxt: str) -> bool:
