@@ -71,3 +71,23 @@ def test_not_a_record_too_short_before_the_exception_or_a_generic_one():
         "The peer went away before the transfer finished\n"
     )
     assert _answers(short) == [("The peer w", "b" * 16)]
+
+
+def test_a_record_its_paster_elided_before_the_exception_is_still_the_record():
+    # the paster left the request's values and `with exception` out (`...`): the record is
+    # read by its head, and the exception after the ellipsis is explained on its own
+    for elided in (
+        "Sync failed for request ... PeerError(...): The peer went away before the transfer "
+        "finished",
+        "Sync failed for request ... with exception PeerError(job=7): The peer went away before "
+        "the transfer finished",
+    ):
+        got = _answers(f"[TP1] {elided}\n")
+        assert got == [("Sync faile", "a" * 16), ("The peer w", "b" * 16)], elided
+
+
+def test_an_ellipsis_after_the_exception_does_not_make_a_record():
+    # the record's own words are all there; what the paster elided is inside the message
+    text = LINE.replace("job='9f2c'", "job=...").replace("rank=1", "rank=?")
+    got = _answers(text.replace("Sync failed for request", "Replication stalled on request"))
+    assert got == [("The peer w", "b" * 16)]

@@ -957,17 +957,33 @@ def _reporters(
         ranking = rank(view, st)
         hit = ranking.hits[0] if ranking.hits else None
         twins = _twins(ranking, hit) if hit is not None else set()
+        elided = hit is not None and _elided_before(st, at, hit)
         if (
             hit is None
-            or hit.score < REPORTER_SCORE
+            or hit.score < (ELIDED_REPORTER_SCORE if elided else REPORTER_SCORE)
             or twins & taken_ids
-            or not _in_values(hit, err.short_type)
+            or not (elided or _in_values(hit, err.short_type))
             or not _known_well(hit, st, 0.5, True)
         ):
             continue
         taken_ids.update(twins)
         out.append(_as_error(view, st, ln.no, ranking, twins, text, release))
     return out
+
+
+ELIDED_REPORTER_SCORE = 0.85
+"""A record its paster elided before the exception it reports (`Decode transfer failed ...
+KVTransferError(...): Aborted by AbortReq`) is read by its head alone: from this score on."""
+
+
+def _elided_before(st: str, at: int, hit: Hit) -> bool:
+    """Whether the record's paster left text out with an ellipsis between the head the hit
+    matched and the exception at `at`, and the hit's template ends with a placeholder, where
+    the exception left out of its values would be."""
+    head = st[:at]
+    if not any(mark in head for mark in ELLIPSES):
+        return False
+    return hit.template.rstrip().endswith((">", "}"))
 
 
 def _with_beside(

@@ -422,6 +422,8 @@ def test_bare_exception_keeps_no_message() -> None:
         "2026-01-02 10:00:00.123 | INFO     | app.main:run:3 - shutting down",
         "[..] Received sigquit from a child process.",  # a log prefix the paster elided
         "[...] Scheduler stopped.",
+        "[TP0] Scheduler stopped.",  # sglang's prefix with its stamp left out
+        "[DP3 TP3 EP3 PP1] Scheduler stopped.",
         "...",  # lines left out
         "\u2026",
         "[...]",

@@ -63,6 +63,15 @@ def _texts(text: str) -> list[str]:
             "'a' found in sys.modules",
             None,
         ),
+        # sglang's prefix with its stamp left out by the paster: the ranks alone
+        ("[TP0] Watchdog timeout", "Watchdog timeout", "TP0"),
+        (
+            "[DP3 TP3 EP3 PP1] Scheduler hit an exception:",
+            "Scheduler hit an exception:",
+            "DP3 TP3 EP3 PP1",
+        ),
+        ("[H100] results", "[H100] results", None),  # a tag, not ranks
+        ("[E2E] test failed", "[E2E] test failed", None),
         ("| a | b |", "| a | b |", None),
         ("plain line", "plain line", None),
     ],

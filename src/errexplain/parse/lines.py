@@ -94,6 +94,8 @@ _PREFIXES: tuple[tuple[re.Pattern[str], bool], ...] = (
     (compile_regex(rf"\[{_LEVEL}\] ?"), False),
     # Python's own warning line (`warnings.formatwarning`): `path.py:12: UserWarning: `
     (compile_regex(r"(?:\S{1,500}\.py|<[\w ]{1,100}>):\d{1,9}: [A-Z]\w{0,100}Warning: "), False),
+    # sglang's prefix with its stamp left out by the paster (`[TP0] `, `[DP3 TP3 EP3 PP1] `)
+    (compile_regex(r"\[(?P<rank>[A-Z]{2,4}\d{1,6}(?: [A-Z]{2,4}\d{1,6}){0,7})\] "), False),
     # a log prefix the paster elided: `[...] Received sigquit ...`
     (compile_regex(r"\[(?:\.{2,5}|…)\] "), False),
     (compile_regex(rf"{_LEVEL}:[\w.<>-]{{1,100}}:"), False),
