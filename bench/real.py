@@ -9,7 +9,8 @@ is raised (docs: bench/real/README.md). Each paste goes through the real pipelin
 `errexplain explain -` would read it (errexplain.explain on the whole text), then:
 
 - the error judged is the one found in the paste that best fits the truth's type and message
-  (a paste may hold several errors; each is explained, one is the truth's);
+  (a paste may hold several errors; each is explained, one is the truth's); when none fits it
+  (PICK_MIN), the truth's error was not found ("no error found");
 - sglang-current / sglang-drifted: right when the best match is raised at the expected 0.5.23
   site (same path, line within LINE_SLACK, or an accepted alternative), or is an older wording
   of that site's lineage whose recorded locations include the truth's release site;
@@ -66,7 +67,20 @@ def pick_error(exps: tuple[Any, ...], case: dict[str, Any]) -> Any | None:
         same_type = 1.0 if want_type and err.short_type == want_type else 0.0
         return (same_type * 0.5 + _similar(err.message, want_msg), err.line_no)
 
-    return max(exps, key=fit)
+    best = max(exps, key=fit)
+    err = best.error
+    if want_msg.strip():
+        other = fit(best)[0] < PICK_MIN
+    else:  # (a cut traceback's error, with no type or message, may be the truth's)
+        other = bool(want_type) and err.short_type != want_type and bool(err.type or err.message)
+    return None if other else best  # (other: the truth's error was not found)
+
+
+PICK_MIN = 0.5
+"""Least fit (same type: 0.5, plus the messages' similarity, 0 to 1) of the error judged when
+the truth has a message (without one, the type must agree): a paste's other errors, explained
+or not, say nothing of the truth's (session 26: the answer to a `Received sigquit` record
+beside an unrecognised shell error was judged as that error's)."""
 
 
 def _at_sites(entry: Any) -> list[tuple[str, int]]:
