@@ -722,3 +722,63 @@ def test_prose_lines_each_naming_an_error_are_each_an_error() -> None:
     assert second.message.startswith("width 192 is not divisible by 128")
     # a word ending in a class-like name is no exception (`MyValueError:` inside an identifier)
     assert parse_traceback("see the field cfgValueError: none") == ()
+
+
+# A text flattened onto one line, its line breaks shown as `⏎` ------------------------------
+
+
+def test_a_text_flattened_with_break_marks_is_read_line_by_line() -> None:
+    text = (
+        "BODY: ## Problem \u23ce  \u23ce The server crashes on idle ranks: \u23ce ``` \u23ce "
+        "AssertionError: the pool needs raw indices \u23ce ``` \u23ce  \u23ce ## Root cause "
+        "\u23ce a later change \u2026[truncated]\n"
+    )
+    err = one(text)
+    assert (err.type, err.message) == ("AssertionError", "the pool needs raw indices")
+    assert err.line_no == 1  # (the parts keep the flattened line's number)
+
+
+def test_a_flattened_traceback_keeps_its_frames() -> None:
+    text = (
+        "- TODO: one error below \u23ce ``` \u23ce "
+        'File "/srv/pkg/sampling.py", line 164, in sample \u23ce '
+        "    out = probs * scale \u23ce "
+        "    TypeError: unsupported operand type(s) for *: 'Tensor' and 'NoneType' \u23ce "
+        "``` \u23ce"
+    )
+    err = one(text)
+    assert err.type == "TypeError"
+    assert err.message == "unsupported operand type(s) for *: 'Tensor' and 'NoneType'"
+    assert [(f.path, f.line, f.code) for f in err.frames] == [
+        ("/srv/pkg/sampling.py", 164, "out = probs * scale")
+    ]
+
+
+def test_an_exception_line_indented_with_the_code_ends_the_traceback() -> None:
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "/srv/pkg/sampling.py", line 164, in sample\n'
+        "    out = probs * scale\n"
+        "    TypeError: unsupported operand type(s) for *: 'Tensor' and 'NoneType'\n"
+    )
+    err = one(text)
+    assert (err.type, err.frames[-1].code, err.frames[-1].more) == (
+        "TypeError",
+        "out = probs * scale",
+        None,
+    )
+
+
+def test_code_that_reads_like_an_exception_line_inside_a_statement_stays_code() -> None:
+    # Python 3.13 prints every line of the failing statement: a dict entry is not the error
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "/srv/pkg/route.py", line 12, in route\n'
+        "    handlers = dispatch({\n"
+        "        ValueError: on_value,\n"
+        "    })\n"
+        "KeyError: 'route'\n"
+    )
+    err = one(text)
+    assert (err.type, err.message) == ("KeyError", "'route'")
+    assert err.frames[-1].more == "ValueError: on_value,\n})"

@@ -255,7 +255,7 @@ def clean_lines(text: str) -> list[Line]:
         width = _wrap_width(raws)
         if width:
             numbered = _unwrapped(raws, width)
-    for no, raw in numbered:
+    for no, raw in _unmarked(numbered):
         if raw[:2].lstrip()[:1] == "{" and (logged := _json_logged(raw)) is not None:
             out.extend(_cleaned(no, logged))  # a structured log record: its text, line by line
         elif "pid=" in raw:  # a ray log whose line breaks the paste lost: one line per record
@@ -409,6 +409,24 @@ def _carries(cut: str, nxt: str) -> bool:
 _STARTS_RECORD = compile_regex(
     rf'(?:{_ANY_PREFIX.pattern})|\s*File "|Traceback \(|During handling|The above exception'
 )
+
+
+_BREAK_MARK = "\u23ce"
+"""`⏎`, which a text flattened onto one line (a digest of PR bodies, an export) shows where its
+line breaks were: ``crashes on idle ranks: ⏎ ``` ⏎ AssertionError: <message> ⏎ ``` ⏎ ## Root
+cause``."""
+
+
+def _unmarked(numbered: Iterable[tuple[int, str]]) -> Iterator[tuple[int, str]]:
+    """The numbered lines with each line flattened with `⏎` marks split at them again, its parts
+    keeping its number (the space put on each side of a mark taken off)."""
+    for no, raw in numbered:
+        if _BREAK_MARK not in raw:
+            yield no, raw
+            continue
+        for part in raw.split(_BREAK_MARK):
+            part = part[1:] if part[:1] == " " else part
+            yield no, part[:-1] if part[-1:] == " " else part
 
 
 def _unflattened(raw: str) -> list[str]:

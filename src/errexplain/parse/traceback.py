@@ -580,7 +580,7 @@ class _Stream:
                 break
             if indent(nxt.text) < deep or indent(nxt.text) <= indent(line.text):
                 break
-            if structural(st):
+            if structural(st) or self._indented_raise(st, deep):
                 break
             self.i += 1
             if st.startswith("...<") and st.endswith(">..."):
@@ -588,6 +588,16 @@ class _Stream:
             elif not skippable(st):  # (a caret line is under the code, part of it)
                 more.append(st)
         return "\n".join(more) if any(m != "…" for m in more) else None
+
+    def _indented_raise(self, st: str, deep: int) -> bool:
+        """Whether the line at `self.i` (`st`, stripped) is the exception line its paster
+        indented with the code above it (`    TypeError: unsupported operand ...` as the last
+        indented line of a traceback whose margin a flattened paste lost), not more code: an
+        exception line ending the indented run."""
+        if exception_head(st, lax=False) is None:
+            return False
+        after = self.lines[self.i + 1] if self.i + 1 < len(self.lines) else None
+        return after is None or not after.text.strip() or after.fence or indent(after.text) < deep
 
     def _raise(self, line: Line, head: tuple[str, str], form: str, more: bool = True) -> None:
         """An exception line: its message (continued on the lines below when `more`; never
