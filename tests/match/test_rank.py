@@ -634,6 +634,36 @@ def test_a_traceback_ending_at_a_raise_that_makes_its_own_exception_elsewhere_co
         assert r.hits[0].id == "c3" * 8 and r.hits[0].score >= 0.9
 
 
+def test_a_traceback_ending_in_the_sites_file_at_a_line_that_does_not_raise_costs():
+    # a `__getattr__` that words its AttributeError as the interpreter does: the traceback
+    # ends in the same file, in another function, at an attribute use, so the interpreter
+    # raised it there (the `__getattr__` frame would be the last had that site raised)
+    view = _view(
+        _entry(
+            "d4" * 8,
+            "AttributeError",
+            "'<self.__class__.__name__>' object has no attribute '<name>'",
+            path="demo/pkg/batch.py",
+            function="Item.__getattr__",
+        ),
+    )
+    path = "/env/site-packages/demo/pkg/batch.py"
+    msg = "'NoneType' object has no attribute 'extend'"
+    used = Frame(path, 1520, "merge_batch", "self.inputs.extend(other.inputs)")
+    r = rank(view, msg, "AttributeError", (used,))
+    (hit,) = (*r.hits, *r.nearest)
+    assert any("does not raise" in why for why in hit.reasons) and hit.score < 0.9
+    # the site's own frame last (its raise line, or its function), or a last line calling the
+    # site's function (the frames below it cut off), keeps the frame's bonus
+    for last in (
+        Frame(path, 1520, "merge_batch", "self.inputs.__getattr__(name)"),
+        Frame(path, 398, "__getattr__", "raise AttributeError("),
+        Frame(path, 12, "__getattr__", "return self._data[name]"),
+    ):
+        r = rank(view, msg, "AttributeError", (used, last))
+        assert r.hits[0].id == "d4" * 8 and r.hits[0].score >= 0.9, last
+
+
 def test_of_wordings_scored_the_same_a_sites_newest_comes_first():
     # a placeholder renamed between releases: both wordings read the line exactly; with
     # nothing in the paste to tell the release, the newest (the lineage head) is first

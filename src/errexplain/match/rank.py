@@ -234,6 +234,25 @@ def _ends_elsewhere(cand: Candidate, frames: FrameSites) -> Frame | None:
     return last if f"/{package}/" in path else None
 
 
+def _ends_beside(cand: Candidate, frames: FrameSites) -> Frame | None:
+    """The innermost frame, when the traceback ends in the candidate's own file but in another
+    function, at a line it shows that neither raises nor asserts (`self.items.extend(other)`:
+    the interpreter raised there) nor calls the candidate's function, and the candidate raises:
+    its own frame, a function of that file, would be the innermost had it raised the error (an
+    AttributeError that `__getattr__` words as the interpreter does is not a `None` looked up
+    in `merge_batch`)."""
+    if not frames.frames or not cand.path or not cand.function or cand.kind != "raise":
+        return None
+    last = frames.frames[-1]
+    if not last.code or not last.function or raises_here(last.code):
+        return None
+    if _file_of(cand, last) is None or frames.same_function(cand, last) or _same_site(cand, last):
+        return None
+    if f"{cand.function.rsplit('.', 1)[-1]}(" in last.code:
+        return None  # (it calls the site's function: the frames below it were cut off)
+    return last
+
+
 _OWN_RAISE = compile_regex(r"raise +[A-Za-z_][\w.]{0,200}\( *(?:[rfbu]{0,2}[\"']|$)")
 """`raise X(` with its arguments on the lines below, or `raise X("...`, `raise X(f"...`: an
 exception made there with a text of its own (not `raise`, `raise e`, `raise X(str(e))`)."""
@@ -353,7 +372,15 @@ def _adjust(
         score = _type_penalty(score)
         reasons.append(f"but the catalog raises {cand.exception}, not {exc_type}")
     bonus, why = _frame_reason(cand, frames)
-    if why:
+    if why and (beside := _ends_beside(cand, frames)) is not None:
+        bonus = 0.0
+        score -= ENDS_ELSEWHERE
+        reasons.append(
+            f"but the traceback ends in this file at {beside.function}, line {beside.line}, on a "
+            f"line that does not raise: had this site ({cand.function}) raised it, its own frame "
+            "would be the last"
+        )
+    elif why:
         reasons.append(why)
     elif (last := _ends_elsewhere(cand, frames)) is not None:
         score -= ENDS_ELSEWHERE
