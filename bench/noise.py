@@ -3,7 +3,8 @@
 Takes the real-paste corpus (bench/real/) pastes of one split that errexplain gets right, dresses
 each in one kind of noise people add when they paste (a blockquote, a page's HTML escaping, a
 terminal that cut every long line at 80 columns, Windows line breaks, a markdown list, an
-indented code block, a collapsed `<details>` block, CJK prose around it) and counts the pastes
+indented code block, a collapsed `<details>` block, CJK prose around it, the whole paste
+flattened onto one line with `⏎` for its line breaks) and counts the pastes
 the noise makes it lose, by failure class (the judge of bench/real.py). A regression guard and
 a finder of weak spots: the noise is ours, not evidence of how often people paste that way.
 The test half is never dressed (it is only scored by bench/real.py).
@@ -50,6 +51,8 @@ NOISE: dict[str, Callable[[str], str]] = {
     "indented 4": lambda t: "\n".join("    " + line for line in t.split("\n")),
     "details block": lambda t: "<details><summary>log</summary>\n\n" + t + "\n</details>",
     "cjk prose": lambda t: "启动时报错如下：\n" + t + "\n请问怎么解决？",  # noqa: RUF001
+    # a digest or export that flattened the paste onto one line, `⏎` where its breaks were
+    "flattened \u23ce": lambda t: " \u23ce ".join(t.split("\n")),
 }
 
 

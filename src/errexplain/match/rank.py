@@ -246,6 +246,8 @@ def _ends_beside(cand: Candidate, frames: FrameSites) -> Frame | None:
     last = frames.frames[-1]
     if not last.code or not last.function or raises_here(last.code):
         return None
+    if last.code.strip().isidentifier():
+        return None  # (a bare name does nothing that raises: a frame line cut at its width)
     if _file_of(cand, last) is None or frames.same_function(cand, last) or _same_site(cand, last):
         return None
     if f"{cand.function.rsplit('.', 1)[-1]}(" in last.code:
