@@ -983,7 +983,7 @@ def _elided_before(st: str, at: int, hit: Hit) -> bool:
     head = st[:at]
     if not any(mark in head for mark in ELLIPSES):
         return False
-    return hit.template.rstrip().endswith((">", "}"))
+    return not compile_template(hit.template).literals[-1].strip()
 
 
 def _with_beside(

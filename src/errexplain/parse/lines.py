@@ -14,7 +14,7 @@ from errexplain._startup import TYPE_CHECKING, compile_regex, memo, named_tuple
 
 if TYPE_CHECKING:
     import re
-    from collections.abc import Iterable, Iterator
+    from collections.abc import Collection, Iterable, Iterator
 
 _ESCAPES = compile_regex(
     r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[@-Z\\-_]?"
@@ -466,6 +466,25 @@ def _entity(m: re.Match[str]) -> str:
 def _one_break(text: str) -> str:
     """The text with every line break (`\\r\\n`, a lone `\\r`) made `\\n`."""
     return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+class ByStart:
+    """Texts filed by their first `start` characters (and a `key`), at most `cap` of each: a
+    text is compared only with those that start as it does, a bounded number however long the
+    paste, so that comparing every line with every other stays linear."""
+
+    def __init__(self, start: int, cap: int) -> None:
+        self._start, self._cap = start, cap
+        self._filed: dict[tuple[object, str], set[str]] = {}
+
+    def add(self, text: str, key: object = None) -> None:
+        filed = self._filed.setdefault((key, text[: self._start]), set())
+        if len(filed) < self._cap:
+            filed.add(text)
+
+    def near(self, text: str, key: object = None) -> Collection[str]:
+        """The texts filed that start as `text` does (its first `start` characters)."""
+        return self._filed.get((key, text[: self._start]), ())
 
 
 def pasted_lines(text: str) -> list[str]:

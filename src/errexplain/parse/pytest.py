@@ -21,6 +21,7 @@ stands for an AssertionError raised by the statement the `>` line shows.
 from __future__ import annotations
 
 from errexplain._startup import TYPE_CHECKING, compile_regex, replace
+from errexplain.parse.lines import ByStart
 
 if TYPE_CHECKING:
     import re
@@ -60,7 +61,7 @@ def pytest_lines(lines: Sequence[Line], marked: Collection[int]) -> list[Line]:
     takes it off as a blockquote's)."""
     out: list[Line] = []
     reported = {m["name"] for ln in lines if (m := _HEADER.fullmatch(_text(ln)))}
-    raised: dict[str, set[str]] = {}  # the lines of the reports so far, by their start
+    raised = ByStart(_START, _BUCKET)  # the lines of the reports rewritten so far
     i = done = 0  # done: lines before it were rewritten (a report starts no earlier)
     while i < len(lines):
         end = _report_end(lines, i)
@@ -73,9 +74,7 @@ def pytest_lines(lines: Sequence[Line], marked: Collection[int]) -> list[Line]:
         rewritten = _rewritten(lines[start:end], marked)
         out.extend(rewritten)
         for ln in rewritten:
-            bucket = raised.setdefault(_text(ln)[:_START], set())
-            if len(bucket) < _BUCKET:
-                bucket.add(_text(ln))
+            raised.add(_text(ln))
         i = done = end
     return out
 
@@ -85,7 +84,7 @@ _START, _BUCKET = 8, 64
 summary line is compared with a bounded number of them, however long the paste)."""
 
 
-def _summary(line: Line, reported: Collection[str], raised: dict[str, set[str]]) -> list[Line]:
+def _summary(line: Line, reported: Collection[str], raised: ByStart) -> list[Line]:
     """A line as read: a summary line (`FAILED t.py::test_x - ValueError: msg`) is its error
     alone (a blank line after it: the next summary line is not its message's), or nothing
     when the paste holds that test's report or a report raising that error (`raised`: the
@@ -95,12 +94,11 @@ def _summary(line: Line, reported: Collection[str], raised: dict[str, set[str]])
         return [line]
     error = m["error"]
     stem = error.removesuffix("...")
-    same = raised.get(error[:_START], ())
     if (
         m["test"].replace("::", ".") in reported
         or m["test"].rsplit("::", 1)[-1] in reported
-        or error in same
-        or (stem != error and any(r.startswith(stem) for r in raised.get(stem[:_START], ())))
+        or error in raised.near(error)
+        or (stem != error and any(r.startswith(stem) for r in raised.near(stem)))
     ):
         return []
     if error.startswith("assert "):  # pytest's explanation of a failed assert in the test

@@ -33,6 +33,7 @@ from errexplain.parse.lines import (
     JFRAME_OLD,
     NOISE,
     SHORT_FRAME,
+    ByStart,
     Line,
     clean_lines,
     embedded_exceptions,
@@ -161,19 +162,16 @@ def _without_cut_echoes(found: list[RaisedError]) -> list[RaisedError]:
     cut = [e for e, short in zip(found, cut_short, strict=True) if short and not e.frames]
     if not cut:
         return found
-    whole: dict[tuple[str, str], set[str]] = {}
+    whole = ByStart(_ECHO_STEM, _ECHO_BUCKET)
     for e, short in zip(found, cut_short, strict=True):
         if not short:
-            bucket = whole.setdefault((e.short_type, e.message[:_ECHO_STEM]), set())
-            if len(bucket) < _ECHO_BUCKET:
-                bucket.add(e.message)
+            whole.add(e.message, e.short_type)
     drop = set()
     for e in cut:  # (a line read as its message's continuation may follow the cut one)
         stem = _first(e.message).rstrip(".…").rstrip()
         if len(stem) < _ECHO_STEM:
             continue
-        bucket = whole.get((e.short_type, stem[:_ECHO_STEM]), set())
-        if any(len(m) > len(stem) and m.startswith(stem) for m in bucket):
+        if any(len(m) > len(stem) and m.startswith(stem) for m in whole.near(stem, e.short_type)):
             drop.add(id(e))
     return [e for e in found if id(e) not in drop] if drop else found
 
