@@ -4,10 +4,11 @@ Takes the real-paste corpus (bench/real/) pastes of one split that errexplain ge
 each in one kind of noise people add when they paste (a blockquote, a page's HTML escaping, a
 terminal that cut every long line at 80 columns, Windows line breaks, a markdown list, an
 indented code block, a collapsed `<details>` block, CJK prose around it, the whole paste
-flattened onto one line with `⏎` for its line breaks) and counts the pastes
-the noise makes it lose, by failure class (the judge of bench/real.py). A regression guard and
-a finder of weak spots: the noise is ours, not evidence of how often people paste that way.
-The test half is never dressed (it is only scored by bench/real.py).
+flattened onto one line with `⏎` for its line breaks, a log collector's stamp or a compose
+service's prefix on every line of the log) and counts the pastes the noise makes it lose, by
+failure class (the judge of bench/real.py). A regression guard and a finder of weak spots: the
+noise is ours, not evidence of how often people paste that way. The test half is never dressed
+(it is only scored by bench/real.py).
 """
 
 from __future__ import annotations
@@ -36,6 +37,26 @@ def _cut_at(width: int) -> Callable[[str], str]:
     return cut
 
 
+def _collected(stamp: str) -> Callable[[str], str]:
+    """A log collector's stamp on every line of the log: the lines inside the paste's fences,
+    or every line of a paste with none (prose the paster wrote around a log has no stamp)."""
+
+    def dress(text: str) -> str:
+        lines = text.split("\n")
+        if not any(ln.lstrip().startswith("```") for ln in lines):
+            return "\n".join(stamp + ln for ln in lines)
+        out, inside = [], False
+        for ln in lines:
+            if ln.lstrip().startswith("```"):
+                inside = not inside
+                out.append(ln)
+            else:
+                out.append(stamp + ln if inside else ln)
+        return "\n".join(out)
+
+    return dress
+
+
 def _html(text: str) -> str:
     for a, b in (("&", "&amp;"), ("'", "&#39;"), ('"', "&quot;"), ("<", "&lt;"), (">", "&gt;")):
         text = text.replace(a, b)
@@ -53,6 +74,9 @@ NOISE: dict[str, Callable[[str], str]] = {
     "cjk prose": lambda t: "启动时报错如下：\n" + t + "\n请问怎么解决？",  # noqa: RUF001
     # a digest or export that flattened the paste onto one line, `⏎` where its breaks were
     "flattened \u23ce": lambda t: " \u23ce ".join(t.split("\n")),
+    # `kubectl logs --timestamps` / `docker logs -t`, and `docker compose logs`
+    "collector stamps": _collected("2026-12-04T10:11:12.123456789Z "),
+    "compose prefix": _collected("app-1  | "),
 }
 
 

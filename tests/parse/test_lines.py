@@ -219,6 +219,8 @@ def test_docker_compose_streams_parse_apart():
         "Jan 02 10:00:00 gpu-node-3 python3[12345]: ",  # journald / syslog
         "Jan  2 10:00:00 gpu-node-3 sglang.service: ",
         "[pod/sglang-0/server] ",  # kubectl logs --prefix
+        "2026-01-02T10:00:00.123456789Z ",  # kubectl logs --timestamps, docker logs -t
+        "2026-01-02T10:00:00.1234567Z ",  # a CI runner's raw log
     ],
 )
 def test_cluster_log_streams_are_prefixes(stream):
@@ -239,6 +241,47 @@ def test_cluster_log_streams_are_prefixes(stream):
     assert [(f.path, f.line) for f in err.frames] == [("/app/pkg/run.py", 9)]
     (line,) = clean_lines(stream + "[2026-01-02 10:00:00 TP0] config file x.yaml not found")
     assert line.text == "config file x.yaml not found" and line.record
+
+
+def test_a_collectors_stamp_on_every_line_keeps_a_message_whole():
+    from errexplain.parse import parse_traceback
+
+    lines = (
+        "ImportError: Please install the transfer engine by following the steps at",
+        "https://example.org/install.html to run",
+        "the server with its disaggregation backend.",
+    )
+    (err,) = parse_traceback("".join(f"2026-01-02T10:00:00.5Z {ln}\n" for ln in lines))
+    (bare,) = parse_traceback("".join(f"{ln}\n" for ln in lines))
+    assert err.message == bare.message
+    assert err.message.endswith("with its disaggregation backend.")
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "WARNING:pkg.server:worker 3 lost its connection",  # logging.basicConfig's format
+        "[2026-01-02 10:00:00 TP0] worker 3 lost its connection",
+        "worker 3 lost its connection",
+    ],
+)
+def test_a_collectors_stamp_is_read_as_if_absent(line):
+    (stamped,) = clean_lines("2026-01-02T10:00:00.123456789Z " + line)
+    (bare,) = clean_lines(line)
+    assert (stamped.text, stamped.record, stamped.rank) == (bare.text, bare.record, bare.rank)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "2026-01-02T10:00:00.123Z - pkg.server - ERROR - worker 3 lost its connection",
+        "2026-01-02T10:00:00.123Z | ERROR | worker 3 lost its connection",
+        "2026-01-02T10:00:00.123456Z ERROR worker 3 lost its connection",
+    ],
+)
+def test_a_stamp_the_programs_own_logger_wrote_starts_a_record(line):
+    (cleaned,) = clean_lines(line)
+    assert cleaned.text == "worker 3 lost its connection" and cleaned.record
 
 
 def test_a_paste_indented_as_a_whole_is_read_at_its_margin():

@@ -34,6 +34,18 @@ _RAY_PREFIX = compile_regex(
 _PREFIXES: tuple[tuple[re.Pattern[str], bool], ...] = (
     # container runtimes (CRI) write each line as `<RFC 3339 stamp> stdout|stderr F|P `
     (compile_regex(rf"{_STAMP}(?:Z|[+-]\d\d:?\d\d) (?:stdout|stderr) [FP] "), True),
+    # a collector's UTC stamp on every line it read (`docker logs -t`, `kubectl logs
+    # --timestamps`, a CI runner's raw log: `2026-01-02T10:00:00.123456789Z `): the line
+    # follows as the program wrote it (`WARNING:pkg.mod:...` too); a stamp the program's own
+    # logger wrote is followed by its level or a separator (`... - name - ERROR -`,
+    # `... | ERROR |`, `...Z  INFO x:`)
+    (
+        compile_regex(
+            rf"\d{{4}}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d{{1,9}})?Z "
+            rf"(?! *(?:[-|] |{_LEVEL} |\[{_LEVEL}\]))"
+        ),
+        True,
+    ),
     # journald / syslog: `Jan 02 10:00:00 host unit[pid]: `
     (
         compile_regex(
