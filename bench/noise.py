@@ -5,15 +5,16 @@ each in one kind of noise people add when they paste (a blockquote, a page's HTM
 terminal that cut every long line at 80 columns, Windows line breaks, a markdown list, an
 indented code block, a collapsed `<details>` block, CJK prose around it, the whole paste
 flattened onto one line with `⏎` for its line breaks, a log collector's stamp or a compose
-service's prefix on every line of the log) and counts the pastes the noise makes it lose, by
-failure class (the judge of bench/real.py). A regression guard and a finder of weak spots: the
-noise is ours, not evidence of how often people paste that way. The test half is never dressed
-(it is only scored by bench/real.py).
+service's prefix on every line of the log, an editor's curly quotes for the straight ones) and
+counts the pastes the noise makes it lose, by failure class (the judge of bench/real.py). A
+regression guard and a finder of weak spots: the noise is ours, not evidence of how often people
+paste that way. The test half is never dressed (it is only scored by bench/real.py).
 """
 
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from collections import Counter
 from collections.abc import Callable
@@ -57,6 +58,12 @@ def _collected(stamp: str) -> Callable[[str], str]:
     return dress
 
 
+def _typographic(text: str) -> str:
+    """An editor's or a chat's quotes: each quoted span's straight quotes turned curly."""
+    text = re.sub(r'"([^"\n]*)"', "\u201c\\1\u201d", text)
+    return re.sub(r"'([^'\n]*)'", "\u2018\\1\u2019", text)
+
+
 def _html(text: str) -> str:
     for a, b in (("&", "&amp;"), ("'", "&#39;"), ('"', "&quot;"), ("<", "&lt;"), (">", "&gt;")):
         text = text.replace(a, b)
@@ -77,6 +84,7 @@ NOISE: dict[str, Callable[[str], str]] = {
     # `kubectl logs --timestamps` / `docker logs -t`, and `docker compose logs`
     "collector stamps": _collected("2026-12-04T10:11:12.123456789Z "),
     "compose prefix": _collected("app-1  | "),
+    "typographic quotes": _typographic,
 }
 
 

@@ -564,3 +564,21 @@ def test_a_short_dashed_line_goes_on_a_message_and_only_ipythons_rule_is_structu
     assert parse_traceback(text)[0].message == "0\n---"
     assert line_kind("-" * 40) == "rule"
     assert line_kind("---") == line_kind("==== FAILURES ====") == ""
+
+
+def test_typographic_quotes_read_as_the_straight_ones_the_program_printed():
+    from errexplain.parse import parse_traceback
+
+    straight = (
+        "Traceback (most recent call last):\n"
+        '  File "/app/pkg/run.py", line 9, in main\n'
+        "    go()\n"
+        "ImportError: cannot import name 'fast_path' from 'pkg.ops' (/app/pkg/ops.py)\n"
+    )
+    curly = straight.replace('"/app/pkg/run.py"', "\u201c/app/pkg/run.py\u201d")
+    curly = curly.replace("'fast_path'", "\u2018fast_path\u2019").replace(
+        "'pkg.ops'", "\u2018pkg.ops\u2019"
+    )
+    (want,) = parse_traceback(straight)
+    (got,) = parse_traceback(curly)
+    assert (got.type, got.message, got.frames) == (want.type, want.message, want.frames)

@@ -254,12 +254,21 @@ class Line(_LineFields):
         return bool(self.prefix)
 
 
+_CURLY = compile_regex("[\u2018\u2019\u201c\u201d]")
+_STRAIGHT = {0x2018: "'", 0x2019: "'", 0x201C: '"', 0x201D: '"'}
+"""Typographic quotes an editor, a chat or a page put for the ones the program printed
+(`cannot import name \u2018x\u2019 from \u2018pkg\u2019`, `File \u201cx.py\u201d, line 3`):
+read as the straight ones; no catalogued message has a typographic quote."""
+
+
 def clean_lines(text: str) -> list[Line]:
     """Split `text` into cleaned lines, numbered from 1 as in the input."""
     text = _ESCAPES.sub("", _one_break(text))
     if "&" in text and '"' not in text and _ESCAPED_QUOTE.search(text):
         text = _ENTITY.sub(_entity, text)  # a paste taken from a page's HTML source
     text = text.replace("\t", "    ").replace("\u00a0", " ")
+    if _CURLY.search(text):
+        text = text.translate(_STRAIGHT)
     out: list[Line] = []
     raws = _at_margin(text.split("\n"), text.lstrip("\n")[:2])
     numbered: Iterable[tuple[int, str]] = enumerate(raws, start=1)
