@@ -5,10 +5,11 @@ each in one kind of noise people add when they paste (a blockquote, a page's HTM
 terminal that cut every long line at 80 columns, Windows line breaks, a markdown list, an
 indented code block, a collapsed `<details>` block, CJK prose around it, the whole paste
 flattened onto one line with `⏎` for its line breaks, a log collector's stamp or a compose
-service's prefix on every line of the log, an editor's curly quotes for the straight ones) and
-counts the pastes the noise makes it lose, by failure class (the judge of bench/real.py). A
-regression guard and a finder of weak spots: the noise is ours, not evidence of how often people
-paste that way. The test half is never dressed (it is only scored by bench/real.py).
+service's prefix on every line of the log, an editor's curly quotes for the straight ones, a
+blank line after every line) and counts the pastes the noise makes it lose, by failure class (the
+judge of bench/real.py). A regression guard and a finder of weak spots: the noise is ours, not
+evidence of how often people paste that way. The test half is never dressed (it is only scored
+by bench/real.py).
 """
 
 from __future__ import annotations
@@ -85,6 +86,8 @@ NOISE: dict[str, Callable[[str], str]] = {
     "collector stamps": _collected("2026-12-04T10:11:12.123456789Z "),
     "compose prefix": _collected("app-1  | "),
     "typographic quotes": _typographic,
+    # a copy from a web log viewer: a blank line after every line
+    "double spaced": lambda t: "\n\n".join(t.split("\n")),
 }
 
 

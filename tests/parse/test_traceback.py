@@ -861,3 +861,38 @@ def test_code_that_names_an_exception_class_is_not_an_error():
     assert [(e.type, e.message) for e in parse_traceback(code)] == [("ValueError", "bad shape")]
     # written as a message, such a line still is one
     assert parse_traceback("worker died: Exception: boom")[0].message == "boom"
+
+
+def test_a_double_spaced_traceback_reads_as_the_single_spaced_one():
+    """A copy from a web log viewer puts a blank line after every line: the frames keep their
+    code and the message its lines; a blank line Python itself prints still ends a message."""
+    single = (
+        "Traceback (most recent call last):\n"
+        '  File "/app/pkg/loader.py", line 40, in load_weights\n'
+        "    param = params_dict[name]\n"
+        '  File "/app/pkg/engine.py", line 12, in start\n'
+        "    raise ImportError(MSG)\n"
+        "ImportError: Please install the transfer engine by following the steps at\n"
+        "https://example.org/install.html to run\n"
+        "the server with its disaggregation backend.\n"
+    )
+    (want,) = parse_traceback(single)
+    (got,) = parse_traceback("\n\n".join(single.split("\n")))
+    assert [(f.path, f.line, f.function, f.code) for f in got.frames] == [
+        (f.path, f.line, f.function, f.code) for f in want.frames
+    ]
+    assert got.frames[0].code == "param = params_dict[name]"
+    assert got.message == want.message
+    (alone,) = parse_traceback(single + "\nThis is prose after the traceback.\n")
+    assert alone.message == want.message
+
+
+def test_a_frame_without_code_keeps_the_prose_after_a_blank_line_out():
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "<frozen runpy>", line 198, in _run_module_as_main\n'
+        "\n"
+        "I cut the rest, it was long.\n"
+    )
+    errs = parse_traceback(text)
+    assert all(f.code is None for e in errs for f in e.frames)

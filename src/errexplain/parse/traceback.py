@@ -555,6 +555,17 @@ class _Stream:
             return None
         nxt = self.lines[self.i]
         st = nxt.text.strip()
+        if not st and not nxt.fence and self.i + 1 < len(self.lines):
+            # a double-spaced paste: Python prints no blank line under a frame, so a line
+            # indented under it after one blank line is its code
+            after = self.lines[self.i + 1]
+            other = after.record and after.prefix != line.prefix
+            if indent(after.text) > indent(line.text) and not after.fence and not other:
+                nxt, st = after, after.text.strip()
+                if st and not (structural(st) or skippable(st) or exception_head(st, lax=True)):
+                    self.i += 2
+                    return st
+            return None
         if not st or nxt.fence or (nxt.record and nxt.prefix != line.prefix):
             return None
         if structural(st) or skippable(st):
@@ -597,6 +608,17 @@ class _Stream:
         after = self.lines[self.i + 1] if self.i + 1 < len(self.lines) else None
         return after is None or not after.text.strip() or after.fence or indent(after.text) < deep
 
+    def _spaced(self, line: Line) -> bool:
+        """Whether the traceback ending at the exception line `line` (at `self.i - 1`) was
+        pasted double-spaced, a blank line after each of its lines (a copy from a web log
+        viewer): one blank line between its last code line and the exception line, where
+        Python prints none. Its message's lines are double-spaced too."""
+        at = self.i - 1
+        if self.trace is None or at < 2 or self.lines[at] is not line:
+            return False
+        blank, code = self.lines[at - 1], self.lines[at - 2]
+        return not blank.text.strip() and not blank.fence and bool(code.text.strip())
+
     def _raise(self, line: Line, head: tuple[str, str], form: str, more: bool = True) -> None:
         """An exception line: its message (continued on the lines below when `more`; never
         after a bare `NotImplementedError` or a quoted one) ends the traceback being read."""
@@ -606,7 +628,8 @@ class _Stream:
             per_line = bool(
                 prev and prev.no != line.no and line.record and prev.prefix == line.prefix
             )
-            message, self.i = _message(self.lines, self.i, line, head[1], per_line)
+            spaced = self._spaced(line)
+            message, self.i = _message(self.lines, self.i, line, head[1], per_line, spaced)
         trace, self.trace = self.trace, None
         start = trace.start if trace else line
         self.covered.update(range(start.no, self.lines[self.i - 1].no + 1))
@@ -727,13 +750,14 @@ def _retext(ln: Line, text: str) -> Line:
 
 
 def _message(
-    lines: Sequence[Line], j: int, exc: Line, first: str, per_line: bool
+    lines: Sequence[Line], j: int, exc: Line, first: str, per_line: bool, spaced: bool = False
 ) -> tuple[str, int]:
     """Collect the message lines after an exception line; return it and where reading stops.
 
     The message ends at a blank line followed by an unindented line, a new log record (unless
     every line of this record carries the same prefix, `per_line`), traceback structure, another
-    exception line, a fence, or a log line that echoes the message.
+    exception line, a fence, or a log line that echoes the message. In a double-spaced paste
+    (`spaced`) a single blank line is the paste's, not the message's: two end it.
     """
     prefix = exc.prefix if per_line else None
     parts = [first]
@@ -744,6 +768,9 @@ def _message(
             k = j
             while k < len(lines) and not lines[k].text.strip() and not lines[k].fence:
                 k += 1
+            if spaced and k == j + 1 and k < len(lines) and not _stops(lines[k], prefix, first):
+                j = k  # the paste's own blank line between two lines of the message
+                continue
             indented = k < len(lines) and lines[k].text[:1].isspace()
             # after a blank line, only an indented block that the message introduces
             opens = parts[-1].rstrip().endswith(":") or not "".join(parts).strip()
