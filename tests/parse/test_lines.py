@@ -489,6 +489,50 @@ def test_a_short_paste_with_two_lines_cut_at_the_width_is_read_joined():
     assert len([ln for ln in clean_lines(two) if ln.text]) == 3
 
 
+def test_frames_of_one_directory_cut_at_one_width_are_read_joined():
+    """Frames in one directory cut at the same column share the cut line's text (its head):
+    each cut with the text it carried is one of the cut lines that tell the width."""
+    from errexplain.parse import parse_traceback
+
+    base = "/opt/app/python3.12/lib/python3.12/site-packages/pkg/srt/disaggregation/"
+    tb = "Traceback (most recent call last):\n"
+    for i, (name, func) in enumerate(
+        [("prefill.py", "__init__"), ("prefill.py", "_init_kv_manager"), ("conn.py", "start")]
+    ):
+        tb += f'  File "{base}{name}", line {10 + i}, in {func}\n    step_{i}()\n'
+    tb += "RuntimeError: memory registration failed.\n"
+    cut = _cut_at(tb, 80)
+    assert len({ln for ln in cut.split("\n") if len(ln) == 80}) == 1  # one head, three cuts
+    (err,) = parse_traceback(cut)
+    assert [(f.path, f.line, f.function) for f in err.frames] == [
+        (f"{base}prefill.py", 10, "__init__"),
+        (f"{base}prefill.py", 11, "_init_kv_manager"),
+        (f"{base}conn.py", 12, "start"),
+    ]
+
+
+def test_one_frame_cut_inside_its_path_is_joined_in_a_short_paste():
+    """Too few cut lines to tell a width: a frame line whose path is left open is still joined
+    to the line that holds the path's rest."""
+    from errexplain.parse import parse_traceback
+
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "/usr/local/lib/python3.11/dist-packages/pkg/runtime/en\n'
+        'trypoints/http_server.py", line 73, in wait_ready\n'
+        "    raise RuntimeError(msg)\n"
+        "RuntimeError: server did not become ready\n"
+    )
+    (err,) = parse_traceback(text)
+    assert [(f.path, f.line, f.function) for f in err.frames] == [
+        (
+            "/usr/local/lib/python3.11/dist-packages/pkg/runtime/entrypoints/http_server.py",
+            73,
+            "wait_ready",
+        ),
+    ]
+
+
 def test_an_exception_line_after_a_line_as_long_as_the_cut_ones_is_not_its_rest():
     """A traceback's source line may be exactly as long as the lines a terminal cut: the
     exception line after it starts the error, it is no cut line's rest."""

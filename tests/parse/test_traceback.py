@@ -896,3 +896,31 @@ def test_a_frame_without_code_keeps_the_prose_after_a_blank_line_out():
     )
     errs = parse_traceback(text)
     assert all(f.code is None for e in errs for f in e.frames)
+
+
+@pytest.mark.parametrize("indent", ["  ", ""])
+def test_a_function_name_cut_at_the_width_is_joined_to_its_rest(indent):
+    """`  File "...", line 398, in l` / `oad_weights` (a terminal's cut, one line too few to
+    tell its width): the bare lower-case name under the frame, no deeper than it, with the
+    frame's code after it, is the rest of the function's name."""
+    path = "/sgl-workspace/pkg/python/pkg/srt/models/some_model_file_name.py"
+    head = f'{indent}File "{path}", line 398, in l'
+    assert len(head) >= 60
+    text = f"{head}\noad_weights\n    param = params_dict[name]\nKeyError: 'lm_head.weight'\n"
+    (err,) = parse_traceback(text)
+    assert [(f.function, f.code) for f in err.frames] == [
+        ("load_weights", "param = params_dict[name]")
+    ]
+
+
+def test_a_bare_name_after_a_frame_without_code_stays_what_it_is():
+    path = "/usr/lib/python3.12/importlib/_bootstrap_external_helpers_long.py"
+    # an exception line with no message
+    text = f'  File "{path}", line 1, in _find_and_load\nKeyboardInterrupt\n'
+    (err,) = parse_traceback(text)
+    assert err.type == "KeyboardInterrupt" and err.frames[0].function == "_find_and_load"
+    # a statement alone as the code of a frame whose indentation the paster lost
+    text = f'  File "{path}", line 1, in run\nraise\n  File "{path}", line 2, in inner\n'
+    text += "ValueError: bad value\n"
+    (err,) = parse_traceback(text)
+    assert [f.function for f in err.frames] == ["run", "inner"]

@@ -271,12 +271,7 @@ def clean_lines(text: str) -> list[Line]:
         text = text.translate(_STRAIGHT)
     out: list[Line] = []
     raws = _at_margin(text.split("\n"), text.lstrip("\n")[:2])
-    numbered: Iterable[tuple[int, str]] = enumerate(raws, start=1)
-    if len(raws) > 2:
-        width = _wrap_width(raws)
-        if width:
-            numbered = _unwrapped(raws, width)
-    for no, raw in _unmarked(numbered):
+    for no, raw in _unmarked(_numbered(raws, 'File "' in text)):
         if raw[:2].lstrip()[:1] == "{" and (logged := _json_logged(raw)) is not None:
             out.extend(_cleaned(no, logged))  # a structured log record: its text, line by line
         elif "pid=" in raw:  # a ray log whose line breaks the paste lost: one line per record
@@ -287,6 +282,18 @@ def clean_lines(text: str) -> list[Line]:
         else:
             out.append(Line(no, raw))
     return out
+
+
+def _numbered(raws: list[str], frames: bool) -> Iterable[tuple[int, str]]:
+    """(number, line) of the paste's lines, those a terminal cut at its width joined again
+    (`frames`: the paste may hold frame lines)."""
+    if len(raws) > 2:
+        width = _wrap_width(raws)
+        if width:
+            return _unwrapped(raws, width)
+        if frames:
+            return _frames_rejoined(raws)
+    return enumerate(raws, start=1)
 
 
 _LOG_KEYS = frozenset(
@@ -337,22 +344,26 @@ WRAP_MIN_WIDTH, WRAP_MIN_LINES = 60, 3
 
 def _wrap_width(raws: list[str]) -> int:
     """The width a terminal or a mail client hard-wrapped the paste at, or 0: no line is
-    longer, at least WRAP_MIN_LINES distinct lines are exactly that long and followed by text,
-    and lines that long outnumber twice over those a little shorter (text that was not wrapped
-    has no such spike in its line lengths)."""
+    longer, at least WRAP_MIN_LINES distinct lines are exactly that long and followed by text
+    (distinct with that text), and lines that long outnumber twice over those a little shorter
+    (text that was not wrapped has no such spike in its line lengths)."""
     width = max(map(len, raws))
     if width < WRAP_MIN_WIDTH:
         return 0
     from itertools import pairwise
 
-    full = {r for r, nxt in pairwise(raws) if len(r) == width and nxt.strip() and not _rule(r)}
+    # distinct cuts, a line and what it carried over: frames of one directory cut at the same
+    # width share their head (`  File "/usr/lib/.../sglang/srt/disaggregati`), not their rest
+    full = {
+        (r, nxt) for r, nxt in pairwise(raws) if len(r) == width and nxt.strip() and not _rule(r)
+    }
     if len(full) < WRAP_MIN_LINES - 1:
         return 0
     near = sum(1 for r in raws if width - 10 <= len(r) < width)
     if len(full) < WRAP_MIN_LINES:
         # two lines: no line a little shorter, and only cuts no writer would make (inside a
         # word or a token, or just before a space)
-        cuts = [_cut_inside(r, nxt) for r, nxt in pairwise(raws) if r in full]
+        cuts = [_cut_inside(r, nxt) for r, nxt in full]
         return width if not near and all(cuts) else 0
     return width if len(full) >= 2 * near else 0
 
@@ -409,6 +420,25 @@ def _unwrapped(raws: list[str], width: int) -> Iterator[tuple[int, str]]:
         while len(raws[i]) == width and i + 1 < len(raws) and _carries(raws[i], raws[i + 1]):
             i += 1
             line += raws[i]
+        yield no, line
+        i += 1
+
+
+_OPEN_FRAME = compile_regex(r'File "[^"\n]{1,1000}\Z')
+_FRAME_REST = compile_regex(r'[^"\s]{1,1000}", {0,4}line {0,4}\d')
+
+
+def _frames_rejoined(raws: list[str]) -> Iterator[tuple[int, str]]:
+    """(number, line) of a paste too short to tell the width it was cut at, with each frame
+    line cut inside its path joined to the rest of it: a frame's path never ends a line
+    unclosed, and its rest (`trypoints/http_server.py", line 105, in f`) is no line of its own."""
+    i = 0
+    while i < len(raws):
+        no, line = i + 1, raws[i]
+        nxt = raws[i + 1] if i + 1 < len(raws) else ""
+        if 'File "' in line and _FRAME_REST.match(nxt) and _OPEN_FRAME.search(line):
+            line += nxt
+            i += 1
         yield no, line
         i += 1
 

@@ -70,6 +70,11 @@ def _may_be_pytest(text: str) -> bool:
 _MAX_DEPTH = 16
 _MAX_CHAIN = 64
 _WRAP_WIDTH = 72
+_CUT_FRAME_MIN = 60
+"""Shortest frame line a terminal's width can have cut inside its function name."""
+_NAME_REST = compile_regex(r"[a-z0-9_][A-Za-z0-9_]{0,200}>?")
+_BARE_STATEMENTS = frozenset(["raise", "pass", "break", "continue", "return", "yield", "await"])
+"""Statements a frame's code line may be alone (never the rest of a name)."""
 
 
 _MAX_SECONDARY = 200
@@ -531,6 +536,8 @@ class _Stream:
         else:
             assert m is not None
             func = _dunder(m["func"].strip()) if m["func"] else None
+            if func and len(line.text) >= _CUT_FRAME_MIN:
+                func += self._func_rest(line)
             code = self._code_after(line)
             more = self._code_more(line) if code else None
             frame = Frame(m["path"], int(m["line"]), func, code, more)
@@ -548,6 +555,31 @@ class _Stream:
         no = groups.get("line") or groups.get("cline")
         self.trace.frames.append(Frame(path.strip(), int(no) if no else None, m["func"]))
         self.trace.last = line.no
+
+    def _func_rest(self, line: Line) -> str:
+        """Consume and return the rest of a frame's function name that a terminal's width
+        carried to the next line (`  File "...", line 398, in l` / `oad_weights`): a bare
+        lower-case name no deeper than the frame line, with code deeper than it or the
+        traceback going on after it (a bare name alone at the margin is an exception line)."""
+        if self.i + 1 >= len(self.lines):
+            return ""
+        nxt, after = self.lines[self.i], self.lines[self.i + 1]
+        st = nxt.text.strip()
+        if (
+            not _NAME_REST.fullmatch(st)
+            or st in _BARE_STATEMENTS
+            or nxt.fence
+            or nxt.record
+            or indent(nxt.text) > indent(line.text)
+        ):
+            return ""
+        rest = after.text.strip()
+        if not rest or after.fence:
+            return ""
+        if not (indent(after.text) > indent(line.text) or structural(rest)):
+            return ""
+        self.i += 1
+        return st
 
     def _code_after(self, line: Line) -> str | None:
         """Consume and return the source line printed under a frame, if there is one."""
