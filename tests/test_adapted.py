@@ -152,6 +152,19 @@ def test_an_engine_named_beside_another_quoted_error_is_said_of_that_error(view,
     assert not exp.matches and exp.nearest[0].entry.project == "pkg"
 
 
+def test_a_paste_flattened_with_break_marks_is_read_by_its_lines(view):
+    """A digest that flattened the paste onto one line (`⏎` for its breaks): the engine named
+    on a line of its own is said of this paste, not of the message quoted on another line."""
+    lines = [
+        "Deploying with vllm on 2 GPUs fails:",
+        "`ERROR 02-22 00:01:41 engine.py:400] The server cannot start with 4 workers today`",
+        "ValueError: The server cannot start with 4 workers today",
+    ]
+    for text in ("\n".join(lines) + "\n", " \u23ce ".join(lines)):
+        exp = next(e for e in explain_text(text, view) if e.error.type == "ValueError")
+        assert not exp.matches and exp.nearest[0].entry.project == "pkg", text
+
+
 def test_a_library_named_in_the_paste_is_no_look_alike():
     # a file adapted from a library (not an engine people run): naming the library, as pastes
     # do in versions and imports, does not make the project's match a look-alike

@@ -40,6 +40,7 @@ from errexplain.models import (
     at_sites,
 )
 from errexplain.parse import parse_traceback
+from errexplain.parse.lines import BREAK_MARK
 
 if TYPE_CHECKING:
     from collections.abc import Iterator, Mapping, Sequence
@@ -280,10 +281,11 @@ it starts normally)."""
 
 
 def _line_around(rest: str, start: int) -> tuple[int, str]:
-    """(where it starts, the line) of the line of `rest` that holds offset `start`."""
-    head = rest.rfind("\n", 0, start) + 1
-    tail = rest.find("\n", start)
-    return head, rest[head : tail if tail >= 0 else len(rest)]
+    """(where it starts, the line) of the line of `rest` that holds offset `start` (a text
+    flattened with `⏎` marks has its lines between them, as the parser reads it)."""
+    head = max(rest.rfind("\n", 0, start), rest.rfind(BREAK_MARK, 0, start)) + 1
+    ends = [at for at in (rest.find("\n", start), rest.find(BREAK_MARK, start)) if at >= 0]
+    return head, rest[head : min(ends) if ends else len(rest)]
 
 
 def _works_with(rest: str, start: int) -> bool:

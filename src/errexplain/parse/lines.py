@@ -462,7 +462,7 @@ _STARTS_RECORD = compile_regex(
 )
 
 
-_BREAK_MARK = "\u23ce"
+BREAK_MARK = "\u23ce"
 """`⏎`, which a text flattened onto one line (a digest of PR bodies, an export) shows where its
 line breaks were: ``crashes on idle ranks: ⏎ ``` ⏎ AssertionError: <message> ⏎ ``` ⏎ ## Root
 cause``."""
@@ -472,10 +472,10 @@ def _unmarked(numbered: Iterable[tuple[int, str]]) -> Iterator[tuple[int, str]]:
     """The numbered lines with each line flattened with `⏎` marks split at them again, its parts
     keeping its number (the space put on each side of a mark taken off)."""
     for no, raw in numbered:
-        if _BREAK_MARK not in raw:
+        if BREAK_MARK not in raw:
             yield no, raw
             continue
-        for part in raw.split(_BREAK_MARK):
+        for part in raw.split(BREAK_MARK):
             part = part[1:] if part[:1] == " " else part
             yield no, part[:-1] if part[-1:] == " " else part
 
