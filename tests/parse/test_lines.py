@@ -511,6 +511,23 @@ def test_frames_of_one_directory_cut_at_one_width_are_read_joined():
     ]
 
 
+def test_a_record_repeated_as_the_longest_line_is_no_cut():
+    """A record printed again and again (each at the paste's longest length) is one line for
+    telling a width, whatever follows each copy: a blockquote's marker would otherwise let
+    the next record read as the rest of a cut one."""
+    rec = (
+        "> app-1  | [2026-01-02 10:00:0{}] Shutdown signal received. "
+        "It usually means one worker died."
+    )
+    text = "\n".join(
+        [rec.format(i % 2) for i in range(5)]
+        + ["> app-1  | [2026-01-02 10:00:02] ERROR:    Traceback (most recent call last):"]
+        + ['> app-1  |   File "/usr/lib/python3.12/asyncio/runners.py", line 195, in run']
+    )
+    texts = [ln.text for ln in clean_lines(text) if ln.text]
+    assert texts[:5] == ["Shutdown signal received. It usually means one worker died."] * 5
+
+
 def test_one_frame_cut_inside_its_path_is_joined_in_a_short_paste():
     """Too few cut lines to tell a width: a frame line whose path is left open is still joined
     to the line that holds the path's rest."""

@@ -344,18 +344,21 @@ WRAP_MIN_WIDTH, WRAP_MIN_LINES = 60, 3
 
 def _wrap_width(raws: list[str]) -> int:
     """The width a terminal or a mail client hard-wrapped the paste at, or 0: no line is
-    longer, at least WRAP_MIN_LINES distinct lines are exactly that long and followed by text
-    (distinct with that text), and lines that long outnumber twice over those a little shorter
-    (text that was not wrapped has no such spike in its line lengths)."""
+    longer, at least WRAP_MIN_LINES distinct lines are exactly that long and followed by text,
+    and lines that long outnumber twice over those a little shorter (text that was not wrapped
+    has no such spike in its line lengths)."""
     width = max(map(len, raws))
     if width < WRAP_MIN_WIDTH:
         return 0
     from itertools import pairwise
 
-    # distinct cuts, a line and what it carried over: frames of one directory cut at the same
-    # width share their head (`  File "/usr/lib/.../sglang/srt/disaggregati`), not their rest
+    # distinct lines (a record repeated word for word is one), but a frame line cut inside its
+    # path with what it carried over: frames of one directory cut at the same width share their
+    # head (`  File "/usr/lib/.../sglang/srt/disaggregati`), not their rest
     full = {
-        (r, nxt) for r, nxt in pairwise(raws) if len(r) == width and nxt.strip() and not _rule(r)
+        (r, nxt if _OPEN_FRAME.search(r) else "")
+        for r, nxt in pairwise(raws)
+        if len(r) == width and nxt.strip() and not _rule(r)
     }
     if len(full) < WRAP_MIN_LINES - 1:
         return 0
@@ -363,7 +366,8 @@ def _wrap_width(raws: list[str]) -> int:
     if len(full) < WRAP_MIN_LINES:
         # two lines: no line a little shorter, and only cuts no writer would make (inside a
         # word or a token, or just before a space)
-        cuts = [_cut_inside(r, nxt) for r, nxt in full]
+        after = dict(pairwise(raws))
+        cuts = [_cut_inside(r, nxt or after[r]) for r, nxt in full]
         return width if not near and all(cuts) else 0
     return width if len(full) >= 2 * near else 0
 
