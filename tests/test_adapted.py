@@ -152,6 +152,22 @@ def test_an_engine_named_beside_another_quoted_error_is_said_of_that_error(view,
     assert not exp.matches and exp.nearest[0].entry.project == "pkg"
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a denied "work" is no contrast
+        'In LMDeploy it did not work and showed "ValueError: The server cannot start with 4 '
+        'workers today".\n',
+        # "work" in another sentence of the line says nothing of the engine
+        "I need this model to work on my home PC. In LMDeploy 0.6 it stops with "
+        '"ValueError: The server cannot start with 4 workers today".\n',
+    ],
+)
+def test_an_engine_named_in_the_sentence_that_quotes_the_error_gets_a_look_alike(view, text):
+    (exp,) = explain_text(text, view)
+    assert not exp.matches and exp.nearest[0].entry.source.path == "pkg/own/server.py"
+
+
 def test_a_paste_flattened_with_break_marks_is_read_by_its_lines(view):
     """A digest that flattened the paste onto one line (`⏎` for its breaks): the engine named
     on a line of its own is said of this paste, not of the message quoted on another line."""

@@ -274,10 +274,11 @@ def _named_engine(error: RaisedError, text: str, matches: tuple[Match, ...]) -> 
 
 
 _WORKS = compile_regex(
-    r"(?i)\b(?:works?|worked|working|runs? fine|fine|normally|no problem)\b|正常|没问题|成功"
+    r"(?i)(?<!n't )(?<!not )(?<!never )(?<!no longer )"
+    r"\b(?:works?|worked|working|runs? fine|fine|normally|no problem)\b|(?<!不)正常|没问题|成功"
 )
 """Words that say something runs well: `vllm serve works`, `使用vllm可以正常拉起来` (with vLLM
-it starts normally)."""
+it starts normally); not when denied (`they didn't work and showed error ...`)."""
 
 
 def _line_around(rest: str, start: int) -> tuple[int, str]:
@@ -289,9 +290,18 @@ def _line_around(rest: str, start: int) -> tuple[int, str]:
 
 
 def _works_with(rest: str, start: int) -> bool:
-    """Whether the line that names an engine says it works: the engine is the poster's
-    contrast (`with vLLM it starts fine; this one fails`), not what raised the error."""
-    return bool(_WORKS.search(_line_around(rest, start)[1]))
+    """Whether the sentence that names an engine says it works: the engine is the poster's
+    contrast (`with vLLM it starts fine; this one fails`), not what raised the error. Only its
+    own sentence (`In LMDeploy they need AWQ.` says nothing of `for it to work on my PC.`)."""
+    head, line = _line_around(rest, start)
+    at = start - head
+    stops = [*sentence_stops(line), *(m.start() for m in _CLAUSE_STOP.finditer(line))]
+    begin = max((i + 1 for i in stops if i < at), default=0)
+    end = min((i for i in stops if i >= at), default=len(line))
+    return bool(_WORKS.search(line[begin:end]))
+
+
+_CLAUSE_STOP = compile_regex(r"[;；。！？]")  # noqa: RUF001
 
 
 def _said_of_another(rest: str, start: int, end: int) -> bool:
