@@ -155,9 +155,11 @@ def test_an_engine_named_beside_another_quoted_error_is_said_of_that_error(view,
 @pytest.mark.parametrize(
     "text",
     [
-        # a denied "work" is no contrast
+        # a denied "work" is no contrast (an editor's apostrophe too)
         'In LMDeploy it did not work and showed "ValueError: The server cannot start with 4 '
         'workers today".\n',
+        "In LMDeploy it didn\u2019t work and showed \u201cValueError: The server cannot start "
+        "with 4 workers today\u201d.\n",
         # "work" in another sentence of the line says nothing of the engine
         "I need this model to work on my home PC. In LMDeploy 0.6 it stops with "
         '"ValueError: The server cannot start with 4 workers today".\n',

@@ -40,7 +40,7 @@ from errexplain.models import (
     at_sites,
 )
 from errexplain.parse import parse_traceback
-from errexplain.parse.lines import BREAK_MARK
+from errexplain.parse.lines import BREAK_MARK, straight_quotes
 
 if TYPE_CHECKING:
     from collections.abc import Iterator, Mapping, Sequence
@@ -274,7 +274,7 @@ def _named_engine(error: RaisedError, text: str, matches: tuple[Match, ...]) -> 
 
 
 _WORKS = compile_regex(
-    r"(?i)(?<!n't )(?<!not )(?<!never )(?<!no longer )"
+    r"(?i)(?<!n't )(?<!n\u2019t )(?<!not )(?<!never )(?<!no longer )"
     r"\b(?:works?|worked|working|runs? fine|fine|normally|no problem)\b|(?<!不)正常|没问题|成功"
 )
 """Words that say something runs well: `vllm serve works`, `使用vllm可以正常拉起来` (with vLLM
@@ -789,7 +789,9 @@ def explain_text_bounded(
     release: Mapping[str, str] | None = None,
 ) -> tuple[tuple[Explanation, ...], int]:
     """:func:`explain_text` and how many distinct errors were left unexplained: at most ERRORS
-    are explained, the first ERRORS - 1 and the last (the one a crashing log ends with)."""
+    are explained, the first ERRORS - 1 and the last (the one a crashing log ends with). The
+    paste's typographic quotes are read as straight ones throughout, as its lines are."""
+    text = straight_quotes(text)
     errors = parse_traceback(text)
     if not errors:
         bare = _with_carried(view, list(bare_messages(text, view, release=release)), text, release)

@@ -261,14 +261,18 @@ _STRAIGHT = {0x2018: "'", 0x2019: "'", 0x201C: '"', 0x201D: '"'}
 read as the straight ones; no catalogued message has a typographic quote."""
 
 
+def straight_quotes(text: str) -> str:
+    """`text` with typographic quotes read as the straight ones (:data:`_STRAIGHT`)."""
+    return text.translate(_STRAIGHT) if _CURLY.search(text) else text
+
+
 def clean_lines(text: str) -> list[Line]:
     """Split `text` into cleaned lines, numbered from 1 as in the input."""
     text = _ESCAPES.sub("", _one_break(text))
     if "&" in text and '"' not in text and _ESCAPED_QUOTE.search(text):
         text = _ENTITY.sub(_entity, text)  # a paste taken from a page's HTML source
     text = text.replace("\t", "    ").replace("\u00a0", " ")
-    if _CURLY.search(text):
-        text = text.translate(_STRAIGHT)
+    text = straight_quotes(text)
     out: list[Line] = []
     raws = _at_margin(text.split("\n"), text.lstrip("\n")[:2])
     for no, raw in _unmarked(_numbered(raws, 'File "' in text)):
