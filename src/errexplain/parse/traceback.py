@@ -593,7 +593,7 @@ class _Stream:
             after = self.lines[self.i + 1]
             other = after.record and after.prefix != line.prefix
             if indent(after.text) > indent(line.text) and not after.fence and not other:
-                nxt, st = after, after.text.strip()
+                st = after.text.strip()
                 if st and not (structural(st) or skippable(st) or exception_head(st, lax=True)):
                     self.i += 2
                     return st
