@@ -924,3 +924,12 @@ def test_a_bare_name_after_a_frame_without_code_stays_what_it_is():
     text += "ValueError: bad value\n"
     (err,) = parse_traceback(text)
     assert [f.function for f in err.frames] == ["run", "inner"]
+
+
+def test_a_bare_name_after_a_long_frame_line_then_a_blank_line_is_read_safely():
+    # (the name rule's first form looked at the blank line as a structural line and failed)
+    path = "/sgl-workspace/pkg/python/pkg/srt/models/some_model_file_name.py"
+    text = f'  File "{path}", line 398, in l\noad_weights\n\nKeyError: 1\n'
+    errs = parse_traceback(text)
+    assert errs and errs[-1].type == "KeyError"
+    assert all(f.function == "l" for e in errs for f in e.frames)
