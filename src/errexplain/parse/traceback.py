@@ -585,26 +585,21 @@ class _Stream:
         """Consume and return the source line printed under a frame, if there is one."""
         if self.i >= len(self.lines):
             return None
-        nxt = self.lines[self.i]
-        st = nxt.text.strip()
-        if not st and not nxt.fence and self.i + 1 < len(self.lines):
+        nxt, skip = self.lines[self.i], 1
+        if not nxt.text.strip() and not nxt.fence and self.i + 1 < len(self.lines):
             # a double-spaced paste: Python prints no blank line under a frame, so a line
-            # indented under it after one blank line is its code
-            after = self.lines[self.i + 1]
-            other = after.record and after.prefix != line.prefix
-            if indent(after.text) > indent(line.text) and not after.fence and not other:
-                st = after.text.strip()
-                if st and not (structural(st) or skippable(st) or exception_head(st, lax=True)):
-                    self.i += 2
-                    return st
-            return None
+            # indented under it after one blank line is its code (never an exception line)
+            nxt, skip = self.lines[self.i + 1], 2
+            if indent(nxt.text) <= indent(line.text) or exception_head(nxt.text.strip(), True):
+                return None
+        st = nxt.text.strip()
         if not st or nxt.fence or (nxt.record and nxt.prefix != line.prefix):
             return None
         if structural(st) or skippable(st):
             return None
         if indent(nxt.text) <= indent(line.text) and exception_head(st, lax=True):
             return None
-        self.i += 1
+        self.i += skip
         return st
 
     def _code_more(self, line: Line) -> str | None:
