@@ -40,7 +40,7 @@ from errexplain.models import (
     at_sites,
 )
 from errexplain.parse import parse_traceback
-from errexplain.parse.lines import BREAK_MARK, straight_quotes
+from errexplain.parse.lines import BREAK_MARK, readable
 
 if TYPE_CHECKING:
     from collections.abc import Iterator, Mapping, Sequence
@@ -790,8 +790,9 @@ def explain_text_bounded(
 ) -> tuple[tuple[Explanation, ...], int]:
     """:func:`explain_text` and how many distinct errors were left unexplained: at most ERRORS
     are explained, the first ERRORS - 1 and the last (the one a crashing log ends with). The
-    paste's typographic quotes are read as straight ones throughout, as its lines are."""
-    text = straight_quotes(text)
+    paste is read as its lines are (:func:`~errexplain.parse.lines.readable`: typographic
+    quotes as straight ones, colour codes that lost their escape character left out)."""
+    text = readable(text)
     errors = parse_traceback(text)
     if not errors:
         bare = _with_carried(view, list(bare_messages(text, view, release=release)), text, release)
@@ -1621,7 +1622,67 @@ def _explain_one(
     exp = explain_error(error, view, cutoff=cutoff, text=text, release=release)
     if not exp.matches:
         exp = _first_line_only(error, view, cutoff, text, release) or exp
+    if (
+        error.form in RUN_ON_FORMS
+        and (not exp.matches or exp.matches[0].score < BARE_SCORE)
+        and not _looks_alike(exp)
+    ):
+        exp = _sentence_only(error, view, cutoff, text, release, exp) or exp
     return exp
+
+
+def _said_by(rest: str, template: str) -> bool:
+    """Whether the words of `rest` (of four letters or more) are mostly the template's: the
+    text after a sentence end is the message's own (`min_per_gpu_memory=16.28` of a wording
+    that left a sentence out), not the paster's."""
+    words = [w for w in _WORD.findall(rest.lower()) if len(w) >= 4 and w.isalpha()]
+    if not words:
+        return False
+    said = template.lower()
+    return 2 * sum(1 for w in words if w in said) >= len(words)
+
+
+RUN_ON_FORMS = ("line", "prose")
+"""Forms of an error written into a paster's text, whose message the paster's words may run on
+after, on the same line (`RuntimeError: <message>. when we try ...`)."""
+SENTENCE_NOTE = (
+    "the message was matched up to the end of a sentence: the words after it read as the "
+    "paster's own text, not the message's"
+)
+
+
+def _sentence_only(
+    error: RaisedError,
+    view: CatalogView,
+    cutoff: float,
+    text: str,
+    release: Mapping[str, str] | None,
+    whole: Explanation,
+) -> Explanation | None:
+    """An error written into prose whose message nothing matches at BARE_SCORE, read up to the
+    end of one of its first sentences (:func:`_sentence_heads`), when that reading's best
+    match scores BARE_SCORE or more and is another entry than the whole message's: the words
+    after the sentence end were the paster's. (Read whole, a message that runs on matches an
+    older release's wording that ends where the paster's words begin over the current one that
+    goes on otherwise.)"""
+    first = error.message.partition("\n")[0]
+    best: Explanation | None = None
+    top = whole.matches[0] if whole.matches else None
+    for head in _sentence_heads(first):
+        if head.endswith(ELLIPSES) or (top and _said_by(first[len(head) :], top.entry.template)):
+            continue  # (an ellipsis: the paster cut the message; the rest is the template's)
+        exp = explain_error(
+            replace(error, message=head), view, cutoff=cutoff, text=text, release=release
+        )
+        if not exp.matches or exp.matches[0].score < BARE_SCORE:
+            continue
+        if top is not None and exp.matches[0].entry.id == top.entry.id:
+            continue
+        if best is None or exp.matches[0].score > best.matches[0].score:
+            best = exp
+    if best is None:
+        return None
+    return replace(best, notes=(SENTENCE_NOTE, *best.notes))
 
 
 def _first_line_only(

@@ -643,3 +643,42 @@ def test_typographic_quotes_read_as_the_straight_ones_the_program_printed():
     (want,) = parse_traceback(straight)
     (got,) = parse_traceback(curly)
     assert (got.type, got.message, got.frames) == (want.type, want.message, want.frames)
+
+
+def test_colour_codes_that_lost_their_escape_character_are_left_out():
+    """A coloured log shown on a web page loses the escape character of each colour code
+    (`[31mERROR[0m`); `cat -v` shows it as `^[` and a carriage return as `^M`."""
+    from errexplain.parse import parse_traceback
+
+    text = (
+        "[31mTraceback (most recent call last):[0m\n"
+        '  File [32m"/srv/app/pool.py"[0m, line [32m88[0m, in [35mtake[0m\n'
+        "    raise PoolError(msg)\n"
+        "[1;35mpool.PoolError[0m: [35mno pages left for request 17[0m\n"
+    )
+    (err,) = parse_traceback(text)
+    assert (err.type, err.message) == ("pool.PoolError", "no pages left for request 17")
+    assert (err.frames[-1].path, err.frames[-1].line, err.frames[-1].function) == (
+        "/srv/app/pool.py",
+        88,
+        "take",
+    )
+    caret = "^[[1;36m(Worker pid=7)^[[0;0m ERROR x^M^[[1;36m(Worker pid=7)^[[0;0m ValueError: bad"
+    assert [ln.text for ln in clean_lines(caret)][-1] == "ValueError: bad"
+
+
+def test_bracketed_numbers_stay_without_a_reset_code():
+    """Without a reset code (`[0m`) a bracketed number before an `m` is the text's own."""
+    assert [ln.text for ln in clean_lines("ValueError: shape [32m] is wrong")] == [
+        "ValueError: shape [32m] is wrong"
+    ]
+
+
+def test_a_dotted_logger_name_after_the_level_is_part_of_the_prefix():
+    (line,) = clean_lines("2026-01-02 10:00:00 ERROR sglang.srt.pool: Pool drained for r17")
+    assert (line.prefix, line.text) == (
+        "2026-01-02 10:00:00 ERROR sglang.srt.pool: ",
+        "Pool drained for r17",
+    )
+    (line,) = clean_lines("2026-01-02 10:00:00 ERROR torch.OutOfMemoryError: CUDA out of memory.")
+    assert line.text == "torch.OutOfMemoryError: CUDA out of memory."

@@ -933,3 +933,69 @@ def test_a_bare_name_after_a_long_frame_line_then_a_blank_line_is_read_safely():
     errs = parse_traceback(text)
     assert errs and errs[-1].type == "KeyError"
     assert all(f.function == "l" for e in errs for f in e.frames)
+
+
+# Tracebacks inside a string's escapes ------------------------------------------------------
+
+ESCAPINGS = {
+    # an HTTP error body's message (JSON: inner `"` escaped), read by the body's reader
+    "json body": lambda t: __import__("json").dumps({"error": {"message": t, "code": 500}}),
+    # a client's error printing the body as a dict (a Python repr: inner `'` escaped)
+    "repr body": lambda t: (
+        "openai.InternalServerError: Error code: 500 - "
+        + repr({"object": "error", "message": t, "code": 500})
+    ),
+    # a logged repr of the text (`output.error='Traceback ...\n'`)
+    "logged repr": lambda t: f"bench: output.error={t!r}",
+    # a whole paste whose line breaks became `\n` (no quote around it)
+    "escaped whole": lambda t: t.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n"),
+}
+
+
+@settings(max_examples=60, suppress_health_check=[HealthCheck.too_slow])
+@given(EXCEPTIONS, MESSAGES, st.sampled_from(sorted(ESCAPINGS)))
+def test_an_escaped_traceback_reads_as_printed(
+    cls: type[Exception], message: str, escaping: str
+) -> None:
+    exc = _caught(cls, message)
+    text = _formatted(exc)
+    plain = _check(text, exc)
+    errors = parse_traceback(ESCAPINGS[escaping](text))
+    (escaped,) = [e for e in errors if e.type]
+    assert (escaped.type, _norm(escaped.message)) == (plain.type, _norm(plain.message))
+    assert escaped.frames == plain.frames
+
+
+def test_an_escaped_traceback_keeps_the_text_around_it_apart():
+    body = (
+        '{"object": "error", "message": "Worker failed: Traceback (most recent call last):\\n'
+        '  File \\"/srv/pool.py\\", line 88, in take\\n    raise PoolError(f\\"no pages for '
+        '{rid!r}\\")\\npool.PoolError: no pages for \'r17\'", "type": "InternalServerError", '
+        '"code": 500}'
+    )
+    (err,) = [e for e in parse_traceback(body) if e.type]
+    assert (err.form, err.type, err.message) == ("json", "pool.PoolError", "no pages for 'r17'")
+    assert (err.frames[-1].path, err.frames[-1].line) == ("/srv/pool.py", 88)
+    assert err.frames[-1].code == 'raise PoolError(f"no pages for {rid!r}")'
+
+
+def test_a_repr_cut_inside_a_frame_is_read_from_its_frame_tail():
+    """A paste that starts inside an escaped frame line (`x.py", line 9, in f\\n ...`) and a
+    following line of its own: the error is the one the string holds, its message not
+    running on into that line."""
+    text = (
+        '"/usr/lib/python3.11/json/encoder.py", line 180, in default\\n'
+        "    raise TypeError(f\\'Object of type {o.__class__.__name__} \\')\\n"
+        "TypeError: Object of type int64 is not JSON serializable\\n'\n"
+        'output.error=\'Traceback (most recent call last):\\n  File "/srv/b.py"'
+    )
+    errors = parse_traceback(text)
+    assert [(e.type, e.message) for e in errors] == [
+        ("TypeError", "Object of type int64 is not JSON serializable")
+    ]
+
+
+def test_escaped_line_breaks_elsewhere_stay_as_printed():
+    """Only a traceback's escapes are read: a message holding `\\n` as text stays one line."""
+    (err,) = parse_traceback("ValueError: bad separator '\\n' in 'a\\nb'")
+    assert (err.type, err.message) == ("ValueError", "bad separator '\\n' in 'a\\nb'")

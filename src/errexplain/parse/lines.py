@@ -20,9 +20,18 @@ _ESCAPES = compile_regex(
     r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[@-Z\\-_]?"
     r"|\x9b[0-?]*[ -/]*[@-~]|[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\u200b\ufeff]"
 )
+_BARE_SGR = compile_regex(r"(?:\^\[|(?<!\x1b))\[\d{1,3}(?:;\d{1,3}){0,15}m")
+"""A terminal's colour code (`\\x1b[31m`) whose escape character was lost on the way to the
+paste (a log file shown on a web page: `[31mERROR[0m`), or shown as `^[`; read only in a paste
+that holds a reset code (`[0m`), which coloured text always ends with."""
+_SGR_RESETS = ("[0m", "[0;0m", "[39m", "^[[")
 _LEVEL = r"(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL|FATAL)"
 _STAMP = r"\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:[.,]\d{1,9})?"
 _AT_FILE = r"(?: \[[\w.-]{1,100}\.py:\d{1,7}\])?"
+_LOGGER = r"(?: +[a-z_]\w{0,60}(?:\.[a-z_]\w{0,60}){1,10}:(?= ))"
+"""A dotted logger name after the level (`%(levelname)s %(name)s: %(message)s`:
+`ERROR sglang.srt.managers.scheduler: ...`); every part starts lower-case, so an exception
+named with its module (`torch.OutOfMemoryError: ...`) is not one."""
 _RAY_PREFIX = compile_regex(
     r"\((?P<name>[\w.-]{1,100})(?: rank=(?P<rank>\d{1,6}))? pid=\d{1,9}"
     r"(?:, ip=[\d.:]{1,60})?\) ?"
@@ -87,7 +96,8 @@ _PREFIXES: tuple[tuple[re.Pattern[str], bool], ...] = (
     (
         compile_regex(
             rf"{_STAMP}(?:Z|[+-]\d\d:?\d\d)?(?: - [\w.]{{1,100}} - {_LEVEL} -"
-            rf"| \| {_LEVEL} {{0,8}}\|(?: [\w.<>:-]{{1,200}} -)?| +{_LEVEL}\b:?)?{_AT_FILE} ?"
+            rf"| \| {_LEVEL} {{0,8}}\|(?: [\w.<>:-]{{1,200}} -)?| +{_LEVEL}\b:?{_LOGGER}?)?"
+            rf"{_AT_FILE} ?"
         ),
         False,
     ),
@@ -266,18 +276,34 @@ def straight_quotes(text: str) -> str:
     return text.translate(_STRAIGHT) if _CURLY.search(text) else text
 
 
+def readable(text: str) -> str:
+    """`text` as the program printed it, as far as its characters go: typographic quotes read
+    as the straight ones, colour codes that lost their escape character left out
+    (:data:`_BARE_SGR`). The same text read again is the same."""
+    text = straight_quotes(text)
+    if any(reset in text for reset in _SGR_RESETS):
+        text = _BARE_SGR.sub("", text)
+        if "^M" in text:  # (`cat -v` shows control characters as `^X`: `^[[0m`, `^M`)
+            text = text.replace("^M", "\r")
+    return text
+
+
 def clean_lines(text: str) -> list[Line]:
     """Split `text` into cleaned lines, numbered from 1 as in the input."""
-    text = _ESCAPES.sub("", _one_break(text))
+    text = _ESCAPES.sub("", _one_break(readable(text)))
     if "&" in text and '"' not in text and _ESCAPED_QUOTE.search(text):
         text = _ENTITY.sub(_entity, text)  # a paste taken from a page's HTML source
     text = text.replace("\t", "    ").replace("\u00a0", " ")
-    text = straight_quotes(text)
     out: list[Line] = []
     raws = _at_margin(text.split("\n"), text.lstrip("\n")[:2])
     for no, raw in _unmarked(_numbered(raws, 'File "' in text)):
         if raw[:2].lstrip()[:1] == "{" and (logged := _json_logged(raw)) is not None:
             out.extend(_cleaned(no, logged))  # a structured log record: its text, line by line
+        elif "\\n" in raw and _ESCAPED_TRACE.search(raw):  # a traceback inside a string
+            if _body_holding_trace(raw):  # (an error body, whole: the parser reads its message)
+                out.append(Line(no, raw.strip()))
+            else:
+                out.extend(_cleaned(no, escaped_traceback(raw) or [raw]))
         elif "pid=" in raw:  # a ray log whose line breaks the paste lost: one line per record
             for part in _unflattened(raw):
                 out.extend(_clean_one(no, part))
@@ -341,6 +367,93 @@ def _json_logged(raw: str) -> list[str] | None:
     if len(lines) < 2 and not isinstance(record.get("log"), str):
         return None  # (one line of message: read as the record's error field, where it is)
     return lines
+
+
+_ESCAPED_TRACE = compile_regex(
+    r"Traceback \(most recent call last\):(?:\\r)?\\n"
+    r"|\\n {2,8}File \\{0,3}\"[^\"\n]{1,1000}?\\{0,3}\", line \d"
+    r"|\", line \d{1,7}, in [\w<>.]{1,200}\\n"
+)
+"""A traceback whose line breaks are a string's escapes: its header followed by `\\n`, a
+frame line after one (`\\n  File \\"/x.py\\", line 3` in JSON, `\\n  File "/x.py", line 3`
+in a Python repr), or one before it (`x.py", line 3, in f\\n`: a paste cut inside a frame)."""
+_ESCAPE = compile_regex(r"\\(u[0-9a-fA-F]{4}|x[0-9a-fA-F]{2}|.)")
+_UNESCAPED = {"n": "\n", "t": "    ", "r": "", '"': '"', "'": "'", "\\": "\\", "/": "/"}
+ESCAPE_DEPTH = 3
+"""How many times a traceback escaped inside an escaped string (JSON inside JSON, a repr
+of a JSON body) is unescaped at most."""
+
+
+def _unescape_one(m: re.Match[str]) -> str:
+    code = m[1]
+    if len(code) > 1:  # (\\uXXXX, \\xXX)
+        return chr(int(code[1:], 16))
+    return _UNESCAPED.get(code, m[0])
+
+
+def _unescaped_quote(raw: str, at: int, quote: str, forward: bool) -> int:
+    """The index of the first `quote` after `at` (`forward`) or the last before it that no
+    backslash escapes; -1 when there is none."""
+    i = at
+    while True:
+        i = raw.find(quote, i) if forward else raw.rfind(quote, 0, i)
+        if i < 0:
+            return -1
+        k = i
+        while k > 0 and raw[k - 1] == "\\":
+            k -= 1
+        if (i - k) % 2 == 0:
+            return i
+        i = i + 1 if forward else i
+
+
+def escaped_traceback(raw: str, depth: int = ESCAPE_DEPTH) -> list[str] | None:
+    """The lines of a pasted line that holds a traceback inside a string's escapes (a logged
+    repr, a JSON value, a whole paste escaped onto one line; an HTTP error body's message is
+    read by the body's reader), or None for any other line. The string is the one around the
+    traceback: of its two possible quotes, the one that opens before it and closes last (a
+    JSON string's inner `"` and a Python repr's inner `'` are escaped, the other quote is
+    not); with no opening quote, the rest of the line. The text before it starts the first
+    line, as printed; a blank line ends the string's lines (what follows it is not their
+    message), and the text after the string (`", "type": ...}`) is a line of its own after
+    that."""
+    m = _ESCAPED_TRACE.search(raw)
+    if m is None:
+        return None
+    start, end = 0, len(raw)
+    best = -1
+    for quote in "\"'":
+        opener = _unescaped_quote(raw, m.start(), quote, forward=False)
+        if opener < 0:
+            continue
+        closer = _unescaped_quote(raw, m.end(), quote, forward=True)
+        closer = len(raw) if closer < 0 else closer
+        if closer > best:
+            best, start, end = closer, opener + 1, closer
+    inner = _ESCAPE.sub(_unescape_one, raw[start:end]).split("\n")
+    rest = raw[end:]
+    if len(inner) > 1 and not inner[-1].strip(_CLOSERS):  # (`\\n'`: a string cut before it)
+        rest = inner.pop() + rest
+    lines = [raw[:start] + inner[0], *inner[1:]]
+    if depth > 1:
+        lines = [x for ln in lines for x in (escaped_traceback(ln, depth - 1) or [ln])]
+    return [*lines, "", rest] if rest.strip() else [*lines, ""]
+
+
+def _body_holding_trace(raw: str) -> bool:
+    """Whether the line holds an HTTP error body whose message holds the traceback (JSON, or a
+    client's repr of it: `Error code: 500 - {'message': 'Traceback ...\\n ...'}`): the parser
+    reads the body's message, its traceback too, and says where it came from."""
+    from errexplain.parse.inline import json_errors
+
+    return any(_TRACE_HEAD in m or _FRAME_HEAD in m for _, m in json_errors(raw))
+
+
+_TRACE_HEAD, _FRAME_HEAD = "Traceback (most recent call last)", '\n  File "'
+
+
+_CLOSERS = " \"'`,;)]}"
+"""What may close a string and the value it is in (`'`, `"}`, `',`)."""
 
 
 WRAP_MIN_WIDTH, WRAP_MIN_LINES = 60, 3
@@ -549,7 +662,7 @@ class ByStart:
 def pasted_lines(text: str) -> list[str]:
     """The text's lines as pasted, numbered as :func:`clean_lines` numbers them (from 1 for
     index 0): what a cleaned line was before its cleaning (an issue title's tag, taken off)."""
-    return _one_break(text).split("\n")
+    return _one_break(readable(text)).split("\n")
 
 
 def _dedented(raws: list[str]) -> list[str]:
