@@ -630,7 +630,8 @@ def test_warnings_warn_is_a_warning_site(tmp_path: Path):
 def test_texts_a_validator_returns_are_aborts_wherever_it_is_overridden(tmp_path):
     """`msg = self._validate_request(r)`, then `return self.create_error_response(msg)`: the
     texts any `_validate_request` returns (a subclass's override, in another file) are what the
-    client reads; a text another method returns is not recorded."""
+    client reads, in place or held in a name; a text another method returns is not
+    recorded."""
     root = tmp_path / "src" / "webpkg"
     root.mkdir(parents=True)
     (root / "base.py").write_text(
@@ -657,6 +658,22 @@ def test_texts_a_validator_returns_are_aborts_wherever_it_is_overridden(tmp_path
         "\n"
         "    def describe(self):\n"
         '        return "a chat handler that answers requests"\n'
+        "\n"
+        "def validate_size(request):\n"
+        "    error_msg = (\n"
+        '        f"Input of {request.size} tokens is over "\n'
+        '        "the limit."\n'
+        "    )\n"
+        "    return error_msg\n"
+    )
+    (root / "serve.py").write_text(
+        "from webpkg.chat import validate_size\n"
+        "\n"
+        "\n"
+        "def handle(request):\n"
+        "    error_msg = validate_size(request)\n"
+        "    if error_msg:\n"
+        "        request.set_finish_with_abort(error_msg)\n"
     )
     out = tmp_path / "out"
     extract(root, "webpkg", "1.0", out=out)
@@ -666,4 +683,6 @@ def test_texts_a_validator_returns_are_aborts_wherever_it_is_overridden(tmp_path
     assert found == [
         (7, "abort", "Messages cannot be empty.", "not request.messages"),
         (9, "abort", "n must be at most 4, got <request.n>.", "request.n > 4"),
+        # a text held in a name and returned: at the text, where it is written
+        (17, "abort", "Input of <request.size> tokens is over the limit.", None),
     ]

@@ -607,6 +607,65 @@ def test_an_abort_message_handed_on_as_it_is_made_is_an_abort_site():
     assert first.condition == "req.waited > self.limit"
 
 
+def test_an_abort_finish_reason_handed_on_is_an_abort_site():
+    """`send(make_abort(req, finished_reason={"type": "abort", "message": ...}))`: the request
+    ends with that reason, whose message its client reads; a reason of another type is not."""
+    code = """
+    class Scheduler:
+        def reject(self, req):
+            self.send_abort_output(
+                make_abort(
+                    req,
+                    finished_reason={"type": "abort", "status_code": 503, "message": "Busy."},
+                ),
+            )
+            self.send(make(req, finished_reason={"type": "stop", "message": "Done here."}))
+    """
+    got = [(s.line, s.kind, s.template) for s in sites(code)]
+    assert got == [(4, "abort", "Busy.")]
+
+
+def test_a_message_chosen_by_branch_is_one_abort_site_per_text():
+    """`message = "A"`, in an `if` `message = "B"`, then the sink: each text is what the client
+    may read, each at its own line; a text an earlier sink already sent is not this sink's."""
+    code = """
+    class Scheduler:
+        def limit(self, req, queue, favoured):
+            message = "The waiting queue is full."
+            if favoured:
+                message = "Evicted by a more urgent request."
+            req.set_finish_with_abort(message)
+            error_msg = "Session is closed."
+            req.set_finish_with_abort(error_msg)
+            error_msg = f"Session {req.sid} is unknown."
+            req.set_finish_with_abort(error_msg)
+    """
+    got = [(s.line, s.kind, s.template) for s in sites(code)]
+    assert got == [
+        (4, "abort", "The waiting queue is full."),
+        (6, "abort", "Evicted by a more urgent request."),
+        (9, "abort", "Session is closed."),
+        (11, "abort", "Session <req.sid> is unknown."),
+    ]
+
+
+def test_a_name_bound_by_an_assignment_expression_is_read_as_bound():
+    """`if error_msg := self.validate(req):` binds the name: the sink after it sends what the
+    validator returns, not a text the name held earlier in the function."""
+    code = """
+    class Scheduler:
+        def handle(self, req, known):
+            if not known:
+                error_msg = f"Session {req.sid} is unknown."
+                req.set_finish_with_abort(error_msg)
+                return
+            if error_msg := self.validate(req):
+                req.set_finish_with_abort(error_msg)
+    """
+    got = [(s.line, s.kind, s.template) for s in sites(code)]
+    assert got == [(6, "abort", "Session <req.sid> is unknown.")]
+
+
 def test_a_reply_that_reports_failure_to_its_client_is_an_abort_site():
     """The control endpoints answer with `XReqOutput(success=False, message=...)`: the client
     reads the message in its reply (`/flush_cache` timing out), so it is catalogued, with the

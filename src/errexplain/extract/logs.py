@@ -97,6 +97,33 @@ def client_message_arg(call: ast.Call) -> tuple[ast.expr, str | None] | None:
     return arg, f"{_callee(call) or 'reply'}(success=False)"
 
 
+def abort_reason_message(call: ast.Call) -> ast.expr | None:
+    """The message of the one abort finish reason a call hands on (`send_abort_output(
+    _make_abort_req(req, finished_reason={"type": "abort", "status_code": 503, "message":
+    message}))`: the request ends with that reason, whose message the client reads), or None
+    when the call's arguments hold none or several."""
+    found = [
+        value
+        for node in ast.walk(call)
+        if isinstance(node, ast.Dict)
+        for value in [_abort_reason(node)]
+        if value is not None
+    ]
+    return found[0] if len(found) == 1 else None
+
+
+def _abort_reason(node: ast.Dict) -> ast.expr | None:
+    keyed = {
+        k.value: v
+        for k, v in zip(node.keys, node.values, strict=True)
+        if isinstance(k, ast.Constant)
+    }
+    kind = keyed.get("type")
+    if isinstance(kind, ast.Constant) and kind.value == "abort":
+        return keyed.get("message")
+    return None
+
+
 def recorded_reason_arg(call: ast.Call) -> tuple[ast.expr, str] | None:
     """(the reason argument, the exception that will carry it) of a call to a record sink."""
     name = _callee(call)

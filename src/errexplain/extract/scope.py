@@ -72,8 +72,8 @@ class Scope:
         self.bindings.setdefault(name, []).append(binding)
 
     def _bind(self, node: ast.AST, branch: Branch) -> None:
-        """Record an assignment statement: ``x = v``, ``x: T = v``, ``x += v`` (with the `if`
-        branch it sits in: see :meth:`lookup`)."""
+        """Record an assignment: ``x = v``, ``x: T = v``, ``(x := v)``, ``x += v`` (with the
+        `if` branch it sits in: see :meth:`lookup`)."""
         if isinstance(node, ast.Assign) and len(node.targets) == 1:
             target = node.targets[0]
             if isinstance(target, ast.Name):
@@ -81,6 +81,9 @@ class Scope:
         elif isinstance(node, ast.AnnAssign) and node.value is not None:
             if isinstance(node.target, ast.Name):
                 self._add(node.target.id, Binding(node.lineno, node.value))
+        elif isinstance(node, ast.NamedExpr) and isinstance(node.target, ast.Name):
+            # `if error_msg := self.validate(req):`
+            self._add(node.target.id, Binding(node.lineno, node.value))
         elif (
             isinstance(node, ast.AugAssign)
             and isinstance(node.target, ast.Name)

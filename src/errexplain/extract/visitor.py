@@ -11,6 +11,7 @@ from typing import Any, ClassVar
 
 from errexplain.extract.helpers import Helpers
 from errexplain.extract.logs import (
+    abort_reason_message,
     client_message_arg,
     log_level,
     recorded_reason_arg,
@@ -156,6 +157,7 @@ class SiteVisitor:
         self.classes: list[ClassInfo] = []
         self._names: list[str] = []
         self._funcs: list[_FuncDef | None] = [None]
+        self._read_lines: dict[tuple[int, str], list[int]] = {}
         self._scopes: list[Scope] = [Scope(tree.body)]
         self._owners: list[ast.ClassDef | None] = [None]  # the class whose body is visited
         self._guards: list[list[tuple[ast.expr, bool]]] = [[]]
@@ -358,10 +360,26 @@ class SiteVisitor:
             inner = [a for a in value.args if isinstance(a, ast.Call)]
             made = [m for m in map(client_message_arg, inner) if m is not None]
             if len(made) != 1:
-                return False
+                reason = abort_reason_message(value)
+                if reason is None:
+                    return False
+                made = [(reason, None)]
             found = made[0]
         arg, via = found
         self._validator(arg, node.lineno)
+        texts = self._branch_texts(arg, node.lineno)
+        if texts:
+            # one text per branch (`message = "The request queue is full."`, and in an `if`,
+            # `message = "The request is aborted by a higher priority request."`): each is
+            # what the client reads, at its own line
+            for held in texts:
+                message = from_expr(held, node.lineno, self._scopes[-1].lookup)
+                if message is not None and worth_recording("error", message.template):
+                    line = _text_line(held)
+                    self._add(
+                        node, "abort", "abort", message, self._condition(), via=via, line=line
+                    )
+            return True
         message = from_expr(arg, node.lineno, self._scopes[-1].lookup)
         if message is not None and worth_recording("error", message.template):
             # (also a generic lead before the handled exception's text, `f"Internal server
@@ -369,6 +387,40 @@ class SiteVisitor:
             # when that one is catalogued: match.rank.passes_on)
             self._add(node, "abort", "abort", message, self._condition(), via=via)
         return True
+
+    def _branch_texts(self, arg: ast.expr, line: int) -> list[ast.expr]:
+        """The texts a name may hold at `line` when there are several, each a plain assignment
+        of text no read of the name comes between it and `line` (`message = "The request
+        queue is full."`, then in an `if`, `message = "... aborted by a higher priority
+        request."`, then the sink; not a text an earlier sink already sent); empty otherwise
+        (one such assignment, or one that is not text: the name is read as usual)."""
+        func = self._funcs[-1]
+        if not isinstance(arg, ast.Name) or func is None:
+            return []
+        scope = self._scopes[-1]
+        scope.lookup(arg.id, line)  # (collects the scope's bindings on first use)
+        reads = self._reads(func, arg.id)
+        items = [
+            b
+            for b in scope.bindings.get(arg.id, ())
+            if b.line < line and not any(b.line < r < line for r in reads)
+        ]
+        if len(items) < 2 or any(b.augmented or not _is_text_expr(b.value) for b in items):
+            return []
+        return [b.value for b in items]
+
+    def _reads(self, func: _FuncDef, name: str) -> list[int]:
+        """The lines where the function reads `name` (once per function and name)."""
+        key = (id(func), name)
+        found = self._read_lines.get(key)
+        if found is None:
+            found = sorted(
+                n.lineno
+                for n in ast.walk(func)
+                if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load)
+            )
+            self._read_lines[key] = found
+        return found
 
     def _validator(self, arg: ast.expr, line: int) -> None:
         """Note the function whose return value is this abort's message (``msg =
@@ -471,10 +523,13 @@ class SiteVisitor:
 
     def visit_Return(self, node: ast.Return) -> None:
         value = node.value
-        if self._funcs[-1] is not None and value is not None and _is_text_expr(value):
-            text = from_expr(value, node.lineno, self._scopes[-1].lookup)
+        held = self._returned_text(value, node) if self._funcs[-1] is not None else None
+        if held is not None:
+            text = from_expr(held, node.lineno, self._scopes[-1].lookup)
             if text is not None and worth_recording("error", text.template):
-                self._add(node, RETURNED, "abort", text, self._condition())
+                # (a name's text at its assignment, where it is written)
+                at = node.lineno if held is value else _text_line(held)
+                self._add(node, RETURNED, "abort", text, self._condition(), line=at)
             return
         if (
             self._funcs[-1] is None
@@ -489,6 +544,17 @@ class SiteVisitor:
         message = from_call(value, node.lineno, self._scopes[-1].lookup)
         if message is not None:
             self._add(node, "raise", name, message, self._condition(), value, helper=True)
+
+    def _returned_text(self, value: ast.expr | None, node: ast.Return) -> ast.expr | None:
+        """The text a return statement returns: a string or an f-string, in place or held in a
+        name assigned it (``error_msg = (f"Input length ({n} tokens) exceeds " ...)``, then
+        ``return error_msg``); None for any other value."""
+        if isinstance(value, ast.Name):
+            found = self._scopes[-1].lookup(value.id, node.lineno)
+            if found is None or found.augmented:
+                return None
+            value = found.value
+        return value if value is not None and _is_text_expr(value) else None
 
     _handlers: ClassVar[dict[type, Callable[[SiteVisitor, Any], None]]] = {
         ast.FunctionDef: _visit_function,
@@ -512,7 +578,7 @@ if hasattr(ast, "TryStar"):  # Python 3.11+: try/except*
 _BUILTINS = frozenset(dir(builtins))
 
 
-def _is_text_expr(value: ast.expr) -> bool:
+def _is_text_expr(value: ast.expr | None) -> bool:
     """A string literal or f-string (``return f"Tool {i} has an invalid schema: {e}"``)."""
     if isinstance(value, ast.Constant):
         return isinstance(value.value, str)
