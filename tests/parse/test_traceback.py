@@ -543,10 +543,12 @@ _ALPHABET = st.characters(
 # line of dots alone (`...`, `..`, `…`) as lines the paster left out, and a blank line followed
 # by unindented text ends a message, so the oracle generates none of them.
 _EXCEPTION_LIKE = re.compile(r"\s*[A-Z][\w.]*(?:\(.*\))?:")
+_COMPOSE_LIKE = re.compile(r"[A-Za-z0-9][\w.-]*[-_]\d{1,4} {1,40}\|")  # (`name-1  | `)
 _LINE = st.text(_ALPHABET, max_size=60).filter(
     lambda s: (
         not s.lstrip().startswith((">", "|", "+", "~", "[", "("))
         and not _EXCEPTION_LIKE.match(s)
+        and not _COMPOSE_LIKE.match(s)
         and not ELIDED.fullmatch(s.strip())
         and bool(s.strip())
     )
