@@ -686,3 +686,40 @@ def test_texts_a_validator_returns_are_aborts_wherever_it_is_overridden(tmp_path
         # a text held in a name and returned: at the text, where it is written
         (17, "abort", "Input of <request.size> tokens is over the limit.", None),
     ]
+
+
+def test_a_validators_callee_whose_result_it_returns_is_a_validator_too(tmp_path):
+    """`err = self._check_media(r)`, `if err: return err` inside a validator: the texts
+    `_check_media` returns reach the client as well (over any number of such steps); a
+    function whose result only a non-validator returns is not one."""
+    root = tmp_path / "src" / "webpkg"
+    root.mkdir(parents=True)
+    (root / "serve.py").write_text(
+        "class Serving:\n"
+        "    def handle(self, request):\n"
+        "        error_msg = self._validate_request(request)\n"
+        "        if error_msg:\n"
+        "            return self.create_error_response(error_msg)\n"
+        "        return self._describe(request)\n"
+        "\n"
+        "    def _validate_request(self, request):\n"
+        "        media_error = self._check_media(request)\n"
+        "        if media_error:\n"
+        "            return media_error\n"
+        "        return None\n"
+        "\n"
+        "    def _check_media(self, request):\n"
+        "        if request.images:\n"
+        "            return self._no_images(request)\n"
+        "        return None\n"
+        "\n"
+        "    def _no_images(self, request):\n"
+        '        return f"Model only reads text; got {len(request.images)} images."\n'
+        "\n"
+        "    def _describe(self, request):\n"
+        '        return f"a request failed to reach {request.url}"\n'
+    )
+    out = tmp_path / "out"
+    extract(root, "webpkg", "1.0", out=out)
+    found = sorted((e["source"]["line"], e["kind"], e["template"]) for e in _entries(out))
+    assert found == [(20, "abort", "Model only reads text; got <len(request.images)> images.")]

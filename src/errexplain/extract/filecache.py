@@ -60,12 +60,13 @@ def _encode(result: FileResult) -> bytes:
             tuple(astuple(h) for h in result.helpers),
             tuple(astuple(c) for c in result.calls),
             result.validators,
+            result.returned_calls,
         )
     )
 
 
 def _decode(data: bytes) -> FileResult:
-    path, error, sites, classes, helpers, calls, validators = marshal.loads(data)
+    path, error, sites, classes, helpers, calls, validators, returned = marshal.loads(data)
     return FileResult(
         path,
         tuple(Site(*s) for s in sites),
@@ -74,6 +75,7 @@ def _decode(data: bytes) -> FileResult:
         tuple(HelperInfo(*h) for h in helpers),
         tuple(CallInfo(*c) for c in calls),
         tuple(validators),
+        tuple(tuple(pair) for pair in returned),
     )
 
 
@@ -94,6 +96,7 @@ def relabel(result: FileResult, path: str) -> FileResult:
         tuple(replace(h, path=path, module=module) for h in result.helpers),
         tuple(replace(c, path=path) for c in result.calls),
         result.validators,
+        result.returned_calls,
     )
 
 

@@ -81,7 +81,10 @@ class FileResult(Record):
     ``validators`` are the names of the functions whose return value the file hands its
     client as a request's error (``msg = self._validate_request(r)``, then ``return
     self.create_error_response(msg)``): the texts such a function returns are aborts
-    (:data:`RETURNED`), in whatever file it is defined (a subclass overrides it)."""
+    (:data:`RETURNED`), in whatever file it is defined (a subclass overrides it).
+    ``returned_calls`` are (function, callee) pairs where a function returns what a call of
+    another function of the project gave it (``media_error = self._validate_media_content(r)``,
+    then ``return media_error``): when the function is a validator, so is the callee."""
 
     path: str
     sites: tuple[Site, ...] = ()
@@ -90,6 +93,7 @@ class FileResult(Record):
     helpers: tuple[HelperInfo, ...] = ()
     calls: tuple[CallInfo, ...] = ()
     validators: tuple[str, ...] = ()
+    returned_calls: tuple[tuple[str, str], ...] = ()
 
 
 RETURNED = "returned"

@@ -191,6 +191,19 @@ def _called_sites(results: list[FileResult]) -> list[Site]:
     return sites
 
 
+def _validators(results: list[FileResult]) -> set[str]:
+    """The functions whose returned texts a client reads: those a file hands its client, and
+    (over any number of steps) those whose result such a function returns."""
+    found = {name for r in results for name in r.validators}
+    pairs = [pair for r in results for pair in r.returned_calls]
+    grew = True
+    while grew:
+        more = {callee for caller, callee in pairs if caller in found} - found
+        found |= more
+        grew = bool(more)
+    return found
+
+
 def resolve(results: Iterable[FileResult]) -> Resolved:
     """Resolve bases and helpers over all files; drop helper returns that are not exceptions."""
     results = list(results)
@@ -198,7 +211,7 @@ def resolve(results: Iterable[FileResult]) -> Resolved:
     sites = [s for r in results for s in r.sites]
     sites += _called_sites(results)
     helpers = _helper_map(sites, table)
-    validators = {name for r in results for name in r.validators}
+    validators = _validators(results)
     out: list[Site] = []
     notes: list[str] = []
     for site in sites:

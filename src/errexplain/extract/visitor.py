@@ -152,6 +152,7 @@ class SiteVisitor:
         self._imports: dict[str, tuple[str, str]] = {}
         self.calls: list[CallInfo] = []
         self.validators: set[str] = set()
+        self.returned_calls: set[tuple[str, str]] = set()
         self._classes: list[str] = []
         self.sites: list[Site] = []
         self.classes: list[ClassInfo] = []
@@ -426,11 +427,19 @@ class SiteVisitor:
         """Note the function whose return value is this abort's message (``msg =
         self._validate_request(request)``, or the call in place): its returned texts are
         what the client reads (:data:`records.RETURNED`)."""
+        name = self._own_callee(arg, line)
+        if name:
+            self.validators.add(name)
+
+    def _own_callee(self, arg: ast.expr, line: int) -> str | None:
+        """The name of the project's function whose result `arg` is (a call of a module
+        function or of a method on `self`/`cls`, in place or held in a name); None for any
+        other value, and for a class (it builds a reply, not a text)."""
         if isinstance(arg, ast.Name):
             found = self._scopes[-1].lookup(arg.id, line)
             arg = found.value if found is not None and not found.augmented else arg
         if not isinstance(arg, ast.Call):
-            return
+            return None
         func, root = arg.func, arg.func
         while isinstance(root, ast.Attribute):
             root = root.value
@@ -439,8 +448,7 @@ class SiteVisitor:
             isinstance(root, ast.Name) and root.id in ("self", "cls") and func is not root
         )
         name = _callee_name(func).rsplit(".", 1)[-1]
-        if own and name and not name[:1].isupper():  # (a class builds a reply, not a text)
-            self.validators.add(name)
+        return name if own and name and not name[:1].isupper() else None
 
     def _recorded(self, node: ast.stmt, value: ast.expr | None) -> bool:
         """A failure reason recorded for a later raise to carry (``logs.RECORD_SINKS``:
@@ -523,7 +531,14 @@ class SiteVisitor:
 
     def visit_Return(self, node: ast.Return) -> None:
         value = node.value
-        held = self._returned_text(value, node) if self._funcs[-1] is not None else None
+        func = self._funcs[-1]
+        held = self._returned_text(value, node) if func is not None else None
+        if func is not None and held is None and value is not None:
+            # a function returning what another of the project's gave it (`err =
+            # self._validate_media(r)`, `if err: return err`): a validator's callee is one too
+            callee = self._own_callee(value, node.lineno)
+            if callee and callee != func.name:
+                self.returned_calls.add((func.name, callee))
         if held is not None:
             text = from_expr(held, node.lineno, self._scopes[-1].lookup)
             if text is not None and worth_recording("error", text.template):
@@ -633,6 +648,7 @@ def _visit(path: str, data: bytes) -> FileResult:
         helpers,
         tuple(visitor.calls),
         tuple(sorted(visitor.validators)),
+        tuple(sorted(visitor.returned_calls)),
     )
 
 
