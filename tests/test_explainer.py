@@ -512,6 +512,22 @@ def test_an_api_gateways_provider_tag_and_client_class_do_not_hide_the_servers_m
     assert any("not demo.BadRequestError" in r for r in own.matches[0].reasons)
 
 
+def test_exception_names_a_wrapper_repeated_before_the_message_are_read_past(view):
+    """LiteLLM nests the classes it passed the error through (`litellm.MidStreamFallbackError:
+    litellm.APIConnectionError: APIConnectionError: OpenAIException - <message>`); a wrapper
+    may repeat the inner class alone (`RuntimeError: WidgetError: <message>`)."""
+    chain = (
+        "litellm.ServiceUnavailableError: litellm.MidStreamFallbackError: "
+        "litellm.APIConnectionError: APIConnectionError: OpenAIException - the widget "
+        "exploded badly near pier 4\n"
+    )
+    for text in (chain, "RuntimeError: WidgetError: the widget exploded badly near pier 4\n"):
+        (exp,) = explain_text(text, view)
+        top = exp.matches[0]
+        assert (top.entry.id, top.kind) == (WIDGET, "exact"), text  # (not a fuzzy near miss)
+        assert any(n.startswith("the tag ") for n in exp.notes)
+
+
 def test_a_quoted_log_wrapper_is_read_whole_not_its_inner_exception() -> None:
     wrapper = _entry(
         "f" * 16, "Error in parse_stream_chunk: <e>", "error", "demo/parser.py", kind="log"

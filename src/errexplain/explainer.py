@@ -1988,16 +1988,26 @@ def _passed_on(
 
 
 _PROVIDER_TAG = compile_regex(r"[A-Z][A-Za-z0-9_]{0,40}Exception - ")
+_CHAINED_HEADS = compile_regex(
+    r"(?:[A-Za-z_][\w.]{0,100}(?:Error|Exception|Exit|Interrupt|Warning)\d{0,3}: ){1,8}"
+)
+"""Exception names a wrapper repeated before the message it passed on (LiteLLM's
+`litellm.MidStreamFallbackError: litellm.APIConnectionError: APIConnectionError: ...`)."""
 
 
 def wrapper_tag(message: str) -> str:
     """The `[address=0.0.0.0:37905, pid=4194] ` a wrapper that passed an error on (an actor or
     RPC layer) put before its message: a bracket of `key=value` pairs only; or the provider
     tag an API gateway puts before the message its backend answered (LiteLLM's
-    `OpenAIException - `, `Hosted_vllmException - `); else ""."""
-    provider = _PROVIDER_TAG.match(message)
+    `OpenAIException - `, `Hosted_vllmException - `), after any exception names the wrapper
+    repeated (:data:`_CHAINED_HEADS`), or those names alone; else ""."""
+    heads = _CHAINED_HEADS.match(message)
+    lead = heads.end() if heads else 0
+    provider = _PROVIDER_TAG.match(message, lead)
     if provider:
-        return provider.group()
+        return message[: provider.end()]
+    if lead:
+        return message[:lead]
     if not message.startswith("["):
         return ""
     end = message.find("] ", 1, 200)
