@@ -6,10 +6,11 @@ terminal that cut every long line at 80 columns, Windows line breaks, a markdown
 indented code block, a collapsed `<details>` block, CJK prose around it, the whole paste
 flattened onto one line with `⏎` for its line breaks, a log collector's stamp or a compose
 service's prefix on every line of the log, an editor's curly quotes for the straight ones, a
-blank line after every line) and counts the pastes the noise makes it lose, by failure class (the
-judge of bench/real.py). A regression guard and a finder of weak spots: the noise is ours, not
-evidence of how often people paste that way. The test half is never dressed (it is only scored
-by bench/real.py).
+blank line after every line, colour codes whose escape character a page dropped, the whole
+paste logged as a string's repr) and counts the pastes the noise makes it lose, by failure
+class (the judge of bench/real.py). A regression guard and a finder of weak spots: the noise
+is ours, not evidence of how often people paste that way. The test half is never dressed (it
+is only scored by bench/real.py).
 """
 
 from __future__ import annotations
@@ -88,6 +89,12 @@ NOISE: dict[str, Callable[[str], str]] = {
     "typographic quotes": _typographic,
     # a copy from a web log viewer: a blank line after every line
     "double spaced": lambda t: "\n\n".join(t.split("\n")),
+    # a coloured log shown on a web page, which dropped each colour code's escape character
+    "lost colour codes": lambda t: "\n".join(
+        ("[31m" + ln + "[0m" if ln.strip() else ln) for ln in t.split("\n")
+    ),
+    # the whole paste logged as a string's repr (`output.error='...\n...'`)
+    "logged repr": lambda t: f"output.error={t!r}",
 }
 
 
