@@ -263,6 +263,8 @@ def test_prose_line_above_a_cut_traceback_is_not_an_error() -> None:
         ("`assert self.req is None` (pkg/sched.py, line 183) is triggered", ("pkg/sched.py", 183)),
         ("Sometimes `assert self.req is None` is triggered.", None),
         ("The worker dies on an assertion error (assert self.req is None) sometimes.", None),
+        # a traceback's last two lines joined in the quote: the exception line is not the test
+        ('Start-up fails due to "assert self.req is None  AssertionError"', None),
     ],
 )
 def test_assert_statements_quoted_in_prose(text: str, where) -> None:

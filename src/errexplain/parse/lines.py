@@ -909,6 +909,9 @@ _QUOTED_ASSERT = compile_regex(
 )
 """An assert statement in backticks (which may hold string literals in either quote:
 ``assert header["num_frames"] == 1``) or in double quotes."""
+_TRAILING_EXCEPTION = compile_regex(r"\s+AssertionError\b.{0,300}$")
+"""The exception line a quote ran on into after the statement (`"assert x is False
+AssertionError"`: a traceback's last two lines joined), not part of the test."""
 _LINE_OF = compile_regex(r"(?:line|L) ?(?P<no>\d{1,9})(?: of| in)? ?$")
 _LINE_AFTER = compile_regex(r"(?::|,? line |#L)(?P<no>\d{1,9})")
 _PATH_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./-")
@@ -934,7 +937,10 @@ def quoted_asserts(st: str) -> list[tuple[str, tuple[str, int | None] | None]]:
     """Assert statements quoted in prose (``the assertion `assert x is None` fails in line 9
     of pkg/mod.py``): (the test, the file named in the same line and its line number or None).
     """
-    found = [(m["test"] or m["dtest"]).strip() for m in _QUOTED_ASSERT.finditer(st)]
+    found = [
+        _TRAILING_EXCEPTION.sub("", (m["test"] or m["dtest"]).strip())
+        for m in _QUOTED_ASSERT.finditer(st)
+    ]
     found = (found + _parenthesized_asserts(st))[:_MAX_EMBEDDED]
     if not found:
         return []
