@@ -368,25 +368,18 @@ class SiteVisitor:
             found = made[0]
         arg, via = found
         self._validator(arg, node.lineno)
-        texts = self._branch_texts(arg, node.lineno)
-        if texts:
-            # one text per branch (`message = "The request queue is full."`, and in an `if`,
-            # `message = "The request is aborted by a higher priority request."`): each is
-            # what the client reads, at its own line
-            for held in texts:
-                message = from_expr(held, node.lineno, self._scopes[-1].lookup)
-                if message is not None and worth_recording("error", message.template):
-                    line = _text_line(held)
-                    self._add(
-                        node, "abort", "abort", message, self._condition(), via=via, line=line
-                    )
-            return True
-        message = from_expr(arg, node.lineno, self._scopes[-1].lookup)
-        if message is not None and worth_recording("error", message.template):
-            # (also a generic lead before the handled exception's text, `f"Internal server
-            # error: {e}"`: the client reads it so; the ranking prefers the inner message
-            # when that one is catalogued: match.rank.passes_on)
-            self._add(node, "abort", "abort", message, self._condition(), via=via)
+        # one text per branch (`message = "The request queue is full."`, and in an `if`,
+        # `message = "The request is aborted by a higher priority request."`): each is what
+        # the client reads, at its own line; else the argument, at the sink
+        branches = self._branch_texts(arg, node.lineno)
+        for held in branches or [arg]:
+            message = from_expr(held, node.lineno, self._scopes[-1].lookup)
+            if message is not None and worth_recording("error", message.template):
+                # (also a generic lead before the handled exception's text, `f"Internal
+                # server error: {e}"`: the client reads it so; the ranking prefers the inner
+                # message when that one is catalogued: match.rank.passes_on)
+                line = _text_line(held) if branches else None
+                self._add(node, "abort", "abort", message, self._condition(), via=via, line=line)
         return True
 
     def _branch_texts(self, arg: ast.expr, line: int) -> list[ast.expr]:

@@ -299,11 +299,11 @@ def clean_lines(text: str) -> list[Line]:
     for no, raw in _unmarked(_numbered(raws, 'File "' in text)):
         if raw[:2].lstrip()[:1] == "{" and (logged := _json_logged(raw)) is not None:
             out.extend(_cleaned(no, logged))  # a structured log record: its text, line by line
-        elif "\\n" in raw and _ESCAPED_TRACE.search(raw):  # a traceback inside a string
+        elif "\\n" in raw and (trace := _ESCAPED_TRACE.search(raw)):  # inside a string
             if _body_holding_trace(raw):  # (an error body, whole: the parser reads its message)
                 out.append(Line(no, raw.strip()))
             else:
-                out.extend(_cleaned(no, escaped_traceback(raw) or [raw]))
+                out.extend(_cleaned(no, _unescaped_lines(raw, trace, ESCAPE_DEPTH)))
         elif "pid=" in raw:  # a ray log whose line breaks the paste lost: one line per record
             for part in _unflattened(raw):
                 out.extend(_clean_one(no, part))
@@ -418,8 +418,11 @@ def escaped_traceback(raw: str, depth: int = ESCAPE_DEPTH) -> list[str] | None:
     message), and the text after the string (`", "type": ...}`) is a line of its own after
     that."""
     m = _ESCAPED_TRACE.search(raw)
-    if m is None:
-        return None
+    return None if m is None else _unescaped_lines(raw, m, depth)
+
+
+def _unescaped_lines(raw: str, m: re.Match[str], depth: int) -> list[str]:
+    """:func:`escaped_traceback` of a line whose escaped traceback `m` found."""
     start, end = 0, len(raw)
     best = -1
     for quote in "\"'":
