@@ -655,3 +655,15 @@ def test_the_source_line_under_a_warning_is_not_read_as_its_message():
     [exp] = explain_text(text, _view(EXECUTOR))
     assert exp.error.message == "Error in stream_executor: boom happened"
     assert dict(exp.matches[0].values) == {"e": "boom happened"}
+
+
+def test_of_two_sites_with_one_text_the_logged_one_comes_before_a_scripts_print():
+    """A library logs `Fail to set RLIMIT_NOFILE: <e>` and a bench script prints the same text:
+    of equal scores the logged site is the answer, though the script's path is shorter."""
+    text = "Fail to set RLIMIT_NOFILE: <e>"
+    logged = _entry("c", "error", text, "srt/utils/common.py", 30, "log")
+    printed = replace(_entry("d", "error", text, "bench/u.py", 5, "log"), via="print")
+    for order in ((logged, printed), (printed, logged)):
+        hits = rank(MemoryCatalog(list(order)), "Fail to set RLIMIT_NOFILE: not permitted").hits
+        assert [h.id for h in hits[:2]] == ["c" * 16, "d" * 16]
+        assert hits[0].score == hits[1].score

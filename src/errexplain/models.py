@@ -239,6 +239,8 @@ class Candidate(Record):
     paths: tuple[str, ...] = ()
     """Other paths the wording was raised from in earlier releases (history catalogs): frames
     of a paste from such a release point there."""
+    printed: bool = False
+    """Written with ``print`` (a log site whose ``via`` is :data:`PRINTED`)."""
 
     @property
     def in_tests(self) -> bool:
@@ -272,6 +274,7 @@ def candidate_fields(pos: int, e: Entry, literal_len: int) -> tuple[Any, ...]:
         e.releases,
         e.lineage,
         _older_paths(e),
+        e.via == PRINTED,
     )
 
 
@@ -608,6 +611,11 @@ def parse_releases(text: str) -> tuple[str, str]:
 WARNED = "warnings.warn"
 """The ``via`` of a log site whose message is issued with ``warnings.warn`` (level
 ``warning``): the extractor writes it, the derived text and the view read it."""
+
+PRINTED = "print"
+"""The ``via`` of a log site whose message is written with ``print`` (level ``error``, or
+``warning`` when its text says so): the line has no logger's prefix and is neither logged nor
+raised."""
 
 UNRAISED_KINDS = frozenset({"log", "abort"})
 """Kinds of sites whose message is never raised: logged (``log``: its level is the entry's

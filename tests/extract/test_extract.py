@@ -627,6 +627,20 @@ def test_warnings_warn_is_a_warning_site(tmp_path: Path):
     assert all(e["meaning"].startswith("Issued with `warnings.warn`") for e in entries)
 
 
+def test_a_printed_failure_says_it_was_printed(tmp_path: Path):
+    """A printed failure's derived meaning says it was printed, not logged or raised."""
+    pkg = tmp_path / "src" / "ppkg"
+    pkg.mkdir(parents=True)
+    (pkg / "bench.py").write_text(
+        "def load(e):\n    print(f'Fail to load tokenizer config with error={e}')\n"
+    )
+    out = tmp_path / "out"
+    extract(tmp_path / "src", "ppkg", "1.0", out=out)
+    (entry,) = _load(out / "bench.yaml")["entries"]
+    assert (entry["kind"], entry["exception"], entry["via"]) == ("log", "error", "print")
+    assert entry["meaning"].startswith("Printed with `print` in `load`")
+
+
 def test_texts_a_validator_returns_are_aborts_wherever_it_is_overridden(tmp_path):
     """`msg = self._validate_request(r)`, then `return self.create_error_response(msg)`: the
     texts any `_validate_request` returns (a subclass's override, in another file) are what the

@@ -808,3 +808,40 @@ def test_a_log_call_made_once_logs_at_its_level():
         ("log", "warning", "Some requests fail to receive their signal (<n>)"),
         ("log", "error", "Scheduler lost its peer"),
     ]
+
+
+def test_a_printed_failure_is_a_log_site_of_its_level():
+    """Scripts and launch helpers print some failures instead of logging them, and users paste
+    the printed line: a `print` whose literal words report a failure is a log site (`via`
+    print), at level warning when it says so; its arguments are joined by one space as `print`
+    writes them. A print of no failure, one with too little literal text to tell it from a
+    lead before another message (`Error: {e}`), one with a separator of its own, a starred
+    one, one whose only failure word names a setting (as in an info line) and a usage text are
+    not recorded, nor is any print of a test file (the run's chatter)."""
+    code = """
+    import sys
+    def f(e, name, parts):
+        print(f"Fail to load tokenizer config with error={e}")
+        print("Warning: could not read the weights index of", name, file=sys.stderr)
+        msg = f"Could not reach the server within {name}s."
+        print(msg)
+        print(f"Loaded the weights of {name}")
+        print(f"Error: {e}")
+        print("Failed to read the file list:", name, sep="")
+        print(*parts)
+        print(f"Running the stress test with a timeout of {name}s")
+        print("Usage: serve --model-path <path>. Fails when the path is not found.")
+    """
+    got = [(s.line, s.kind, s.exception, s.template, s.via) for s in sites(code)]
+    assert got == [
+        (4, "log", "error", "Fail to load tokenizer config with error=<e>", "print"),
+        (
+            5,
+            "log",
+            "warning",
+            "Warning: could not read the weights index of <name>",
+            "print",
+        ),
+        (7, "log", "error", "Could not reach the server within <name>s.", "print"),
+    ]
+    assert sites(code, path="pkg/test/runner.py") == []

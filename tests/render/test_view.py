@@ -453,6 +453,7 @@ def test_derived_entry_has_no_checked_line(make_entry):
         ("raise", "raise_error_or_warn at pkg/x.py:3", "handed to the helper raise_error_or_warn"),
         ("abort", "FlushCacheReqOutput(success=False)", "sent to the client in a FlushCache"),
         ("log", "warnings.warn", "(issued with warnings.warn, not raised)"),
+        ("log", "print", "(printed with print, not logged or raised)"),
     ],
 )
 def test_how_a_message_reaches_the_user_follows_the_site_kind(make_entry, kind, via, said):
@@ -470,6 +471,7 @@ def test_how_a_message_reaches_the_user_follows_the_site_kind(make_entry, kind, 
         ("assert", None, "raised by"),
         ("log", None, "logged by"),
         ("log", "warnings.warn", "issued by"),
+        ("log", "print", "printed by"),
         ("abort", None, "sent to the client by"),
         ("recorded", None, "recorded by"),
     ],

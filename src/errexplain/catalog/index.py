@@ -73,9 +73,10 @@ if TYPE_CHECKING:
     _T = TypeVar("_T")
 
 MAGIC = b"ERRXID15"
-FORMAT = 20
-"""20: a site key's value holds, beside its positions, which of them have a message; entries
-filed under no word are in file and line order."""
+FORMAT = 21
+"""21: a candidate row ends with whether its site prints the message. 20: a site key's value
+holds, beside its positions, which of them have a message; entries filed under no word are in
+file and line order."""
 OFFS_PAGE = 4096
 """Bytes of ``offs`` verified together (the CRC-32 of each page is in ``meta``)."""
 ROW_GAP = 32

@@ -12,7 +12,7 @@ from errexplain.catalog.relation import SAME_FAILURE, SAME_FUNCTION, related_by,
 from errexplain.catalog.relation import Site as RelSite
 from errexplain.extract.records import Site
 from errexplain.match.template import compile_template
-from errexplain.models import UNRAISED_KINDS, WARNED, is_test_path
+from errexplain.models import PRINTED, UNRAISED_KINDS, WARNED, is_test_path
 
 MAX_RELATED = 6
 FAILURE_SIMILARITY = 50
@@ -52,6 +52,11 @@ def _what(facts: Site, where: str, when: str) -> str:
         text = (
             f"Issued with `warnings.warn` {where}{when} (Python prints it as `path:line: "
             "Category: message`), not raised."
+        )
+    elif facts.kind == "log" and facts.via == PRINTED:
+        text = (
+            f"Printed with `print` {where.replace('by ', 'in ', 1)}{when} (no logger, no "
+            "exception), not raised."
         )
     elif facts.kind == "log":
         text = f"Logged at {facts.exception} level {where}{when}."

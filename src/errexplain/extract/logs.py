@@ -13,6 +13,7 @@ from __future__ import annotations
 import ast
 
 from errexplain.match.normalize import reports_failure, template_words
+from errexplain.match.template import compile_template
 
 LEVELS = frozenset({"error", "critical", "exception", "warning", "info"})
 GATED = frozenset({"info"})
@@ -169,6 +170,53 @@ def warned_message_arg(call: ast.Call) -> ast.expr | None:
     ):
         return None
     return _sink_arg(call, 0, "message")
+
+
+PRINT_MIN_LITERAL = 20
+"""Fewest characters of literal text a printed failure needs to be recorded: a script's bare
+``print(f"Error: {e}")`` is a lead before another project's text, no message of its own."""
+
+_PRINT_WARNING = ("warning", "warn:")
+
+
+def printed_message_arg(call: ast.Call) -> ast.expr | None:
+    """The text of ``print(...)`` (its positional arguments joined by one space, as ``print``
+    writes them with the default separator), or None when the call is no print or its
+    arguments cannot be read so (starred, a separator given). sglang's scripts and launch
+    helpers print some failures instead of logging them (`Fail to load tokenizer config with
+    error=...`), and users paste those lines."""
+    func = call.func
+    if not (isinstance(func, ast.Name) and func.id == "print") or not call.args:
+        return None
+    if any(isinstance(a, ast.Starred) for a in call.args) or any(
+        k.arg == "sep" for k in call.keywords
+    ):
+        return None
+    if len(call.args) == 1:
+        return call.args[0]
+    values: list[ast.expr] = []
+    for i, arg in enumerate(call.args):
+        if i:
+            values.append(ast.Constant(" "))
+        if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
+            values.append(arg)
+        else:
+            values.append(ast.FormattedValue(value=arg, conversion=-1, format_spec=None))
+    return ast.copy_location(ast.JoinedStr(values=values), call)
+
+
+def printed_level(template: str) -> str | None:
+    """The level a printed message is recorded at (``warning`` when it says so, else
+    ``error``), or None when it is not worth recording: it must hold PRINT_MIN_LITERAL
+    characters of literal text and report a failure by its words, read as an info line's are
+    (a print is no error by its call: `Running the stress test (timeout: <n>s)` names a
+    setting), or as a warning's when it says it is one; a usage text is help, not a failure."""
+    literal = compile_template(template).literal_text
+    head = literal.lstrip(" [*!-").lower()
+    if len(literal.strip()) < PRINT_MIN_LITERAL or head.startswith("usage"):
+        return None
+    level = "warning" if head.startswith(_PRINT_WARNING) else "error"
+    return level if reports_failure("warning" if level == "warning" else "info", template) else None
 
 
 def worth_recording(level: str, template: str) -> bool:

@@ -14,6 +14,8 @@ from errexplain.extract.logs import (
     abort_reason_message,
     client_message_arg,
     log_level,
+    printed_level,
+    printed_message_arg,
     recorded_reason_arg,
     warned_message_arg,
     worth_recording,
@@ -21,7 +23,7 @@ from errexplain.extract.logs import (
 from errexplain.extract.messages import Message, from_call, from_expr, from_log_call, source_of
 from errexplain.extract.records import RETURNED, CallInfo, ClassInfo, FileResult, Site
 from errexplain.extract.scope import Scope
-from errexplain.models import WARNED
+from errexplain.models import PRINTED, WARNED, is_test_path
 
 MAX_TEXT = 200
 _FuncDef = ast.FunctionDef | ast.AsyncFunctionDef
@@ -317,21 +319,9 @@ class SiteVisitor:
         call = node.value
         if not isinstance(call, ast.Call):
             return
+        if self._logged(node, call) or self._abort(node, call) or self._recorded(node, call):
+            return
         lookup = self._scopes[-1].lookup
-        level = log_level(call)
-        if level is not None:
-            message = from_log_call(call, node.lineno, lookup)
-            if message is not None and worth_recording(level, message.template):
-                self._add(node, "log", level, message, self._condition())
-            return
-        warned = warned_message_arg(call)
-        if warned is not None:
-            message = from_expr(warned, node.lineno, lookup)
-            if message is not None and worth_recording("warning", message.template):
-                self._add(node, "log", "warning", message, self._condition(), via=WARNED)
-            return
-        if self._abort(node, call) or self._recorded(node, call):
-            return
         cls = self._classes[-1] if self._classes else None
         found = self.helpers.site_for(call, cls, node.lineno, lookup)
         if found is not None:
@@ -346,6 +336,33 @@ class SiteVisitor:
             )
         elif isinstance(call.func, ast.Name) and call.func.id in self._imports:
             self._imported_call(node, call, *self._imports[call.func.id])
+
+    def _logged(self, node: ast.stmt, call: ast.Call) -> bool:
+        """A logging call, a ``warnings.warn`` or a ``print`` (each recorded when its text is
+        worth it, see :mod:`errexplain.extract.logs`); False when the call is none of them."""
+        lookup = self._scopes[-1].lookup
+        level = log_level(call)
+        if level is not None:
+            message = from_log_call(call, node.lineno, lookup)
+            if message is not None and worth_recording(level, message.template):
+                self._add(node, "log", level, message, self._condition())
+            return True
+        warned = warned_message_arg(call)
+        if warned is not None:
+            message = from_expr(warned, node.lineno, lookup)
+            if message is not None and worth_recording("warning", message.template):
+                self._add(node, "log", "warning", message, self._condition(), via=WARNED)
+            return True
+        printed = printed_message_arg(call)
+        if printed is None:
+            return False
+        if is_test_path(self.path):
+            return True  # (a test's prints are its run's chatter, not a failure users meet)
+        message = from_expr(printed, node.lineno, lookup)
+        level = None if message is None else printed_level(message.template)
+        if message is not None and level is not None:
+            self._add(node, "log", level, message, self._condition(), via=PRINTED)
+        return True
 
     def _abort(self, node: ast.stmt, value: ast.expr | None) -> bool:
         """A request finished with an error message its client reads (``logs.ABORT_SINKS``:

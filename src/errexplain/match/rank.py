@@ -917,11 +917,12 @@ def _confident(hit: Hit, msg: str) -> bool:
 
 
 def _order(hits: list[Hit]) -> list[Hit]:
-    def key(h: Hit) -> tuple[float, int, int, int, int, int, int, str]:
+    def key(h: Hit) -> tuple[float, int, int, int, int, int, int, int, str]:
         r = h.cand
         return (
             -round(h.raw, 6),
             int(r.in_tests),  # of equal scores, library code before the project's own tests
+            int(r.printed),  # and a raised or logged site before a script's print of the text
             # an exact match before a fuzzy one: masking values made `'ServerArgs' object has
             # no attribute 'x'` as like `'NoneType' object ...`, whose literal it is not
             int(h.kind != "exact"),

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from errexplain._startup import TYPE_CHECKING, Record
 from errexplain.match.template import compile_template, normalize_ws, render_plain
-from errexplain.models import WARNED, is_test_path
+from errexplain.models import PRINTED, WARNED, is_test_path
 
 if TYPE_CHECKING:
     from errexplain.models import Candidate, Entry, Explanation, Match, RaisedError, Snippet
@@ -158,6 +158,8 @@ def _via_text(entry: Entry) -> str:
     """How the message reaches the user when the site does not raise it itself."""
     if entry.kind == "abort":
         return f"(sent to the client in a {entry.via} reply, not raised)"
+    if entry.kind == "log" and entry.via == PRINTED:
+        return "(printed with print, not logged or raised)"
     if entry.kind == "log":
         return f"(issued with {entry.via}, not raised)"
     return f"(the message is handed to the helper {entry.via}, which raises it)"
@@ -347,7 +349,7 @@ def match_parts(m: Match, n: int, total: int, snippet: Snippet | None = None) ->
 def _verb(e: Entry) -> str:
     """What the site does with its message, for the releases line."""
     if e.kind == "log":
-        return "issued" if e.via == WARNED else "logged"
+        return {WARNED: "issued", PRINTED: "printed"}.get(e.via or "", "logged")
     return {"abort": "sent to the client", "recorded": "recorded"}.get(e.kind, "raised")
 
 
