@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from errexplain._startup import replace
 from errexplain.catalog.memory import MemoryCatalog
 from errexplain.explainer import BARE_RECORD_SCORE, BARE_SCORE, CARRIED_NOTE, explain_text
@@ -157,6 +159,45 @@ def test_a_sigquit_record_counts_beside_log_errors_but_not_beside_a_traceback():
     assert [x.error.type for x in explain_text(TRACE + line, view)] == ["RuntimeError"]
     exps = explain_text(line + logged, view)
     assert any(x.matches and x.matches[0].entry.id == "c" * 16 for x in exps)
+
+
+def test_a_sigquit_record_counts_beside_a_traceback_all_in_the_python_library():
+    """A traceback whose frames all lie in Python's own library (the resource tracker's
+    KeyError on a dead child's shared memory, printed as the server goes down) is aftermath
+    itself: the sigquit record before it is an error of its own, listed first; beside a
+    project's traceback it stays left out."""
+    sigquit = "Received sigquit from a child process. It usually means the child failed."
+    view = _view(_entry("c", "error", sigquit, "engine.py", 30, "log"))
+    line = f"[2026-10-02 11:04:09] {sigquit}\n"
+    tracker = (
+        "Traceback (most recent call last):\n"
+        '  File "/opt/conda/lib/python3.12/multiprocessing/resource_tracker.py", line 201,'
+        " in main\n"
+        "    cache[rtype].remove(name)\n"
+        "KeyError: '/psm_0c1d2e'\n"
+    )
+    exps = explain_text(line + tracker, view)
+    assert [x.error.type for x in exps] == ["", "KeyError"]
+    assert exps[0].matches[0].entry.id == "c" * 16
+    own = tracker.replace("/opt/conda/lib/python3.12/multiprocessing", "/srv/app/pkg")
+    assert [x.error.type for x in explain_text(line + own, view)] == ["KeyError"]
+
+
+@pytest.mark.parametrize(
+    ("paths", "expected"),
+    [
+        (["/usr/lib/python3.10/multiprocessing/resource_tracker.py", "<frozen runpy>"], True),
+        (["C:\\Python311\\lib\\python3.11\\asyncio\\base_events.py"], True),
+        (["/usr/lib/python3.10/runpy.py", "/venv/lib/python3.10/site-packages/pkg/x.py"], False),
+        (["/usr/lib/python3/dist-packages/pkg/x.py"], False),
+        ([], False),
+    ],
+)
+def test_interpreter_only_frames(paths, expected):
+    from errexplain.explainer import interpreter_only
+    from errexplain.models import Frame
+
+    assert interpreter_only([Frame(p, 1, "f") for p in paths]) is expected
 
 
 def test_records_beside_an_error_are_few_lookups(bundled_index, monkeypatch):

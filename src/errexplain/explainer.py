@@ -87,6 +87,17 @@ def frames_package(frames: Sequence[Frame]) -> str | None:
     return None
 
 
+_STDLIB = compile_regex(r"(?:^|/)(?:lib/)?python3(?:\.\d+)?/(?!(?:site|dist)-packages/)")
+
+
+def interpreter_only(frames: Sequence[Frame]) -> bool:
+    """Whether a traceback's frames all lie in Python's own library (`.../lib/python3.10/
+    multiprocessing/resource_tracker.py`, `<frozen runpy>`): no project's code ran there."""
+    return bool(frames) and all(
+        f.path.startswith("<frozen ") or _STDLIB.search(f.path.replace("\\", "/")) for f in frames
+    )
+
+
 def _look_alike(error: RaisedError, matches: tuple[Match, ...]) -> str | None:
     """The other project the frames lie in, when the best match is a project site that no frame
     reaches: the same wording raised by someone else's code (a fork, a sibling engine)."""
@@ -1206,7 +1217,12 @@ def _logged_beside(
     }
     # beside a traceback, a child's sigquit or `Killed` is its aftermath (the parser's noise);
     # beside log lines only, it may be the most telling line the paste has
-    aftermath = any(x.error.form in ("traceback", "jupyter") for x in found)
+    # (a traceback all in Python's own library, as `multiprocessing.resource_tracker`'s
+    # KeyError on a dead child's shared memory, is aftermath itself: the record still tells)
+    aftermath = any(
+        x.error.form in ("traceback", "jupyter") and not interpreter_only(x.error.frames)
+        for x in found
+    )
     near = {n + d for n in taken_lines for d in range(-BESIDE_NEAR, BESIDE_NEAR + 1)}
     records = [
         (ln.no, st)
