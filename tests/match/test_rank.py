@@ -731,3 +731,40 @@ def test_an_exact_match_comes_before_a_fuzzy_one_of_the_same_score():
     assert hits[0].cand.id == "t" * 16 and hits[0].kind == "exact"
     hits = rank(view, "'NoneType' object has no attribute 'shape'", "AttributeError").hits
     assert hits[0].cand.id == "n" * 16
+
+
+def test_an_elided_message_whose_first_part_holds_word_values_and_no_label():
+    """A paster quotes `Draft model's pool size (9000) is over the limit (4096). ... set
+    POOL_OVERRIDE=1`: the first part's value is words (`Draft model's`, the template's
+    `<who>`), and the template's `Warning: ` label is left out. The first part is read as the
+    start of a filling of the template (its label put back, at a small cost), and the sibling
+    template whose lead is other words does not match."""
+    from errexplain.models import Entry, Source, make_id
+
+    def entry(line: int, tmpl: str) -> Entry:
+        return Entry(
+            id=make_id("pkg", "pkg/pool.py", f"check#{line}", tmpl),
+            project="pkg",
+            exception="ValueError",
+            template=tmpl,
+            source=Source("pkg", "1.0", "pkg/pool.py", line, "check", None),
+            derived=True,
+        )
+
+    tail = (
+        "pool size (<size>) is over the limit (<limit>). Pages may be dropped under load. "
+        "To allow it anyway, set POOL_OVERRIDE=1"
+    )
+    labelled = entry(3, "Warning: <who> " + tail)
+    sibling = entry(9, "User-specified " + tail)
+    view = MemoryCatalog((labelled, sibling))
+    msg = "Draft model's pool size (9000) is over the limit (4096). ... set POOL_OVERRIDE=1"
+    top = rank(view, msg, "ValueError").hits[0]
+    assert top.id == labelled.id and top.score >= FUZZY_CUTOFF
+    assert "label the template opens with is left out" in top.reasons[0]
+    # with the label pasted, nothing is put back and nothing is charged
+    full = rank(view, "Warning: " + msg, "ValueError").hits[0]
+    assert full.id == labelled.id and full.score > top.score
+    # the sibling's own lead is read as it is, ahead of the labelled template
+    own = rank(view, msg.replace("Draft model's", "User-specified"), "ValueError").hits[0]
+    assert own.id == sibling.id

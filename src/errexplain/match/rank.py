@@ -595,6 +595,19 @@ message that names its subject and then the template's words (`token_to_kv_pool_
 leak detected`, 43 % literal) keeps its score."""
 
 
+_LABEL = compile_regex(r"(?:Warning|WARNING|Error|ERROR|Note|NOTE): ")
+"""A label a template's text opens with (`Warning: <reason> context_length ...`): a paster
+who quotes the message after it (or a wrapper that prints it without) leaves it out."""
+
+
+def with_label(compiled: Compiled, msg: str) -> str:
+    """The message with the label its template opens with put back, when it lacks it."""
+    label = _LABEL.match(compiled.literals[0])
+    if label is None or msg.startswith(label.group()):
+        return msg
+    return label.group() + msg
+
+
 def _prefix_score(template: str, msg: str) -> tuple[float, str] | None:
     """The message is the start of this template, cut off (as truncated log lines are). A cut
     the paster marked with an ellipsis is a boundary: the rest was left out on purpose."""
@@ -788,23 +801,49 @@ def _elided_score(
     the first at its start: scored like a message cut at a boundary when the paster marked
     the cut (``…``), else by the share of the template the parts cover."""
     masked = _collapse(mask_template(template))
-    pos, matched = 0, 0
+    pos, matched, cost = 0, 0, 0.0
     for i, part in enumerate(parts):
         seg = _collapse(mask(part))
         found = masked.find(seg, pos)
+        if i == 0 and found != 0:
+            # a first part whose values are words (`Target model's context_length (262144)
+            # ...` of `Warning: <reason> context_length (<n>) ...`): the start of a filling
+            lead, labelled = _filled_lead(template, part)
+            if lead:
+                matched += lead
+                cost = LABEL_COST if labelled else 0.0
+                continue
         if found < 0 or (i == 0 and found != 0):
             return None
         matched += len(seg)
         pos = found + len(seg)
     share = matched / max(len(masked), 1)
+    label = "; the label the template opens with is left out" if cost else ""
     if not marked:
-        return PREFIX_BASE + PREFIX_SPAN * min(share, 1.0), (
+        return PREFIX_BASE + PREFIX_SPAN * min(share, 1.0) - cost, (
             f"the message leaves out text of this template: its {len(parts)} sentences are "
-            "found in order"
+            f"found in order{label}"
         )
-    return PREFIX_BASE + PREFIX_SPAN * min(max(share, BOUNDARY_SHARE), 1.0), (
-        f"the message elides text of this template (…): its {len(parts)} parts are found in order"
+    return PREFIX_BASE + PREFIX_SPAN * min(max(share, BOUNDARY_SHARE), 1.0) - cost, (
+        f"the message elides text of this template (…): its {len(parts)} parts are found in "
+        f"order{label}"
     )
+
+
+LABEL_COST = 0.01
+"""What a template's label left out of the message costs: a wording read without putting it
+back is the likelier one (an older release's `User-specified context_length ...` before
+today's `Warning: <reason> context_length ...`)."""
+
+
+def _filled_lead(template: str, part: str) -> tuple[int, bool]:
+    """(literal characters of the template that a message's first part matches as the start
+    of a filling of it, or 0 when it is not one or matches less than MIN_PREFIX; whether the
+    template's label had to be put back)."""
+    compiled = compile_template(template)
+    head = with_label(compiled, part)
+    matched, _ = match_prefix(compiled, head)
+    return (matched if matched >= MIN_PREFIX else 0), head is not part
 
 
 def _best_fuzzy(
