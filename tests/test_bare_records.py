@@ -361,6 +361,24 @@ def test_a_wrapper_with_values_of_its_own_stays_the_answer():
     assert _top(line, LOGGED, DRAFT) == "l"
 
 
+def test_a_stage_wrapper_whose_last_value_after_a_colon_is_the_exception_gives_way():
+    """`[<stage>] Error during execution after <ms> ms: <exc_val>` logs the stage's own values,
+    then passes on the exception's text after a colon: when that text is a catalogued message
+    of the project, it is the error (the lead is left out as a tag, as for a one-value lead).
+    A last value after a colon that is not named for an exception's text (`<path>`) is the
+    wrapper's own and stays."""
+    stage = _entry(
+        "s", "error", "[<stage>] Error during execution after <ms> ms: <exc_val>", "p.py", 5, "log"
+    )
+    line = (
+        "[2026-10-02 11:04:09] [DraftStage] Error during execution after 21.5 ms: "
+        "Unsupported draft tokenizer backend: fastbpe\n"
+    )
+    assert _top(line, stage, DRAFT) == "d"
+    own = replace(stage, template="[<stage>] Error during execution after <ms> ms: <path>")
+    assert _top(line, own, DRAFT) == "s"
+
+
 def test_a_line_whose_short_lead_wraps_another_projects_known_message_is_the_wrapper():
     # `raise Exception(f"Warm-up failed: {e}\n{HELP}")` printed without its type, around a
     # library's message that is known on its own: the line's lead and that message together
@@ -457,6 +475,33 @@ def test_the_module_a_paste_names_tells_same_text_sites_apart():
     assert {m.entry.id for m in exp.matches} == {"d" * 16, "e" * 16} and exp.ambiguous
     # a word of the packages above both modules (demo) tells nothing
     (exp,) = [x for x in explain_text("demo run\n" + TRANSFER + line + "\n", view) if x.matches]
+    assert not any("the paste names" in r for m in exp.matches for r in m.reasons)
+
+
+def test_the_function_a_paste_names_tells_one_modules_same_text_sites_apart():
+    """Attach and detach answer `Storage tier is not enabled.` in one module: the paste that
+    says `attach` names the attach site's function. A word of the message itself (`storage`)
+    or one many catalogued messages use (`error`, of `_tier_error`) is no evidence."""
+
+    def site(letter: str, function: str, line: int) -> Entry:
+        entry = _entry(letter, "abort", "Storage tier is not enabled.", "store.py", line, "abort")
+        return replace(entry, source=replace(entry.source, function=function))
+
+    attach = site("m", "Store.attach_storage_wrapped", 10)
+    detach = site("n", "Store.detach_storage_wrapped", 40)
+    view = _view(attach, detach)
+    (exp,) = explain_text('Every attach call answers "Storage tier is not enabled."\n', view)
+    top = exp.matches[0]
+    assert top.entry.id == "m" * 16 and exp.ambiguous and len(exp.matches) == 2
+    assert any(
+        "the paste names attach (Store.attach_storage_wrapped), the other sites' functions" in r
+        for r in top.reasons
+    )
+    (exp,) = explain_text('Every storage call answers "Storage tier is not enabled."\n', view)
+    assert not any("the paste names" in r for m in exp.matches for r in m.reasons)
+    erring = site("n", "Store._tier_error", 40)
+    view = _view(attach, erring, _entry("o", "error", "Server error: <e>", "srv.py", 3, "log"))
+    (exp,) = explain_text('An error: "Storage tier is not enabled."\n', view)
     assert not any("the paste names" in r for m in exp.matches for r in m.reasons)
 
 

@@ -753,7 +753,7 @@ def explain_error(
         ranking = _with_sites(ranking, error, view, cutoff)
     matches = _by_form(tuple(_to_match(view, h) for h in ranking.hits), error.form)
     matches, ambiguous = _named_module(
-        matches, _still_ambiguous(matches, ranking.ambiguous), error, text
+        matches, _still_ambiguous(matches, ranking.ambiguous), error, text, view
     )
     matches = _logged_as(view, matches, error, text)
     nearest = tuple(_to_match(view, h) for h in ranking.nearest)
@@ -1362,8 +1362,25 @@ def _path_words(path: str | None) -> set[str]:
     return {w for w in words if len(w) >= MODULE_WORD}
 
 
+FUNCTION_WORD_IDF = 5.0
+"""Least inverse document frequency (over the catalog's templates) of a function's word that
+tells same-text sites apart when the paste says it: `error` (4.4) or `request` (4.4) is in
+every other paste; `attach` (8.3), `storage` (5.7) are not. A word no template has counts."""
+
+
+def _function_words(function: str | None) -> set[str]:
+    """The words of a site's function's own name (`Scheduler.attach_hicache_storage_wrapped`:
+    attach, hicache, storage, wrapped), not of its class."""
+    name = (function or "").rsplit(".", 1)[-1].lower()
+    return {w for w in name.split("_") if len(w) >= MODULE_WORD}
+
+
 def _named_module(
-    matches: tuple[Match, ...], ambiguous: bool, error: RaisedError, text: str
+    matches: tuple[Match, ...],
+    ambiguous: bool,
+    error: RaisedError,
+    text: str,
+    view: CatalogView | None = None,
 ) -> tuple[tuple[Match, ...], bool]:
     """(matches, still ambiguous): of the sites that raise the best text with the best score,
     the only one whose module the paste names outside the error's message or in its values (a
@@ -1378,6 +1395,22 @@ def _named_module(
     top = matches[0]
     same = [m for m in matches if m.score == top.score and m.entry.template == top.entry.template]
     own = {id(m): _path_words(m.entry.source.path) for m in same}
+    by_function = len({frozenset(w) for w in own.values()}) == 1
+    if by_function:
+        # one module's sites (`attach_hicache_storage_wrapped` and `detach_...` answer the same
+        # text): the words of their functions tell them apart, as a module's tell modules apart
+        # (not a word of the message's own text, which every site's paste holds, nor one
+        # that many catalogued messages use: `error` of `_scheduler_died_error`)
+        told = {w.lower() for w in _WORD.findall(top.entry.template)}
+        idf = view.word_stats().idf if view is not None else {}
+        own = {
+            id(m): {
+                w
+                for w in _function_words(m.entry.source.function) - told
+                if idf.get(w, FUNCTION_WORD_IDF) >= FUNCTION_WORD_IDF
+            }
+            for m in same
+        }
     common = set.intersection(*own.values())
     rest = text.replace(error.message, " ") if error.message else text
     # the dotted module names in the message's values first (its literal text is the same at
@@ -1393,9 +1426,13 @@ def _named_module(
     if not named or len(named) > NAMED_FEW or len(named) == len(same):
         return matches, True
     firsts = []
+    what = "functions" if by_function else "paths"
     for m, words in named:
-        others = "the other sites' paths do not" if len(named) == 1 else "most sites' paths do not"
-        why = f"the paste names {', '.join(words)} ({m.entry.source.path}), {others}"
+        others = (
+            f"the other sites' {what} do not" if len(named) == 1 else f"most sites' {what} do not"
+        )
+        where = (m.entry.source.function if by_function else m.entry.source.path) or ""
+        why = f"the paste names {', '.join(words)} ({where}), {others}"
         firsts.append(replace(m, reasons=(*m.reasons, why)))
     chosen = {id(m) for m, _ in named}
     return (*firsts, *(x for x in matches if id(x) not in chosen)), True
@@ -1991,9 +2028,9 @@ def _passed_on(
     whole: that is the error, the lead only says which handler sent it. (ranking, the lead
     left out or "")."""
     top = ranking.hits[0] if ranking.hits else None
-    if top is None or top.kind != "exact" or len(top.values) != 1 or not passes_on(top.template):
+    if top is None or top.kind != "exact" or not top.values or not passes_on(top.template):
         return ranking, ""
-    value = top.values[0][1]
+    value = top.values[-1][1]
     if not error.message.endswith(value):
         return ranking, ""
     inner = rank(view, value, "", error.frames, window=win)

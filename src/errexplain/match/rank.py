@@ -915,7 +915,14 @@ def passes_on(template: str) -> bool:
     catalogued message; when it is one, that message is the error (see the explainer's
     `_wrapping`)."""
     compiled = compile_template(template)
-    return len(compiled.names) == 1 and not compiled.literals[-1].strip()
+    if not compiled.names or compiled.literals[-1].strip():
+        return False
+    if len(compiled.names) == 1:
+        return True
+    # a handler's lead with values of its own before the text it passes on (`[<stage>] Error
+    # during execution after <ms> ms: <exc_val>`): the last value, after a colon, named for prose
+    words = "".join(c if c.isalnum() else " " for c in compiled.names[-1].lower()).split()
+    return compiled.literals[-2].rstrip().endswith(":") and any(w in _PROSE_NAMES for w in words)
 
 
 def _wrapped_inside(hits: Sequence[Hit], cutoff: float) -> dict[int, float]:
