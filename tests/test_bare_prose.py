@@ -66,6 +66,29 @@ def test_a_message_written_into_a_sentence_is_found(text):
     assert text.find(exp.error.message) > 0  # read from where the message starts
 
 
+@pytest.mark.parametrize(
+    ("left", "right"), [("\uff08", "\uff09"), ("\u300c", "\u300d"), ("\u300e", "\u300f")]
+)
+def test_a_message_in_cjk_brackets_or_full_width_parentheses_is_found(left, right):
+    """Chinese and Japanese prose puts an English message in corner brackets or full-width
+    parentheses, with no space around it."""
+    text = (
+        f"\u52a0\u8f7d\u8349\u7a3f\u6a21\u578b\u65f6\u5d29\u6e83{left}"
+        f"Paged KV pool page sizes must agree across ranks{right}\uff0c\u4e00\u4e2a\u7a97\n"
+    )
+    (exp,) = explain_text(text, VIEW)
+    assert exp.matches[0].entry.template == POOL
+    assert exp.error.message == "Paged KV pool page sizes must agree across ranks"
+
+
+def test_full_width_parentheses_are_asides_when_a_line_is_asked_whether_it_quotes():
+    from errexplain.explainer import _quoted
+
+    line = "\u542f\u52a8\u65f6\u7ecf RoCE\uff08the CX-7 direct link\uff09\u5931\u8d25"
+    assert _quoted(line) == []
+    assert _quoted(line, asides=True) == ["the CX-7 direct link"]
+
+
 def test_prose_that_only_shares_a_few_words_is_not_an_error():
     assert explain_text("the page sizes of my pool must agree with what the docs say", VIEW) == ()
     assert explain_text("Could not resolve the host name for the proxy", VIEW) == ()

@@ -1784,7 +1784,19 @@ however long its values: `bench/accuracy.py` "bare line" 95.3 -> 96.3 %, 1500 sa
 real paste changed): a reworded wording of an older release scores about 0.85-0.9
 (bench/accuracy.py "bare older": 41 % found at 0.9, 70 % at 0.85, 600 sampled; no line of a
 normal server start-up log is taken at 0.85, tests/test_bare_records.py)."""
-_QUOTES = (('"', '"'), ("'", "'"), ("`", "`"), ("\u201c", "\u201d"))
+_QUOTES = (
+    ('"', '"'),
+    ("'", "'"),
+    ("`", "`"),
+    ("\u201c", "\u201d"),
+    ("\u300c", "\u300d"),  # CJK corner brackets
+    ("\u300e", "\u300f"),
+)
+_ASIDES = (("\uff08", "\uff09"),)
+"""Full-width parentheses: Chinese and Japanese prose puts an English message in them
+(`... scheduler\uff08Insufficient multimodal embedding length\uff09`), read as quoted when
+messages are looked for; they are asides, not quotes, when a line is asked whether it quotes
+another message (:func:`_said_of_another`)."""
 
 
 def _quote_spans(line: str, left: str, right: str) -> Iterator[tuple[int, int]]:
@@ -1799,10 +1811,11 @@ def _quote_spans(line: str, left: str, right: str) -> Iterator[tuple[int, int]]:
         start = line.find(left, end + 1)
 
 
-def _quoted(st: str, least: int = BARE_MIN_CHARS) -> list[str]:
-    """Text between matching quotes on one line, long enough to be a message (`least`)."""
+def _quoted(st: str, least: int = BARE_MIN_CHARS, asides: bool = False) -> list[str]:
+    """Text between matching quotes on one line, long enough to be a message (`least`); and
+    between full-width parentheses with `asides` (:data:`_ASIDES`)."""
     out = []
-    for left, right in _QUOTES:
+    for left, right in (*_QUOTES, *_ASIDES) if asides else _QUOTES:
         for start, end in _quote_spans(st, left, right):
             inner = st[start + 1 : end].strip()
             if len(inner) >= least:
@@ -1898,7 +1911,7 @@ def _bare_candidates(
             if not nxt:
                 break
             joined.append(f"{joined[-1]} {nxt}")
-        spans = [*_quoted(st), *_quoted_across(st, joined)]
+        spans = [*_quoted(st, asides=True), *_quoted_across(st, joined)]
         if quoted:
             title = title_text(raw[no - 1]) if no <= len(raw) else None
             parts = spans + ([title, *_suffixes(title)] if title else [])
@@ -2500,7 +2513,7 @@ def _quoted_fragments(
     out: list[Explanation] = []
     taken: set[str] = set()
     for ln in clean_lines(text):
-        for span in _quoted(ln.text, HEAD_MIN_CHARS):
+        for span in _quoted(ln.text, HEAD_MIN_CHARS, asides=True):
             frag = normalize_ws(span.strip("`'\""))
             short = len(frag) < CUT_KNOWN or len(frag.split()) < FRAGMENT_MIN_WORDS
             if frag in taken or (
