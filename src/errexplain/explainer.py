@@ -1402,15 +1402,17 @@ def _named_module(
         # (not a word of the message's own text, which every site's paste holds, nor one
         # that many catalogued messages use: `error` of `_scheduler_died_error`)
         told = {w.lower() for w in _WORD.findall(top.entry.template)}
-        idf = view.word_stats().idf if view is not None else {}
-        own = {
-            id(m): {
-                w
-                for w in _function_words(m.entry.source.function) - told
-                if idf.get(w, FUNCTION_WORD_IDF) >= FUNCTION_WORD_IDF
+        own = {id(m): _function_words(m.entry.source.function) - told for m in same}
+        said = {w.lower() for w in _WORD.findall(text)}
+        shared = set.intersection(*own.values())
+        if view is not None and any((words - shared) & said for words in own.values()):
+            # (the catalog's word statistics are read only when a word that tells the sites
+            # apart is said: reading them costs a cold start 10 ms)
+            idf = view.word_stats().idf
+            own = {
+                k: {w for w in words if idf.get(w, FUNCTION_WORD_IDF) >= FUNCTION_WORD_IDF}
+                for k, words in own.items()
             }
-            for m in same
-        }
     common = set.intersection(*own.values())
     rest = text.replace(error.message, " ") if error.message else text
     # the dotted module names in the message's values first (its literal text is the same at
