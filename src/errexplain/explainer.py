@@ -1364,8 +1364,9 @@ def _path_words(path: str | None) -> set[str]:
 
 FUNCTION_WORD_IDF = 5.0
 """Least inverse document frequency (over the catalog's templates) of a function's word that
-tells same-text sites apart when the paste says it: `error` (4.4) or `request` (4.4) is in
-every other paste; `attach` (8.3), `storage` (5.7) are not. A word no template has counts."""
+tells same-text sites apart when the paste says it: `error` (4.4) or `request` (4.4) is a word
+of many pastes whatever their error; `attach` (8.3), `storage` (5.7) are not. A word no template
+has counts."""
 
 
 def _function_words(function: str | None) -> set[str]:
@@ -1389,7 +1390,8 @@ def _named_module(
     sglang.srt.multimodal.processors.x: ...`, logged by the processor registry in
     managers/multimodal_processor.py as by the model registry) comes first, with the reason. A
     word is weak evidence (`cuda` in a value names every `cuda_*.py`), so the score stays and the
-    sites are still listed as raising the same text."""
+    sites are still listed as raising the same text. Sites of one module are told apart so by
+    the words of their functions (:func:`_function_words`; `view` gives the words' idf)."""
     if not ambiguous or not text:
         return matches, ambiguous
     top = matches[0]

@@ -911,9 +911,11 @@ def wrapper_head(template: str) -> bool:
 def passes_on(template: str) -> bool:
     """Whether a template is a lead of its own words before one value that ends it (`Internal
     server error: <str(e)>`, `Error in request: <e>`): a handler passing on the text of the
-    exception it caught. Such a wrapper explains the line when the text it passes on is no
+    exception it caught; or a lead with values of its own whose last value, after a colon, is
+    named for an exception's text (`[<stage>] Error during execution after <ms> ms: <exc_val>`).
+    Such a wrapper explains the line when the text it passes on (its last value) is no
     catalogued message; when it is one, that message is the error (see the explainer's
-    `_wrapping`)."""
+    `_passed_on`)."""
     compiled = compile_template(template)
     if not compiled.names or compiled.literals[-1].strip():
         return False
