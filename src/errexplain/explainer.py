@@ -1358,8 +1358,12 @@ def _path_words(path: str | None) -> set[str]:
     parts = (path or "").lower().removesuffix(".py").split("/")[-2:]
     if parts[-1].startswith("__"):  # a package's __init__.py or __main__.py: its directory
         parts = parts[:-1]
-    words = "_".join(parts).replace(".", "_").split("_")
-    return {w for w in words if len(w) >= MODULE_WORD}
+    return _name_words("_".join(parts).replace(".", "_"))
+
+
+def _name_words(name: str) -> set[str]:
+    """The words of a snake_case name (`mooncake_store`) of MODULE_WORD letters or more."""
+    return {w for w in name.split("_") if len(w) >= MODULE_WORD}
 
 
 FUNCTION_WORD_IDF = 5.0
@@ -1372,8 +1376,7 @@ has counts."""
 def _function_words(function: str | None) -> set[str]:
     """The words of a site's function's own name (`Scheduler.attach_hicache_storage_wrapped`:
     attach, hicache, storage, wrapped), not of its class."""
-    name = (function or "").rsplit(".", 1)[-1].lower()
-    return {w for w in name.split("_") if len(w) >= MODULE_WORD}
+    return _name_words((function or "").rsplit(".", 1)[-1].lower())
 
 
 def _named_module(
