@@ -54,6 +54,9 @@ class RaisedError(Record):
     traceback), "line" (a bare `Type: message` line), "json" (an HTTP error body), "log" (an
     error log line, or an exception inside one), "repr" (`ValueError('...')`), "prose" (quoted
     in text) or "argparse" (`prog: error: message`, a command line's usage error).
+    `lead` holds the words of a line of output before an exception written inside it (the
+    record that reports it: `Decode transfer failed ... with exception KVTransferError(...)`),
+    so that two different records wrapping one exception stay two errors.
     """
 
     type: str
@@ -67,6 +70,7 @@ class RaisedError(Record):
     truncated: bool = False
     line_no: int = 0
     form: str = "traceback"
+    lead: str = ""
 
     @property
     def short_type(self) -> str:

@@ -288,9 +288,24 @@ def _merge(errors: Sequence[RaisedError]) -> tuple[RaisedError, ...]:
 
 
 def _key(err: RaisedError) -> tuple[object, ...]:
-    """Same type, message and frames; paths compared by their last two parts."""
+    """Same type, message and frames, and for an exception written inside a line of output the
+    same words before it (ranks printing one record merge; two records do not); paths compared
+    by their last two parts."""
     frames = tuple(("/".join(f.path.split("/")[-2:]), f.line, f.function) for f in err.frames)
-    return (err.type, err.message, frames, err.truncated)
+    return (err.type, err.message, frames, err.truncated, err.lead)
+
+
+_LEAD_WORD = compile_regex(r"\b[A-Za-z][a-z]{2,}\b")
+_LEAD_CHARS = 300
+"""A word of a record's lead: a plain word of its text (values such as ids, counts and hex
+digests, identifiers such as a test's name, and level names are not), and how much of the line
+before the exception is read for them."""
+
+
+def lead_words(st: str, typ: str) -> str:
+    """The words of line `st` before its exception `typ` (the record reporting it)."""
+    at = st.find(typ)
+    return " ".join(_LEAD_WORD.findall(st[max(0, at - _LEAD_CHARS) : max(at, 0)]))
 
 
 def _json_bodies(lines: Sequence[Line]) -> dict[int, list[str]]:
@@ -362,7 +377,10 @@ def secondary_candidates(
         ranks = (rank,) if rank else ()
         reprs = exception_reprs(st)
         if reprs:
-            out.extend(RaisedError(t, m, ranks=ranks, line_no=no, form="repr") for t, m in reprs)
+            out.extend(
+                RaisedError(t, m, ranks=ranks, line_no=no, form="repr", lead=lead_words(st, t))
+                for t, m in reprs
+            )
             continue
         err = _log_error(lines, idx, cut)
         if err is not None:
@@ -472,7 +490,8 @@ class _Stream:
             if line.record:
                 self._close_trace()
             for typ, message, quoted in heads:  # quoted: prose; else a line of output
-                self._raise(line, (typ, message), "prose" if quoted else "log", more=not quoted)
+                form, lead = ("prose", "") if quoted else ("log", lead_words(st, typ))
+                self._raise(line, (typ, message), form, more=not quoted, lead=lead)
         elif "assert " in st:
             self._prose_asserts(line, st)
 
@@ -646,9 +665,12 @@ class _Stream:
         blank, code = self.lines[at - 1], self.lines[at - 2]
         return not blank.text.strip() and not blank.fence and bool(code.text.strip())
 
-    def _raise(self, line: Line, head: tuple[str, str], form: str, more: bool = True) -> None:
+    def _raise(
+        self, line: Line, head: tuple[str, str], form: str, more: bool = True, lead: str = ""
+    ) -> None:
         """An exception line: its message (continued on the lines below when `more`; never
-        after a bare `NotImplementedError` or a quoted one) ends the traceback being read."""
+        after a bare `NotImplementedError` or a quoted one) ends the traceback being read.
+        `lead`: the words before it of the line of output it was written in."""
         message = head[1]
         if more:
             prev = self.lines[self.i - 2] if self.i >= 2 else None
@@ -671,7 +693,8 @@ class _Stream:
                 form = "json"
         # every field positionally: binding keywords costs as much as the rest of this call
         ranks = (rank,) if rank else ()
-        self._emit(RaisedError(typ, message, frames, (), None, (), 1, ranks, False, line.no, form))
+        err = RaisedError(typ, message, frames, (), None, (), 1, ranks, False, line.no, form, lead)
+        self._emit(err)
 
     def _emit(self, err: RaisedError) -> None:
         if self.chain:
