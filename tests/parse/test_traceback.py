@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from errexplain.models import RaisedError
 from errexplain.parse import parse_traceback
-from errexplain.parse.lines import ELIDED, line_kind
+from errexplain.parse.lines import ELIDED, NOISE, line_kind
 
 DATA = Path(__file__).parent.parent / "data" / "tracebacks"
 PREFIX = "[2026-10-02 11:04:09 TP0] "
@@ -381,6 +381,30 @@ def test_eight_ranks_merge() -> None:
     assert err.line_no == 6
 
 
+def test_ranks_printing_one_record_merge_but_two_records_wrapping_one_exception_do_not() -> None:
+    # Two different records (a prefill and a decode failure) wrap the same exception text; each
+    # is its own error. The same record printed by two ranks, with its own ids, is one.
+    text = (
+        "[2026-03-01 10:00:00 TP0] Upload failed for job id=7f3a91c2 size=4096 with exception "
+        "StoreError(key=11): Connection reset.\n"
+        "[2026-03-01 10:00:00 TP1] Upload failed for job id=0b22de41 size=8192 with exception "
+        "StoreError(key=12): Connection reset.\n"
+        "[2026-03-01 10:00:01 TP0] Download aborted for job id=5c0c aa=1 with exception "
+        "StoreError(key=13): Connection reset.\n"
+    )
+    upload, download = parse_traceback(text)
+    assert (upload.type, upload.message) == ("StoreError", "Connection reset.")
+    assert (upload.count, upload.ranks) == (2, ("TP0", "TP1"))
+    assert (download.message, download.count, download.line_no) == ("Connection reset.", 1, 3)
+    # a table row's test names are identifiers, not words of a record: rows merge
+    rows = (
+        "test_a.py::TestX::test_one | ERROR | RuntimeError: no driver found.\n"
+        "test_a.py::TestX::test_two | ERROR | RuntimeError: no driver found.\n"
+    )
+    (row,) = parse_traceback(rows)
+    assert row.count == 2
+
+
 def test_truncated_second_rank_does_not_hide_complete_error() -> None:
     err = only("truncated_second_rank.txt")
     assert (err.type, err.message, err.truncated) == (
@@ -540,8 +564,10 @@ _ALPHABET = st.characters(
     blacklist_categories=("Cc", "Cs"),
 )
 # A message line shaped like markdown, a log prefix or `SomeName: text` is read as such, a
-# line of dots alone (`...`, `..`, `…`) as lines the paster left out, and a blank line followed
-# by unindented text ends a message, so the oracle generates none of them.
+# line of dots alone (`...`, `..`, `…`) as lines the paster left out, a line that opens a
+# crash record of its own (`Fatal Python error`, `Segmentation fault`, `Killed`) as that record,
+# and a blank line followed by unindented text ends a message, so the oracle generates none of
+# them.
 _EXCEPTION_LIKE = re.compile(r"\s*[A-Z][\w.]*(?:\(.*\))?:")
 _COMPOSE_LIKE = re.compile(r"[A-Za-z0-9][\w.-]*[-_]\d{1,4} {1,40}\|")  # (`name-1  | `)
 _LINE = st.text(_ALPHABET, max_size=60).filter(
@@ -550,6 +576,7 @@ _LINE = st.text(_ALPHABET, max_size=60).filter(
         and not _EXCEPTION_LIKE.match(s)
         and not _COMPOSE_LIKE.match(s)
         and not ELIDED.fullmatch(s.strip())
+        and not NOISE.match(s.strip())
         and bool(s.strip())
     )
 )
