@@ -702,6 +702,33 @@ def test_a_removed_wording_points_at_the_current_template_that_generalizes_it(ne
     assert not _generalizes(other_type, OLD_LEAK)
 
 
+def test_the_current_wording_is_named_at_its_latest_place_and_beside_the_old_file():
+    """Two current sites generalize a removed wording: a caller in another file and the helper
+    that took the check over in the old wording's own file. The helper is named, at the place
+    its last release has it, though the match's source was pinned to an older release."""
+    from errexplain.explainer import _same_text_now
+    from errexplain.models import Match
+
+    old = replace(OLD_LEAK, source=replace(OLD_LEAK.source, path="sglang/pools/alloc.py", line=40))
+    caller = replace(
+        NEW_LEAK,
+        id="f" * 16,
+        source=replace(NEW_LEAK.source, path="sglang/engine.py", line=7),
+        at="1.2..2.0 sglang/engine.py:7 f",
+    )
+    pinned = replace(NEW_LEAK.source, version="1.2", path="sglang/pools/alloc.py", line=55)
+    helper = replace(
+        NEW_LEAK, source=pinned, at="1.2 sglang/pools/alloc.py:55 f; 2.0 sglang/pools/leak.py:90"
+    )
+    for matches in ((caller, helper), (helper, caller)):
+        out = _same_text_now(
+            (Match(old, 0.99, "exact"), *(Match(e, 0.95, "exact") for e in matches))
+        )
+        current = out[0].current
+        assert current is not None
+        assert (current.id, current.path, current.line) == (helper.id, "sglang/pools/leak.py", 90)
+
+
 # ------------------------------------------ a frame where an earlier wording of the check sat
 
 

@@ -37,6 +37,7 @@ from errexplain.models import (
     Project,
     RaisedError,
     ReleaseGuess,
+    at_lines,
     at_sites,
 )
 from errexplain.parse import parse_traceback
@@ -586,7 +587,11 @@ def _final_guess(
 
 
 def _current(e: Entry) -> Current:
-    """Where and how the latest release words a check: entry `e`, its lineage's head."""
+    """Where and how the latest release words a check: entry `e`, its lineage's head, at its
+    last recorded place (its source may have been pinned to the paste's release)."""
+    if e.at:
+        _, _, path, line = at_lines(e.at)[-1]
+        return Current(e.id, e.template, path, line, e.statement)
     return Current(e.id, e.template, e.source.path, e.source.line, e.statement)
 
 
@@ -653,11 +658,21 @@ def _same_text_now(matches: tuple[Match, ...]) -> tuple[Match, ...]:
         e = m.entry
         now = live.get(key(e))
         if now is None and m.current is None and e.removed_in:
-            now = next((g for g in general if _generalizes(g, e)), None)
+            # of several, the one in the old wording's file (a helper that took the check over
+            # beside it, rather than another caller logging the same words)
+            now = min(
+                (g for g in general if _generalizes(g, e)),
+                key=lambda g: _file_name(g.source.path) != _file_name(e.source.path),
+                default=None,
+            )
         if m.current is None and e.removed_in and now is not None and now.id != e.id:
             m = replace(m, current=_current(now))
         out.append(m)
     return tuple(out)
+
+
+def _file_name(path: str | None) -> str:
+    return (path or "").rsplit("/", 1)[-1]
 
 
 GENERAL_SCORE = 0.85
