@@ -768,3 +768,24 @@ def test_an_elided_message_whose_first_part_holds_word_values_and_no_label():
     # the sibling's own lead is read as it is, ahead of the labelled template
     own = rank(view, msg.replace("Draft model's", "User-specified"), "ValueError").hits[0]
     assert own.id == sibling.id
+
+
+@pytest.mark.parametrize(
+    ("name", "prose"),
+    [
+        ("e", True),
+        ("str(err)", True),
+        ("exc_val", True),  # a word of it names an exception's text
+        ("self.error_text", True),  # its last word ends like one
+        ("detail", True),
+        ("name", False),
+        ("backend", False),
+        ("self.model_config.hidden_size", False),
+    ],
+)
+def test_a_placeholder_named_for_prose_is_one_definition(name: str, prose: bool) -> None:
+    from errexplain.match.rank import passes_on, prose_named
+
+    assert prose_named(name) is prose
+    # a lead with values of its own passes its last value on when that one is named for prose
+    assert passes_on(f"[<stage>] Failed after <ms> ms: <{name}>") is prose

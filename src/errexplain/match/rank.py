@@ -560,6 +560,21 @@ message, a reason, a detail."""
 _PROSE_SUFFIXES = ("error", "exception", "message", "msg", "reason", "detail", "details", "text")
 
 
+def prose_named(name: str) -> bool:
+    """Whether a placeholder is named for prose: one of its words (split at anything but
+    letters and digits: `exc_val`, `str(err)`) is a prose name, or its last word ends like one
+    (`detail`, `error_text`) or is `str`. One definition for the short-template penalty
+    (:func:`_prose_tail`) and for a wrapper passing text on (:func:`passes_on`)."""
+    words = "".join(c if c.isalnum() else " " for c in name.lower()).split()
+    if not words:
+        return False
+    return (
+        any(w in _PROSE_NAMES for w in words)
+        or words[-1].endswith(_PROSE_SUFFIXES)
+        or words[-1] == "str"
+    )
+
+
 def _prose_tail(compiled: Compiled, pair: tuple[str, str]) -> bool:
     """A short template that ends with a placeholder named for one value (`Invalid backend:
     <name>`) whose value in the message is a clause of prose (`None, expected sglang or vllm`):
@@ -568,9 +583,7 @@ def _prose_tail(compiled: Compiled, pair: tuple[str, str]) -> bool:
     if compiled.literals[-1].strip() or compiled.literal_len >= SHORT_LITERAL:
         return False
     name, value = pair
-    last = "".join(c if c.isalnum() or c == "_" else " " for c in name).split()
-    tail = last[-1].lower() if last else ""
-    if tail in _PROSE_NAMES or tail.endswith(_PROSE_SUFFIXES) or tail == "str":
+    if prose_named(name):
         return False
     if "," not in value:
         return False
@@ -923,8 +936,7 @@ def passes_on(template: str) -> bool:
         return True
     # a handler's lead with values of its own before the text it passes on (`[<stage>] Error
     # during execution after <ms> ms: <exc_val>`): the last value, after a colon, named for prose
-    words = "".join(c if c.isalnum() else " " for c in compiled.names[-1].lower()).split()
-    return compiled.literals[-2].rstrip().endswith(":") and any(w in _PROSE_NAMES for w in words)
+    return compiled.literals[-2].rstrip().endswith(":") and prose_named(compiled.names[-1])
 
 
 def _wrapped_inside(hits: Sequence[Hit], cutoff: float) -> dict[int, float]:
