@@ -517,3 +517,70 @@ def test_a_constant_written_out_is_the_same_message(short, long, expands):
     from errexplain.extract.lineage import _expands
 
     assert _expands(short, long) is expands
+
+
+# modelled on sglang 0.5.14 -> 0.5.15: a literal wording per parser became one helper's template
+# in the same file; and on 0.5.10 -> 0.5.11: the pool's name in a leak message became a value
+GENERAL_BEFORE = """
+def resolve_parsers(args):
+    if args.fallback:
+        logger.warning(
+            "--tool-call-parser=auto specified but could not detect "
+            "tool-call parser from chat template. Disabling tool-call parser."
+        )
+"""
+GENERAL_BOTH = GENERAL_BEFORE.replace("resolve_parsers(args)", "resolve_both(args)") + (
+    GENERAL_BEFORE.replace("resolve_parsers(args)", "resolve_reasoning(args)")
+    .replace("tool-call-parser=", "reasoning-parser=")
+    .replace("tool-call parser", "reasoning parser")
+)
+GENERAL_AFTER = """
+def _log_undetected(attr, label):
+    logger.warning(
+        f"--{attr}=auto specified but could not detect "
+        f"{label} from chat template. Disabling {label}."
+    )
+"""
+
+
+def test_a_wording_made_a_helper_template_in_its_file_is_followed():
+    history = history_of(
+        {"sglang/srt/parser/detect.py": GENERAL_BEFORE},
+        {"sglang/srt/parser/detect.py": GENERAL_AFTER},
+    )
+    first, second = one_lineage(history)
+    assert first.template.startswith("--tool-call-parser") and "<label>" in second.template
+    assert [a.how for a in history.audit] == ["generalised"]
+
+
+def test_wordings_generalised_by_one_helper_are_replaced_by_it():
+    """Two checks' wordings, one helper's template: which one it continues is not guessed;
+    both lineages end, replaced by the helper."""
+    history = history_of(
+        {"sglang/srt/parser/detect.py": GENERAL_BOTH},
+        {"sglang/srt/parser/detect.py": GENERAL_AFTER},
+    )
+    tool, reasoning, helper = history.lineages
+    assert helper.occurrences[0][0] == 1 and "<label>" in helper.last[1].template
+    assert tool.replaced_by == reasoning.replaced_by == (1, 2)
+
+
+@pytest.mark.parametrize(
+    "after",
+    [
+        # too little of the old text is kept
+        'def f(x):\n    logger.warning(f"--{x}=auto specified. Disabling {x}.")\n',
+        # kept in another file with nothing of its place
+        None,
+    ],
+)
+def test_a_generalised_wording_needs_its_words_and_its_place(after):
+    tree = (
+        {"sglang/srt/parser/detect.py": after}
+        if after
+        else {"sglang/srt/other/elsewhere.py": GENERAL_AFTER}
+    )
+    history = history_of({"sglang/srt/parser/detect.py": GENERAL_BEFORE}, tree)
+    old, new = history.lineages
+    assert old.last[0] == 0 and new.occurrences[0][0] == 1
+    assert "generalised" not in [a.how for a in history.audit]

@@ -41,6 +41,19 @@ at R-1 in three passes:
    ``{self.debug_name} watchdog timeout (self.watchdog_timeout=..., self.soft=...)`` in
    ``utils/watchdog.py``).
 
+   Then **generalised** (2f): a leftover site whose template is exactly one leftover
+   lineage's message with some of its literal text made a placeholder (:func:`generalizes`:
+   every literal part of the new template found in order in the old message's literal text,
+   together at least :data:`MIN_GENERAL_SHARE` of it and :data:`MIN_LITERAL_VERBATIM`
+   characters), of the same kind and exception, in the same file or a function of the same
+   name, the only such pair on both sides (one wording per parser made
+   one helper's: ``--tool-call-parser=auto specified but could not detect tool-call parser
+   ...`` -> ``--<attr>=auto specified but could not detect <label> ...``;
+   ``token_to_kv_pool_allocator memory leak detected! <msg>`` -> ``<pool_name> memory leak
+   detected! <msg>``). When several ended lineages are each so generalised by one new site (a
+   helper that took over the wordings of two or more checks), that site is what replaced
+   them (``replaced_by``), before the nearest similar site of the same function.
+
 What is left starts a new lineage; a lineage not continued ends. Sites are compared through
 their fields only (``kind`` is one more field), so new kinds of sites need nothing here.
 """
@@ -83,6 +96,9 @@ MOVED_RIVAL = 0.8
 (or lineage) may be even :data:`MOVED_RIVAL` similar to either of the two."""
 MIN_GROWN_PART = 30
 MIN_GROWN_SHARE = 0.6
+MIN_GENERAL_SHARE = 0.4
+"""Pass 2f: the share of an old message's literal text that a template generalising it must
+keep (the explainer's GENERAL_SHARE, by which it names the current wording at match time)."""
 """Pass 2e: the longest literal part a grown message keeps, and the share of the new literal
 text the old one must make up (a long message that quotes a short one is another check)."""
 GAINED_MESSAGE = 0.6
@@ -445,6 +461,81 @@ def _grown(
     ]
 
 
+def generalizes(new: Site, old: Site) -> bool:
+    """Whether ``new``'s template is ``old``'s message with some of its literal text made a
+    placeholder: the same kind and exception, and every literal part of ``new`` in order in
+    ``old``'s literal text, at least MIN_GENERAL_SHARE of it and MIN_LITERAL_VERBATIM
+    characters, with more placeholders than ``old``."""
+    if new.kind != old.kind or new.exception != old.exception or not new.template:
+        return False
+    now, before = compile_template(new.template), compile_template(old.template)
+    if len(now.names) <= len(before.names):
+        return False
+    text = "".join(before.literals)
+    parts = [p for p in now.literals if p.strip()]
+    at = 0
+    for part in parts:
+        at = text.find(part, at)
+        if at < 0:
+            return False
+        at += len(part)
+    kept = sum(len(p.strip()) for p in parts)
+    return kept >= MIN_LITERAL_VERBATIM and kept >= MIN_GENERAL_SHARE * len(text.strip())
+
+
+def _generalised(
+    old: Sequence[Site], new: Sequence[Site], olds: Sequence[int], news: Sequence[int]
+) -> list[Pairing]:
+    """Pass 2f (module docstring)."""
+    by_name: dict[str, list[int]] = defaultdict(list)
+    for i in olds:
+        for name in _place_names(old[i]):
+            by_name[name].append(i)
+    found: dict[int, list[int]] = defaultdict(list)  # new -> old
+    back: dict[int, list[int]] = defaultdict(list)  # old -> new
+    for j in news:
+        if "<" not in new[j].template:
+            continue
+        near = {i for name in _place_names(new[j]) for i in by_name.get(name, ())}
+        for i in sorted(near):
+            if generalizes(new[j], old[i]):
+                found[j].append(i)
+                back[i].append(j)
+    return [
+        Pairing(i, j, False, None, "generalised")
+        for j, (i, *more) in sorted(found.items())
+        if not more and back[i] == [j]
+    ]
+
+
+def _place_names(site: Site) -> tuple[str, ...]:
+    """What of a site's place a move may keep, for pass 2f: its file name and its function's
+    name (a module-level site has only its file name)."""
+    file = "file:" + posixpath.basename(site.path)
+    if site.function == "<module>":
+        return (file,)
+    return (file, "function:" + _last(site.function))
+
+
+def templates_by_place(sites: Sequence[Site]) -> dict[str, list[int]]:
+    """The sites with a placeholder in their template (indices), by :func:`_place_names`."""
+    out: dict[str, list[int]] = defaultdict(list)
+    for j, site in enumerate(sites):
+        if "<" in site.template:
+            for name in _place_names(site):
+                out[name].append(j)
+    return out
+
+
+def generalised_by(old: Site, new: Sequence[Site], by_place: dict[str, list[int]]) -> int | None:
+    """The one new site (index) in ``old``'s file or of its function's name whose template
+    generalises the removed ``old``'s message (:func:`generalizes`), or None. ``by_place``:
+    :func:`templates_by_place` of ``new``."""
+    near = {j for name in _place_names(old) for j in by_place.get(name, ())}
+    found = [j for j in sorted(near) if generalizes(new[j], old)]
+    return found[0] if len(found) == 1 else None
+
+
 def _literal_parts(site: Site) -> list[str]:
     """The literal parts of a site's template, in lower case (its placeholders only split it:
     value-like words it writes out, `Mamba/SSM`, are kept)."""
@@ -487,7 +578,7 @@ def pair(old: Sequence[Site], new: Sequence[Site]) -> list[Pairing]:
     rest_new = [j for j in range(len(new)) if j not in taken_new]
     if rest_old and rest_new:
         pairs += _similar(old, new, rest_old, rest_new)
-        for follow in (_verbatim, _same_words_in_file, _moved, _grown):
+        for follow in (_verbatim, _same_words_in_file, _moved, _grown, _generalised):
             taken_old = {p.old for p in pairs}
             taken_new = {p.new for p in pairs}
             pairs += follow(
@@ -604,10 +695,29 @@ class History:
             prev = lin.occurrences[-1][1] if lin.occurrences else None
             lin.occurrences.append((r, prev if prev == site else site))
         continued = set(owner.values())
-        for k, n in enumerate(self.alive):
-            if n not in continued:
-                self._ended.append(n)
-                found = replacement(old[k], sites, born)
-                if found is not None:
-                    self.lineages[n].replaced_by = (r, owner[found])
+        self._end(r, old, sites, owner, born)
         self.alive = sorted(continued)
+
+    def _end(
+        self,
+        r: int,
+        old: Sequence[Site],
+        sites: Sequence[Site],
+        owner: dict[int, int],
+        born: list[int],
+    ) -> None:
+        """End the lineages release ``r`` did not continue (``old``: their last sites, in the
+        order of ``self.alive``), each with the site that replaced it, if one did."""
+        continued = set(owner.values())
+        by_place: dict[str, list[int]] | None = None
+        for k, n in enumerate(self.alive):
+            if n in continued:
+                continue
+            self._ended.append(n)
+            if by_place is None:
+                by_place = templates_by_place(sites)
+            found = generalised_by(old[k], sites, by_place)
+            if found is None:
+                found = replacement(old[k], sites, born)
+            if found is not None:
+                self.lineages[n].replaced_by = (r, owner[found])
