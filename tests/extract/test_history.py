@@ -162,6 +162,20 @@ def test_history_catalog(tmp_path, trees):
     }
 
 
+def test_a_build_keeps_project_yaml_as_written_but_its_version(tmp_path, trees):
+    """project.yaml is hand-kept data (its comments say which upstream releases were read for
+    shared_wording): a build edits its version line only."""
+    out = _project(tmp_path / "cat")
+    written = (
+        "name: pkg\nversion: '0.9'\n# read from upstream 1.2, 1.3 (a comment to keep)\n"
+        "shared_wording:\n  other:\n  - 0123456789abcdef\n"
+    )
+    (out / "project.yaml").write_text(written)
+    _build(out, trees)
+    assert (out / "project.yaml").read_text() == written.replace("version: '0.9'", "version: '2.0'")
+    assert read_yaml(out / "project.yaml")["version"] == "2.0"
+
+
 def test_build_is_idempotent_and_keeps_ids_and_curated_text(tmp_path, trees):
     out = _project(tmp_path / "cat")
     _build(out, trees)

@@ -45,6 +45,7 @@ from errexplain.extract.writer import (
     CatalogFile,
     catalog_file_for,
     dump,
+    project_text,
     read_bytes,
     read_project_file,
     remove_file,
@@ -670,7 +671,7 @@ def write_catalog(out: Path, rendered: Rendered, old_files: Sequence[CatalogFile
     meta, raw = read_project_file(out)
     releases = rendered.releases_doc["releases"]
     project = {**meta, "version": releases[-1]} if releases else meta
-    outputs = [(PROJECT_FILE, dump(project), raw)]
+    outputs = [(PROJECT_FILE, project_text(meta, raw, project), raw)]
     outputs.append((RELEASES_FILE, dump(rendered.releases_doc), read_bytes(out / RELEASES_FILE)))
     outputs += [(name, dump(doc), loaded.get(name)) for name, doc in rendered.docs.items()]
     written = []

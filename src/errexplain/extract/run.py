@@ -17,6 +17,7 @@ from errexplain.extract.writer import (
     PROJECT_FILE,
     ChangedOnDisk,
     dump,
+    project_text,
     read_bytes,
     read_module_files,
     read_project_file,
@@ -57,7 +58,7 @@ def _outputs(
 ) -> list[tuple[str, str, bytes | None]]:
     """(file name, new text, bytes loaded before the merge) for every catalog file."""
     meta, raw = read_project_file(out)
-    outputs = [(PROJECT_FILE, dump(_project_doc(meta, project, version)), raw)]
+    outputs = [(PROJECT_FILE, project_text(meta, raw, _project_doc(meta, project, version)), raw)]
     outputs += [(name, dump(doc), plan.loaded.get(name)) for name, doc in plan.docs.items()]
     return outputs
 

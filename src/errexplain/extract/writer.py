@@ -80,6 +80,24 @@ def read_project_file(out: Path) -> tuple[dict[str, Any], bytes | None]:
     return (doc if isinstance(doc, dict) else {}), raw
 
 
+def project_text(meta: dict[str, Any], raw: bytes | None, project: dict[str, Any]) -> str:
+    """The text to write for ``project.yaml``: the file as it is (its comments kept: the
+    releases tools/shared.py read, say) when ``project`` differs from what was read (``meta``)
+    in its name and version at most, with those lines edited; else ``project`` dumped."""
+    changed = {k for k in {*meta, *project} if meta.get(k) != project.get(k)}
+    if raw is None or not changed <= {"name", "version"}:
+        return dump(project)
+    text = raw.decode("utf-8")
+    lines = text.split("\n")
+    for key in changed:
+        line = dump({key: project[key]}).rstrip("\n")
+        at = [i for i, ln in enumerate(lines) if ln.startswith(f"{key}:")]
+        if key not in meta or len(at) != 1 or "\n" in line:
+            return dump(project)
+        lines[at[0]] = line
+    return "\n".join(lines)
+
+
 def compact_entry(entry: Entry) -> Entry:
     """The entry as written: `source` as ``PATH:LINE FUNCTION`` and `releases` as
     ``FIRST..LAST`` (the tokens of `at`; a third of the events of the mappings, which makes the
