@@ -682,3 +682,34 @@ def test_a_dotted_logger_name_after_the_level_is_part_of_the_prefix():
     )
     (line,) = clean_lines("2026-01-02 10:00:00 ERROR torch.OutOfMemoryError: CUDA out of memory.")
     assert line.text == "torch.OutOfMemoryError: CUDA out of memory."
+
+
+def test_a_log_logged_as_a_string_repr_is_read_line_by_line() -> None:
+    from errexplain.parse.lines import clean_lines
+
+    log = "[2026-03-01 10:00:00 TP0] Worker stopped\nRuntimeError: pool exhausted\n  (see above)"
+    lines = clean_lines(f"job.output={log!r}")
+    assert [ln.text for ln in lines] == [
+        "job.output=",
+        "Worker stopped",
+        "RuntimeError: pool exhausted",
+        "  (see above)",
+    ]
+    assert lines[1].prefix == "[2026-03-01 10:00:00 TP0] "
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        # one break: a message with a break in it, not a paste of several lines
+        "error='first part\\nsecond part'",
+        # a string inside an exception's message (a reply's body it quotes) is that message's
+        "AssertionError: res.text='<html>\\n<head>\\n<title>502</title>'",
+        # an HTTP error body: its reader takes the message, escapes and all
+        '{"object": "error", "message": "bad\\nworse\\nworst", "code": 400}',
+    ],
+)
+def test_a_string_with_escaped_breaks_is_not_split_unless_logged_alone(line: str) -> None:
+    from errexplain.parse.lines import clean_lines
+
+    assert [ln.text for ln in clean_lines(line)] == [line]

@@ -303,7 +303,9 @@ def clean_lines(text: str) -> list[Line]:
             if _body_holding_trace(raw):  # (an error body, whole: the parser reads its message)
                 out.append(Line(no, raw.strip()))
             else:
-                out.extend(_cleaned(no, _unescaped_lines(raw, trace, ESCAPE_DEPTH)))
+                out.extend(_cleaned(no, _unescaped_lines(raw, trace.span(), ESCAPE_DEPTH)))
+        elif raw.count("\\n") >= ESCAPED_BREAKS and (text_lines := escaped_text(raw)):
+            out.extend(_cleaned(no, text_lines))  # a logged string's repr of several lines
         elif "pid=" in raw:  # a ray log whose line breaks the paste lost: one line per record
             for part in _unflattened(raw):
                 out.extend(_clean_one(no, part))
@@ -418,18 +420,18 @@ def escaped_traceback(raw: str, depth: int = ESCAPE_DEPTH) -> list[str] | None:
     message), and the text after the string (`", "type": ...}`) is a line of its own after
     that."""
     m = _ESCAPED_TRACE.search(raw)
-    return None if m is None else _unescaped_lines(raw, m, depth)
+    return None if m is None else _unescaped_lines(raw, m.span(), depth)
 
 
-def _unescaped_lines(raw: str, m: re.Match[str], depth: int) -> list[str]:
-    """:func:`escaped_traceback` of a line whose escaped traceback `m` found."""
+def _unescaped_lines(raw: str, span: tuple[int, int], depth: int) -> list[str]:
+    """:func:`escaped_traceback` of a line whose escaped text (a traceback) is at `span`."""
     start, end = 0, len(raw)
     best = -1
     for quote in "\"'":
-        opener = _unescaped_quote(raw, m.start(), quote, forward=False)
+        opener = _unescaped_quote(raw, span[0], quote, forward=False)
         if opener < 0:
             continue
-        closer = _unescaped_quote(raw, m.end(), quote, forward=True)
+        closer = _unescaped_quote(raw, span[1], quote, forward=True)
         closer = len(raw) if closer < 0 else closer
         if closer > best:
             best, start, end = closer, opener + 1, closer
@@ -441,6 +443,39 @@ def _unescaped_lines(raw: str, m: re.Match[str], depth: int) -> list[str]:
     if depth > 1:
         lines = [x for ln in lines for x in (escaped_traceback(ln, depth - 1) or [ln])]
     return [*lines, "", rest] if rest.strip() else [*lines, ""]
+
+
+ESCAPED_BREAKS = 2
+"""Line-break escapes (`\\n`) a line's string needs, at least, to be read as text of several
+lines logged as a string's repr (`output.error='Error: ...\\n[2026-...] ...'`): one is a string
+with a break in it (a message, a format), not a paste of several lines."""
+_NAMED_VALUE = compile_regex(r"\s{0,40}(?:[\w.\[\]-]{1,80}\s{0,3}[=:]\s{0,3})?")
+"""What may stand before such a string: nothing, or the name it was logged under (`error=`,
+`output.error=`, `msg: `); a string inside other text (an exception's message quoting a
+reply's body) is that text's."""
+_QUOTED_BREAK = compile_regex(r"""(?<=['"])[^'"\n]{0,2000}?\\n""")
+
+
+def escaped_text(raw: str) -> list[str] | None:
+    """The lines of a pasted line that holds text of several lines inside a quoted string's
+    escapes (what :func:`escaped_traceback` does for a traceback, for any text: a log, a bare
+    error line, prose, logged as a repr), or None: no quoted string with a break escape in it,
+    with more than a name before it, or the line is an HTTP error body (its reader reads its
+    message, escapes and all)."""
+    m = _QUOTED_BREAK.search(raw)
+    if m is None or not _NAMED_VALUE.fullmatch(raw, 0, m.start() - 1):
+        return None
+    from errexplain.parse.inline import json_errors  # (only for such a line)
+
+    if json_errors(raw):
+        return None
+    lines = _unescaped_lines(raw, m.span(), ESCAPE_DEPTH)
+    head = raw[: m.start()]  # (the name the string was logged under: a line of its own)
+    if head.strip() and lines[0].startswith(head):
+        lines = [head[:-1], lines[0][len(head) :], *lines[1:]]
+    while lines and not lines[-1].strip(_CLOSERS):  # (the string's closing quote)
+        lines.pop()
+    return lines if sum(1 for ln in lines if ln.strip()) > ESCAPED_BREAKS else None
 
 
 def _body_holding_trace(raw: str) -> bool:
