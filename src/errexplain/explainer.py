@@ -684,20 +684,15 @@ def _generalizes(new: Entry, old: Entry) -> bool:
     _pool_allocator memory leak detected! <msg>`` -> ``<pool_name> memory leak detected! <msg>``,
     moved to another file): same exception, every literal part of `new` found in order in
     `old`'s literal text, and together at least GENERAL_SHARE of it."""
-    from errexplain.match.template import compile_template
+    from errexplain.match.template import generalized_literal
 
     if new.exception != old.exception or new.project != old.project:
         return False
-    text = "".join(compile_template(old.template).literals)
-    parts = [p for p in compile_template(new.template).literals if p.strip()]
-    at = 0
-    for part in parts:
-        at = text.find(part, at)
-        if at < 0:
-            return False
-        at += len(part)
-    kept = sum(len(p) for p in parts)
-    return kept >= GENERAL_SHARE * len(text) and kept >= BARE_MIN_CHARS
+    found = generalized_literal(new.template, old.template)
+    if found is None:
+        return False
+    kept, whole = found
+    return kept >= GENERAL_SHARE * whole and kept >= BARE_MIN_CHARS
 
 
 def _head(view: CatalogView, e: Entry) -> Entry | None:

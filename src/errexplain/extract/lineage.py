@@ -70,7 +70,12 @@ from errexplain._startup import MutableRecord, Record
 from errexplain.extract.merge import site_text
 from errexplain.extract.records import Site
 from errexplain.match.normalize import mask_template
-from errexplain.match.template import compile_template, match_compiled, normalize_ws
+from errexplain.match.template import (
+    compile_template,
+    generalized_literal,
+    match_compiled,
+    normalize_ws,
+)
 
 THRESHOLD = 0.75
 """The lowest :func:`score` of a pairing that is not exact. The weights (message 0.5, path 0.2,
@@ -471,16 +476,11 @@ def generalizes(new: Site, old: Site) -> bool:
     now, before = compile_template(new.template), compile_template(old.template)
     if len(now.names) <= len(before.names):
         return False
-    text = "".join(before.literals)
-    parts = [p for p in now.literals if p.strip()]
-    at = 0
-    for part in parts:
-        at = text.find(part, at)
-        if at < 0:
-            return False
-        at += len(part)
-    kept = sum(len(p.strip()) for p in parts)
-    return kept >= MIN_LITERAL_VERBATIM and kept >= MIN_GENERAL_SHARE * len(text.strip())
+    found = generalized_literal(new.template, old.template)
+    if found is None:
+        return False
+    kept, whole = found
+    return kept >= MIN_LITERAL_VERBATIM and kept >= MIN_GENERAL_SHARE * whole
 
 
 def _generalised(

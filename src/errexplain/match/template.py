@@ -347,6 +347,23 @@ def fill(template: str, values: dict[str, str] | None = None) -> str:
     return "".join(out)
 
 
+def generalized_literal(general: str, specific: str) -> tuple[int, int] | None:
+    """(literal characters of template `general`, literal characters of `specific`) when every
+    literal part of `general` is found, in order, in `specific`'s literal text (`<pool_name>
+    memory leak detected! <msg>` in `token_to_kv_pool_allocator memory leak detected! <msg>`),
+    else None: how much of a wording a template that generalises it keeps (the explainer names
+    a removed wording's current template by it, the history follows a wording by it)."""
+    text = "".join(compile_template(specific).literals)
+    parts = [p for p in compile_template(general).literals if p.strip()]
+    at = 0
+    for part in parts:
+        at = text.find(part, at)
+        if at < 0:
+            return None
+        at += len(part)
+    return sum(len(p.strip()) for p in parts), len(text.strip())
+
+
 def render_plain(template: str) -> str:
     """The template as a reader sees it: placeholders as ``{expr}``, escapes undone."""
     compiled = compile_template(template)
