@@ -101,11 +101,11 @@ MOVED_RIVAL = 0.8
 (or lineage) may be even :data:`MOVED_RIVAL` similar to either of the two."""
 MIN_GROWN_PART = 30
 MIN_GROWN_SHARE = 0.6
+"""Pass 2e: the longest literal part a grown message keeps, and the share of the new literal
+text the old one must make up (a long message that quotes a short one is another check)."""
 MIN_GENERAL_SHARE = 0.4
 """Pass 2f: the share of an old message's literal text that a template generalising it must
 keep (the explainer's GENERAL_SHARE, by which it names the current wording at match time)."""
-"""Pass 2e: the longest literal part a grown message keeps, and the share of the new literal
-text the old one must make up (a long message that quotes a short one is another check)."""
 GAINED_MESSAGE = 0.6
 """The message similarity of an assert and its message-less self (same test, file, function):
 with everything else the same its score passes :data:`THRESHOLD` (0.8)."""
@@ -459,8 +459,15 @@ def _grown(
             if size > sum(map(len, kept)) >= MIN_GROWN_SHARE * size:
                 found[j].append(i)
                 back[i].append(j)
+    return _only_pairs(found, back, "grown")
+
+
+def _only_pairs(found: dict[int, list[int]], back: dict[int, list[int]], how: str) -> list[Pairing]:
+    """The pairings of old ``i`` and new ``j`` that are the only such pair on both sides:
+    ``found[j]`` (the old sites new ``j`` continues) is ``[i]`` and ``back[i]`` is ``[j]``;
+    sorted by new index."""
     return [
-        Pairing(i, j, False, None, "grown")
+        Pairing(i, j, False, None, how)
         for j, (i, *more) in sorted(found.items())
         if not more and back[i] == [j]
     ]
@@ -487,25 +494,13 @@ def _generalised(
     old: Sequence[Site], new: Sequence[Site], olds: Sequence[int], news: Sequence[int]
 ) -> list[Pairing]:
     """Pass 2f (module docstring)."""
-    by_name: dict[str, list[int]] = defaultdict(list)
-    for i in olds:
-        for name in _place_names(old[i]):
-            by_name[name].append(i)
+    by_place = templates_by_place(new, news)
+    back = {i: _generalisers(old[i], new, by_place) for i in olds}  # old -> new
     found: dict[int, list[int]] = defaultdict(list)  # new -> old
-    back: dict[int, list[int]] = defaultdict(list)  # old -> new
-    for j in news:
-        if "<" not in new[j].template:
-            continue
-        near = {i for name in _place_names(new[j]) for i in by_name.get(name, ())}
-        for i in sorted(near):
-            if generalizes(new[j], old[i]):
-                found[j].append(i)
-                back[i].append(j)
-    return [
-        Pairing(i, j, False, None, "generalised")
-        for j, (i, *more) in sorted(found.items())
-        if not more and back[i] == [j]
-    ]
+    for i, js in back.items():
+        for j in js:
+            found[j].append(i)
+    return _only_pairs(found, back, "generalised")
 
 
 def _place_names(site: Site) -> tuple[str, ...]:
@@ -517,22 +512,31 @@ def _place_names(site: Site) -> tuple[str, ...]:
     return (file, "function:" + _last(site.function))
 
 
-def templates_by_place(sites: Sequence[Site]) -> dict[str, list[int]]:
-    """The sites with a placeholder in their template (indices), by :func:`_place_names`."""
+def templates_by_place(
+    sites: Sequence[Site], idx: Iterable[int] | None = None
+) -> dict[str, list[int]]:
+    """The sites (indices; of ``idx`` only, when given) with a placeholder in their template,
+    by :func:`_place_names`."""
     out: dict[str, list[int]] = defaultdict(list)
-    for j, site in enumerate(sites):
-        if "<" in site.template:
-            for name in _place_names(site):
+    for j in range(len(sites)) if idx is None else idx:
+        if "<" in sites[j].template:
+            for name in _place_names(sites[j]):
                 out[name].append(j)
     return out
 
 
-def generalised_by(old: Site, new: Sequence[Site], by_place: dict[str, list[int]]) -> int | None:
-    """The one new site (index) in ``old``'s file or of its function's name whose template
-    generalises the removed ``old``'s message (:func:`generalizes`), or None. ``by_place``:
+def _generalisers(old: Site, new: Sequence[Site], by_place: dict[str, list[int]]) -> list[int]:
+    """The new sites (indices, ascending) in ``old``'s file or of its function's name whose
+    template generalises ``old``'s message (:func:`generalizes`). ``by_place``:
     :func:`templates_by_place` of ``new``."""
     near = {j for name in _place_names(old) for j in by_place.get(name, ())}
-    found = [j for j in sorted(near) if generalizes(new[j], old)]
+    return [j for j in sorted(near) if generalizes(new[j], old)]
+
+
+def generalised_by(old: Site, new: Sequence[Site], by_place: dict[str, list[int]]) -> int | None:
+    """The one new site (index) whose template generalises the removed ``old``'s message
+    (:func:`_generalisers`), or None."""
+    found = _generalisers(old, new, by_place)
     return found[0] if len(found) == 1 else None
 
 
@@ -695,7 +699,7 @@ class History:
             prev = lin.occurrences[-1][1] if lin.occurrences else None
             lin.occurrences.append((r, prev if prev == site else site))
         continued = set(owner.values())
-        self._end(r, old, sites, owner, born)
+        self._end(r, old, sites, owner, continued, born)
         self.alive = sorted(continued)
 
     def _end(
@@ -704,11 +708,12 @@ class History:
         old: Sequence[Site],
         sites: Sequence[Site],
         owner: dict[int, int],
+        continued: set[int],
         born: list[int],
     ) -> None:
         """End the lineages release ``r`` did not continue (``old``: their last sites, in the
-        order of ``self.alive``), each with the site that replaced it, if one did."""
-        continued = set(owner.values())
+        order of ``self.alive``; ``continued``: the lineages ``owner`` maps a site to), each
+        with the site that replaced it, if one did."""
         by_place: dict[str, list[int]] | None = None
         for k, n in enumerate(self.alive):
             if n in continued:
