@@ -65,7 +65,11 @@ def pick_error(exps: tuple[Any, ...], case: dict[str, Any]) -> Any | None:
     def fit(exp: Any) -> tuple[float, int]:
         err = exp.error
         same_type = 1.0 if want_type and err.short_type == want_type else 0.0
-        return (same_type * 0.5 + _similar(err.message, want_msg), err.line_no)
+        said = _similar(err.message, want_msg)
+        if not err.message.strip() and err.frames and want_msg.startswith("assert"):
+            # (a bare assert: the truth quotes its statement, the frame shows it)
+            said = _similar(err.frames[-1].code or "", want_msg)
+        return (same_type * 0.5 + said, err.line_no)
 
     best = max(exps, key=fit)
     err = best.error
