@@ -11,9 +11,16 @@ import pytest
 
 from errexplain._startup import replace
 from errexplain.catalog.memory import MemoryCatalog
-from errexplain.explainer import BARE_RECORD_SCORE, BARE_SCORE, CARRIED_NOTE, explain_text
-from errexplain.match.rank import rank
-from errexplain.models import Entry, Source
+from errexplain.explainer import (
+    BARE_RECORD_SCORE,
+    BARE_SCORE,
+    CARRIED_NOTE,
+    PASSED_ON_MARGIN,
+    _passed_on,
+    explain_text,
+)
+from errexplain.match.rank import Ranking, rank
+from errexplain.models import Entry, RaisedError, Source
 
 TEMPLATE = "Failed to load the tokenizer for <model>, check the path"
 REWORDED = "Could not load the tokenizer for Qwen/Qwen3-8B, check the path"
@@ -377,6 +384,83 @@ def test_a_stage_wrapper_whose_last_value_after_a_colon_is_the_exception_gives_w
     assert _top(line, stage, DRAFT) == "d"
     own = replace(stage, template="[<stage>] Error during execution after <ms> ms: <path>")
     assert _top(line, own, DRAFT) == "s"
+
+
+def test_handlers_passing_on_each_others_text_are_read_through_to_the_message():
+    """A front end's lead around a worker's lead around the message raised (`Render returned
+    nothing. Error from worker: Error running job <id>: <message>`): each lead passes on the
+    next one's text, and the innermost catalogued message is the error, even cut short by the
+    paster (an issue title cut at its width) when its long literal start is there."""
+    front = _entry(
+        "f",
+        "RuntimeError",
+        "Render returned nothing. Error from worker: <error_msg>",
+        "a.py",
+        3,
+        "raise",
+    )
+    worker = _entry("g", "RuntimeError", "Error running job <job_id>: <e>", "w.py", 7, "raise")
+    inner = _entry(
+        "c",
+        "AssertionError",
+        "Render context is not active. Call `enter_render_context` before drawing a frame.",
+        "ctx.py",
+        21,
+        "assert",
+    )
+    whole = (
+        "Render returned nothing. Error from worker: Error running job 51c0-77ab: Render "
+        "context is not active. Call `enter_render_context` before drawing a frame.\n"
+    )
+    assert _top(whole, front, worker, inner) == "c"
+    cut = whole[: whole.index("drawing") + 2] + "\n"
+    assert _top(cut, front, worker, inner) == "c"
+    # a worker's text the catalog does not know: the front end's lead stays the answer
+    other = "Render returned nothing. Error from worker: Error running job 51c0-77ab: disk full\n"
+    assert _top(other, front, worker, inner) == "f"
+
+
+def test_an_exact_older_lead_behind_a_looser_current_one_still_passes_its_text_on():
+    """The current release raises only the lead's first sentence (`Render returned nothing.`)
+    and an older one raised it with the worker's text after it. With the paste's release
+    weighed, the current wording's loose reading of the line may rank a hair ahead of the
+    older wording's exact one (PASSED_ON_MARGIN); the exact lead still passes its last value
+    on, and that message is the error. Further behind, it does not."""
+    current = _entry("n", "RuntimeError", "Render returned nothing.", "a.py", 30, "raise")
+    older = _entry(
+        "o",
+        "RuntimeError",
+        "Render returned nothing. Error from worker: <error_msg>",
+        "b.py",
+        3,
+        "raise",
+    )
+    inner = _entry(
+        "c",
+        "AssertionError",
+        "Render context is not active. Call `enter_render_context` before drawing a frame.",
+        "ctx.py",
+        21,
+        "assert",
+    )
+    view = MemoryCatalog([TOKENIZER, current, older, inner])
+    line = (
+        "Render returned nothing. Error from worker: Render context is not active. Call "
+        "`enter_render_context` before drawing a frame."
+    )
+    error = RaisedError("", line)
+    hits = {h.id[0]: h for h in rank(view, line).hits}
+    assert hits["o"].kind == "exact" and hits["n"].kind == "fuzzy"
+
+    def behind(gap: float) -> Ranking:
+        loose = replace(hits["n"], raw=hits["o"].raw + gap)
+        return Ranking(hits=(loose, hits["o"]), nearest=(), ambiguous=False)
+
+    ranking, tag = _passed_on(view, error, behind(PASSED_ON_MARGIN / 2), None)
+    assert ranking.hits[0].id == "c" * 16
+    assert tag == "Render returned nothing. Error from worker: "
+    ranking, tag = _passed_on(view, error, behind(PASSED_ON_MARGIN * 2), None)
+    assert ranking.hits[0].id == "n" * 16 and not tag
 
 
 def test_a_line_whose_short_lead_wraps_another_projects_known_message_is_the_wrapper():

@@ -773,9 +773,7 @@ def explain_error(
         matches = _same_text_now(tuple(_follow_release(view, m, g, facts) for m in matches))
     notes = []
     if tag:
-        notes.append(
-            f"the tag '{tag.strip()}' before the message, put on by what passed it on, was left out"
-        )
+        notes.append(f"{TAG_NOTE}'{tag.strip()}' {TAG_NOTE_END}")
     if cut > 0:
         notes.append(
             f"the message is {cut + MESSAGE_CHARS:,} characters long: only its first "
@@ -787,6 +785,14 @@ def explain_error(
     notes += _state_notes(view, error, matches, ambiguous)
     generic = _generic(error, view) if not matches or matches[0].entry.derived else None
     return Explanation(error, matches, nearest, ambiguous, generic, tuple(notes), g)
+
+
+TAG_NOTE, TAG_NOTE_END = "the tag ", "before the message, put on by what passed it on, was left out"
+
+
+def _untag_noted(notes: Sequence[str]) -> bool:
+    """Whether the notes say the message was read without the tag a handler put before it."""
+    return any(n.startswith(TAG_NOTE) and n.endswith(TAG_NOTE_END) for n in notes)
 
 
 def explain_text(
@@ -2057,17 +2063,36 @@ def _passed_on(
     .passes_on) read alone when it is a catalogued message of the handler's own project as a
     whole: that is the error, the lead only says which handler sent it. (ranking, the lead
     left out or "")."""
-    top = ranking.hits[0] if ranking.hits else None
-    if top is None or top.kind != "exact" or not top.values or not passes_on(top.template):
-        return ranking, ""
-    value = top.values[-1][1]
-    if not error.message.endswith(value):
-        return ranking, ""
-    inner = rank(view, value, "", error.frames, window=win)
-    hit = inner.hits[0] if inner.hits else None
-    if hit is not None and _gives_way(top, hit, value):
-        return inner, error.message[: len(error.message) - len(value)]
+    best = ranking.hits[0].raw if ranking.hits else 0.0
+    # (an exact wrapper a hair behind a loose reading of the same lead: an older wording whose
+    # placeholder holds the rest, ranked after the current one the paste's release prefers)
+    top = next(
+        (h for h in ranking.hits if h.raw >= best - PASSED_ON_MARGIN and _passer(h)),
+        ranking.hits[0] if ranking.hits else None,
+    )
+    for _ in range(PASSED_ON_DEPTH):
+        if top is None or not _passer(top):
+            return ranking, ""
+        value = top.values[-1][1]
+        if not error.message.endswith(value):
+            return ranking, ""
+        inner = rank(view, value, "", error.frames, window=win)
+        hit = inner.hits[0] if inner.hits else None
+        if hit is not None and _gives_way(top, hit, value):
+            return inner, error.message[: len(error.message) - len(value)]
+        if hit is None or hit.cand.project != top.cand.project:
+            return ranking, ""
+        top = hit  # (a handler that passed on another handler's text: read on inside it)
     return ranking, ""
+
+
+PASSED_ON_DEPTH = 3
+"""Handlers passing on each other's text (`Model generation returned no output. Error from
+scheduler: Error executing request <id>: <message>`) are read through at most this deep."""
+PASSED_ON_MARGIN = 0.02
+"""How far behind the best reading an exact handler's lead may rank and still pass its text
+on: the paste's release can put a looser reading of the lead's current wording (its first
+sentence only) a hair ahead of the older wording that carried the handler's text."""
 
 
 _PROVIDER_TAG = compile_regex(r"[A-Z][A-Za-z0-9_]{0,40}Exception - ")
@@ -2318,21 +2343,25 @@ def _wrapping(
     return best
 
 
+def _passer(hit: Hit) -> bool:
+    """Whether an exact match is a handler's lead before the text it passes on."""
+    return hit.kind == "exact" and bool(hit.values) and passes_on(hit.template)
+
+
 def _gives_way(wrapper: Hit, inner: Hit, text: str) -> bool:
     """Whether an exact `wrapper` match (`Internal server error: <e>`) gives way to the `inner`
     match of the `text` it passes on: the wrapper is a lead before that one value
     (match.rank.passes_on), and the text is a catalogued message of the wrapper's own project
     as a whole, matched exactly by a template whose own text is long and covers most of it
     (another project's message, a JSONDecodeError's behind `Error in
-    parse_streaming_increment: `, is explained by the handler that caught it)."""
+    parse_streaming_increment: `, is explained by the handler that caught it); or a message cut
+    by its paster whose long literal start (CUT_KNOWN characters) the text holds."""
     literal = inner.cand.literal_len
-    return (
-        passes_on(wrapper.template)
-        and inner.cand.project == wrapper.cand.project
-        and inner.kind == "exact"
-        and literal >= BARE_MIN_CHARS
-        and literal >= 0.5 * len(text)
-    )
+    if not passes_on(wrapper.template) or inner.cand.project != wrapper.cand.project:
+        return False
+    if inner.kind != "exact":  # (a message cut by its paster: its long literal start)
+        return inner.raw >= FUZZY_CUTOFF and cut_literal(inner.template, text) >= CUT_KNOWN
+    return literal >= BARE_MIN_CHARS and literal >= 0.5 * len(text)
 
 
 _OPENERS = "\"'`(\u201c\u2018\u300c"  # quotes, backtick, parenthesis; curly and CJK quotes
@@ -2715,7 +2744,9 @@ def _as_error(
     low = min((h.raw for h in ranking.hits if h.id in known), default=FUZZY_CUTOFF)
     error = RaisedError("", msg, line_no=no)
     full = explain_error(error, view, text=text, release=release, cutoff=min(FUZZY_CUTOFF, low))
-    matches = tuple(m for m in full.matches if m.entry.id in known)
+    # (read without a handler's lead, the message it passed on is the known line's error)
+    untagged = _untag_noted(full.notes)
+    matches = tuple(m for m in full.matches if untagged or m.entry.id in known)
     alike = tuple(m for m in full.nearest if m.entry.id in known) if _claimed(full.notes) else ()
     if not matches and not alike:  # (the release may reorder, never remove, a known candidate)
         matches = tuple(_to_match(view, h) for h in ranking.hits if h.id in known)
