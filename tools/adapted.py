@@ -22,7 +22,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 HEADER_LINES = 15
 ADAPTED = re.compile(
-    r"(?i)\b(?:adapted|copied|ported|modified|borrowed|taken|derived)\s+from\b(?P<what>.{0,120})"
+    r"(?i)\b(?:adapt(?:ed|s)?|cop(?:y|ied)|port(?:ed)?|modif(?:y|ied)|borrow(?:ed)?|taken|derived)"
+    r"\s+from\b(?P<what>.{0,120})"
 )
 REPO_URL = re.compile(r"(?i)github\.com/[\w.-]+/(?P<repo>[\w.-]+)")
 NAMED = re.compile(r"(?i)(?<![\w-])(?P<name>vllm|transformers|diffusers)(?![\w-])")
@@ -70,20 +71,23 @@ def adapted_files(root: Path, package: str) -> dict[str, set[str]]:
 
 
 def write(project_yaml: Path, adapted: dict[str, set[str]]) -> None:
-    """Replace the `adapted_from` block of project.yaml, written at its end (every other block,
-    `shared_wording` of tools/shared.py among them, is kept as it is)."""
+    """Replace the `adapted_from` block of project.yaml where it stands (at the end when it is
+    missing); every other block, `shared_wording` of tools/shared.py among them, is kept as it
+    is, in its place."""
     from shared import top_level_blocks  # (tools/shared.py, beside this script)
 
     head = "# files whose header says they were adapted from another project (tools/adapted.py)"
-    blocks = top_level_blocks(project_yaml.read_text(encoding="utf-8"))
-    kept = [line for key, block in blocks if key != "adapted_from" for line in block]
-    text = "\n".join(kept).rstrip("\n") + "\n"
-    lines = [head]
-    lines.append("adapted_from:")
+    lines = [head, "adapted_from:"]
     for upstream in sorted(adapted):
         lines.append(f"  {upstream}:")
         lines.extend(f"  - {p}" for p in sorted(adapted[upstream]))
-    project_yaml.write_text(text + "\n".join(lines) + "\n", encoding="utf-8")
+    blocks = top_level_blocks(project_yaml.read_text(encoding="utf-8"))
+    if not any(key == "adapted_from" for key, _ in blocks):
+        blocks.append(("adapted_from", []))
+    out: list[str] = []
+    for key, block in blocks:
+        out.extend(lines if key == "adapted_from" else block)
+    project_yaml.write_text("\n".join(out).rstrip("\n") + "\n", encoding="utf-8")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -44,3 +44,27 @@ def test_adapted_files_maps_each_upstream_to_its_files(tmp_path: Path):
     found = adapted.adapted_files(tmp_path, "pkg")
     # b.py says it past the header: not a header claim
     assert found == {"vllm": {"pkg/a.py"}, "fastvideo": {"pkg/sub/c.py"}}
+
+
+def test_every_verb_form_of_a_copy_counts():
+    """Headers say it in the present tense too (`# Adapt from <url>`, `# copy from <url>`,
+    `# copy and modify from <url>`), not only `adapted from`."""
+    url = "https://github.com/fla-org/flash-linear-attention/blob/main/fla/utils.py"
+    for verb in ("Adapt from", "Adapts from", "copy from", "Copy and modify from", "Port from"):
+        assert adapted.upstreams_of(f"# {verb} {url}\n", "pkg") == ["flash-linear-attention"]
+    # a verb that says nothing of copying does not count
+    assert adapted.upstreams_of(f"# See {url}\n", "pkg") == []
+
+
+def test_write_replaces_the_block_where_it_stands(tmp_path: Path):
+    project = tmp_path / "project.yaml"
+    project.write_text(
+        "name: pkg\nadapted_from:\n  old:\n  - pkg/x.py\n# kept note\nshared_wording:\n"
+        "  vllm: a b\n"
+    )
+    adapted.write(project, {"vllm": {"pkg/a.py"}})
+    assert project.read_text() == (
+        "name: pkg\n"
+        "# files whose header says they were adapted from another project (tools/adapted.py)\n"
+        "adapted_from:\n  vllm:\n  - pkg/a.py\n# kept note\nshared_wording:\n  vllm: a b\n"
+    )
