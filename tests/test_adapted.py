@@ -292,3 +292,26 @@ def test_a_shared_text_is_capped_whichever_of_its_tied_sites_is_listed_first():
         view = catalog_view("memory", (SHARED_ENTRY, twin), [project])
         (exp,) = explain_text(SHARED_LINE, view)
         assert exp.ambiguous and all(m.score == SHARED_CAP for m in exp.matches[:1])
+
+
+def test_in_a_file_adapted_from_a_project_whose_wording_was_read_its_text_decides():
+    """A file adapted from a project whose released source was read for shared wording
+    (`shared_wording` lists it) keeps the messages the project added of its own: only those
+    the other project raises word for word are capped. A file adapted from a project that was
+    not read is capped whole (its messages are not known)."""
+    adapted = "pkg/models/llama.py"
+    shared = _entry(adapted, SHARED_TEXT)
+    own = _entry(adapted, "The llama loader needs <n> shards on this platform today")
+    read = Project("pkg", "1.0", adapted=(("vllm", (adapted,)),), shared=(("vllm", shared.id),))
+    unread = Project("pkg", "1.0", adapted=(("vllm", (adapted,)),))
+    own_line = "ValueError: The llama loader needs 3 shards on this platform today\n"
+    for kind in ("memory", "index"):
+        view = catalog_view(kind, (shared, own), [read])
+        (exp,) = explain_text(own_line, view)
+        assert exp.matches[0].entry.id == own.id and exp.matches[0].score > SHARED_CAP
+        assert not exp.notes
+        (exp,) = explain_text(SHARED_LINE, view)
+        assert exp.matches[0].entry.id == shared.id and exp.matches[0].score == SHARED_CAP
+        view = catalog_view(kind, (shared, own), [unread])
+        (exp,) = explain_text(own_line, view)
+        assert exp.matches[0].score == SHARED_CAP

@@ -20,7 +20,7 @@ import sys
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
-HEADER_LINES = 15
+HEADER_LINES = 25
 ADAPTED = re.compile(
     r"(?i)\b(?:adapt(?:ed|s)?|cop(?:y|ied)|port(?:ed)?|modif(?:y|ied)|borrow(?:ed)?|taken|derived)"
     r"\s+from\b(?P<what>.{0,120})"
@@ -38,6 +38,9 @@ def upstreams_of(head: str, package: str) -> list[str]:
     out: list[str] = []
     for m in ADAPTED.finditer(head):
         what = m.group("what")
+        if not what.strip(" :\t"):  # (`# Adapted from` with the URL on the next comment line)
+            rest = head[m.end() :].lstrip("\r\n")
+            what = rest.split("\n", 1)[0].lstrip("# ") if rest.startswith("#") else ""
         url = REPO_URL.search(what)
         name = url.group("repo") if url else None
         if name is None:

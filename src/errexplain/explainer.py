@@ -359,8 +359,10 @@ def _shared_wording(
     shared) when the best match sits in a file adapted from another project's source, or its
     wording (or its site's newest) is raised word for word by another project's released source
     (project.yaml `shared_wording`), and nothing in the paste (frames, text) names the
-    catalogued project: the same message is the other project's too. Only an upstream people
-    run (:data:`SERVED`) is named by a paste."""
+    catalogued project: the same message is the other project's too. A file adapted from a
+    project whose released source was read for shared wording is judged by its text alone (the
+    messages the catalogued project added to it are its own). Only an upstream people run
+    (:data:`SERVED`) is named by a paste."""
     if not matches:
         return None
     top = matches[0]
@@ -374,6 +376,8 @@ def _shared_wording(
             break
         entry = m.entry
         upstream = project.adapted_from(entry.source.path)
+        if upstream is not None and any(u == upstream for u, _ in project.shared):
+            upstream = None  # (that project's own messages are known: its text decides)
         by_text = upstream is None
         if by_text:
             upstream = project.shares(entry.id) or (

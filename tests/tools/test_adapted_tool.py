@@ -39,7 +39,7 @@ def test_adapted_files_maps_each_upstream_to_its_files(tmp_path: Path):
     pkg = tmp_path / "pkg"
     (pkg / "sub").mkdir(parents=True)
     (pkg / "a.py").write_text("# Adapted from https://github.com/vllm-project/vllm\nx = 1\n")
-    (pkg / "sub" / "b.py").write_text("\n" * 20 + "# Adapted from https://github.com/o/late\n")
+    (pkg / "sub" / "b.py").write_text("\n" * 30 + "# Adapted from https://github.com/o/late\n")
     (pkg / "sub" / "c.py").write_text("# Adapted from https://github.com/o/FastVideo\n")
     found = adapted.adapted_files(tmp_path, "pkg")
     # b.py says it past the header: not a header claim
@@ -68,3 +68,16 @@ def test_write_replaces_the_block_where_it_stands(tmp_path: Path):
         "# files whose header says they were adapted from another project (tools/adapted.py)\n"
         "adapted_from:\n  vllm:\n  - pkg/a.py\n# kept note\nshared_wording:\n  vllm: a b\n"
     )
+
+
+def test_the_url_may_stand_on_the_comment_line_after_adapted_from():
+    """`# Adapted from` alone on its line, the URL on the next comment line (sglang's model
+    files, below a 15-line license header: HEADER_LINES reaches past it)."""
+    head = "# Adapted from\n# https://github.com/vllm-project/vllm/blob/abc/vllm/x.py#L1\n"
+    assert adapted.upstreams_of(head, "pkg") == ["vllm"]
+    assert adapted.upstreams_of("# Adapted from:\n# https://github.com/o/Up\n", "pkg") == ["up"]
+    # words after `from` on its own line: the next line is not read for it
+    head = "# Adapted from the paper's pseudo-code\n# https://github.com/o/other\n"
+    assert adapted.upstreams_of(head, "pkg") == []
+    # (nor a following line that is code, not a comment)
+    assert adapted.upstreams_of("# Adapted from\nURL = 'https://github.com/o/x'\n", "pkg") == []
