@@ -394,6 +394,50 @@ def _shared_wording(
     return upstream, named, by_text
 
 
+_TEST_PART = compile_regex(r"^(?:test_|Test[A-Z_0-9])|^test$")
+
+
+def in_test(entry: Entry) -> bool:
+    """Whether an entry is raised inside a test of the project's own test suite: a part of its
+    function's name (`TestFoo.test_bar`, `test_bar.fake_move`) names a test."""
+    function = entry.source.function or ""
+    return any(_TEST_PART.match(part) for part in function.split("."))
+
+
+TESTS_NOTE = (
+    "the same text is raised only inside {project}'s own tests (listed as nearest): a test "
+    "that fakes the error, not where a running program raises it"
+)
+
+
+def _tests_only(
+    error: RaisedError, text: str, matches: tuple[Match, ...], nearest: tuple[Match, ...]
+) -> tuple[tuple[Match, ...], tuple[Match, ...], str | None]:
+    """(matches, nearest, note) with the sites raised inside the project's own tests moved to
+    the nearest, unless the paste shows a frame in that test's file or names it (a test run's
+    output): a test fakes the message (`raise OutOfMemoryError("CUDA out of memory")` to test
+    the handler), and a user's error with the same words comes from elsewhere."""
+    tests = tuple(m for m in matches if in_test(m.entry))
+    if not tests:
+        return matches, nearest, None
+    shown = {
+        m.entry.source.path
+        for m in tests
+        if m.entry.source.path
+        and (
+            any(in_file(f, m.entry.source.path) for f in error.frames)
+            or m.entry.source.path.rsplit("/", 1)[-1] in text
+        )
+    }
+    moved = tuple(m for m in tests if m.entry.source.path not in shown)
+    if not moved:
+        return matches, nearest, None
+    kept = tuple(m for m in matches if m not in moved)
+    if kept:  # (the other sites are the answer; the tests' come after the nearest)
+        return kept, (*nearest, *moved)[:3], None
+    return kept, (*moved, *nearest)[:3], TESTS_NOTE.format(project=moved[0].entry.project)
+
+
 LOOK_ALIKE = "look-alike, not where this error was raised"
 
 
@@ -784,6 +828,9 @@ def explain_error(
             f"{MESSAGE_CHARS:,} were matched and are shown"
         )
     matches, nearest, note = _other_project(view, error, text, matches, nearest)
+    if note is not None:
+        notes.append(note)
+    matches, nearest, note = _tests_only(error, text, matches, nearest)
     if note is not None:
         notes.append(note)
     notes += _state_notes(view, error, matches, ambiguous)

@@ -1,0 +1,64 @@
+"""Sites raised inside the project's own tests (`raise OutOfMemoryError("CUDA out of memory")`
+in a test that fakes the error to test its handler) are not where a user's error comes from:
+they are listed as nearest unless the paste shows that test's file (a test run's output)."""
+
+from __future__ import annotations
+
+from errexplain.catalog.memory import MemoryCatalog
+from errexplain.explainer import explain_text, in_test
+from errexplain.models import Entry, Source, make_id
+
+FAKED = "The widget pool ran out of widgets on device <n>"
+
+
+def _entry(path: str, function: str, template: str = FAKED) -> Entry:
+    return Entry(
+        id=make_id("pkg", path, function, template),
+        project="pkg",
+        exception="RuntimeError",
+        template=template,
+        source=Source("pkg", "1.0", path, 40, function, None),
+        derived=True,
+    )
+
+
+IN_TEST = _entry("pkg/test/unit/test_pool.py", "test_pool_falls_back.fake_alloc")
+IN_CLASS = _entry("pkg/tests/test_more.py", "TestPool.test_fallback")
+REAL = _entry("pkg/pool.py", "WidgetPool.alloc")
+HELPER = _entry("pkg/test/test_utils.py", "popen_launch_server", "Server failed to start: <e>")
+LINE = "RuntimeError: The widget pool ran out of widgets on device 3\n"
+
+
+def test_in_test_reads_the_function_not_the_path():
+    assert in_test(IN_TEST) and in_test(IN_CLASS)
+    # a helper of the test package that programs call is no test
+    assert not in_test(REAL) and not in_test(HELPER)
+    assert not in_test(_entry("pkg/testing.py", "Tester.run"))
+
+
+def test_a_text_raised_only_in_tests_is_no_match():
+    (exp,) = explain_text(LINE, MemoryCatalog([IN_TEST, IN_CLASS]))
+    assert not exp.matches
+    assert {m.entry.id for m in exp.nearest} == {IN_TEST.id, IN_CLASS.id}
+    assert any("only inside pkg's own tests" in n for n in exp.notes)
+
+
+def test_a_test_site_gives_way_to_the_real_site_with_the_same_text():
+    (exp,) = explain_text(LINE, MemoryCatalog([IN_TEST, REAL]))
+    assert [m.entry.id for m in exp.matches] == [REAL.id]
+    assert IN_TEST.id in {m.entry.id for m in exp.nearest}
+    assert not any("own tests" in n for n in exp.notes)
+
+
+def test_a_test_run_that_shows_the_test_file_keeps_its_site():
+    run = (
+        "Traceback (most recent call last):\n"
+        '  File "/src/pkg/test/unit/test_pool.py", line 40, in fake_alloc\n'
+        '    raise RuntimeError(f"The widget pool ran out of widgets on device {n}")\n' + LINE
+    )
+    (exp,) = explain_text(run, MemoryCatalog([IN_TEST, IN_CLASS]))
+    assert exp.matches[0].entry.id == IN_TEST.id
+    # a pytest summary line that names the file
+    summary = "FAILED pkg/test/unit/test_pool.py::test_pool_falls_back - " + LINE
+    (exp,) = explain_text(summary, MemoryCatalog([IN_TEST]))
+    assert exp.matches and exp.matches[0].entry.id == IN_TEST.id
