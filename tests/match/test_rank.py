@@ -789,3 +789,28 @@ def test_a_placeholder_named_for_prose_is_one_definition(name: str, prose: bool)
     assert prose_named(name) is prose
     # a lead with values of its own passes its last value on when that one is named for prose
     assert passes_on(f"[<stage>] Failed after <ms> ms: <{name}>") is prose
+
+
+def test_of_sites_that_raise_one_text_the_one_raised_longest_comes_first():
+    """With nothing in the paste telling same-text sites apart, the site raised since the
+    earliest release comes first (a base class's check before the subclasses that copied its
+    words later), whatever the paths' lengths; a site with no release history comes last."""
+    from errexplain._startup import replace
+
+    text = "Error in parse_stream_chunk: <e>"
+    base = replace(
+        _entry("b" * 16, "ValueError", text, path="demo/pkg/parsers/base_stream_parser.py"),
+        releases=("0.2.0", "1.0"),
+    )
+    late = replace(
+        _entry("a" * 16, "ValueError", text, path="demo/pkg/parsers/kimi.py"),
+        releases=("0.10.1", "1.0"),
+    )
+    later = replace(
+        _entry("c" * 16, "ValueError", text, path="demo/pkg/parsers/q.py"),
+        releases=("0.10.1.post2", "1.0"),
+    )
+    unknown = _entry("d" * 16, "ValueError", text, path="demo/pkg/p.py")
+    for view in (_view(late, base, later, unknown), _view(unknown, later, base, late)):
+        hits = rank(view, "Error in parse_stream_chunk: Expecting value", "ValueError").hits
+        assert [h.id[0] for h in hits] == ["b", "a", "c", "d"]

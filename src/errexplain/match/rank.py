@@ -977,7 +977,7 @@ def _confident(hit: Hit, msg: str) -> bool:
 
 
 def _order(hits: list[Hit]) -> list[Hit]:
-    def key(h: Hit) -> tuple[float, int, int, int, int, int, int, int, str]:
+    def key(h: Hit) -> tuple[float, int, int, int, int, int, int, tuple[int, ...], int, str]:
         r = h.cand
         return (
             -round(h.raw, 6),
@@ -991,11 +991,29 @@ def _order(hits: list[Hit]) -> list[Hit]:
             # a site's newest wording before its older ones (a placeholder renamed since):
             # the paste's release, when it tells, reorders them later
             int(r.lineage is not None),
+            _since(r),
             len(r.path or ""),
             r.id,
         )
 
     return sorted(hits, key=key)
+
+
+_NUMBER = compile_regex(r"\d+")
+
+
+@memo(4096)
+def _release_numbers(release: str) -> tuple[int, ...]:
+    return tuple(int(n) for n in _NUMBER.findall(release))
+
+
+def _since(cand: Candidate) -> tuple[int, ...]:
+    """The first release that raised a site (none known: last): of sites that raise one text
+    with nothing in the paste telling them apart, the one raised for longest comes first (the
+    base class's check before the subclasses that copied it later)."""
+    if not cand.releases:
+        return (1 << 30,)
+    return _release_numbers(cand.releases[0])
 
 
 def recorded_lines(view: CatalogView, cand: Candidate, frame: Frame) -> list[tuple[int, str]]:
