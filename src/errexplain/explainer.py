@@ -25,7 +25,12 @@ from errexplain.match.rank import (
 )
 from errexplain.match.release import Facts, Window, guess, pin, site_lines, window
 from errexplain.match.sites import ambiguous, assert_test, condition_key, locate, wants_sites
-from errexplain.match.template import compile_template, normalize_ws, sentence_stops
+from errexplain.match.template import (
+    compile_template,
+    match_prefix,
+    normalize_ws,
+    sentence_stops,
+)
 from errexplain.models import (
     ELLIPSES,
     UNRAISED_KINDS,
@@ -559,6 +564,43 @@ def _capped_shared(
     )
 
 
+SHORT_START_CHARS, SHORT_START_SHARE = 30, 0.5
+SHORT_START_CAP = 0.89
+"""A message that is only the start of a long template, up to a sentence end or a placeholder,
+with fewer than SHORT_START_CHARS of its literal characters and less than SHORT_START_SHARE of
+them (`Prefill out of memory` of `Prefill out of memory. Try to lower your batch size.`,
+`kt_kernel is not installed` of a longer hint), is shown at SHORT_START_CAP at most: such a
+short phrase is said by other programs too (a port of the project, a fork), so it is never
+confident. The cap is put on the answer only: a bare line is still read as this message (the
+ranking that finds it is unchanged)."""
+
+
+def short_starts_capped(exp: Explanation) -> Explanation:
+    """`exp` with its matches that read the message as a short start capped (applied to the
+    answers as given, after every choice between readings is made)."""
+    matches = _short_starts(exp.matches, exp.error.message)
+    return exp if matches == exp.matches else replace(exp, matches=matches)
+
+
+def _short_starts(matches: tuple[Match, ...], message: str) -> tuple[Match, ...]:
+    """`matches` with each fuzzy match that reads the message as a short start of its template
+    (SHORT_START_CHARS) capped at SHORT_START_CAP, with the reason."""
+    out = []
+    for m in matches:
+        if m.kind == "fuzzy" and m.score > SHORT_START_CAP and message:
+            compiled = compile_template(m.entry.template)
+            matched, boundary = match_prefix(compiled, message.strip())
+            if (
+                boundary
+                and 0 < matched < SHORT_START_CHARS
+                and matched < SHORT_START_SHARE * compiled.literal_len
+            ):
+                why = f"a short start of a longer message ({matched} characters): not confident"
+                m = replace(m, score=SHORT_START_CAP, reasons=(*m.reasons, why))
+        out.append(m)
+    return tuple(out)
+
+
 def _to_match(view: CatalogView, hit: Hit) -> Match:
     pos = hit.cand.pos
     return Match(
@@ -797,6 +839,21 @@ def explain_error(
     text: str = "",
     release: Mapping[str, str] | None = None,
 ) -> Explanation:
+    """Explain one parsed error (:func:`_explain_error`), its answer's confidence weighed as
+    shown (:func:`short_starts_capped`)."""
+    return short_starts_capped(
+        _explain_error(error, view, cutoff=cutoff, text=text, release=release)
+    )
+
+
+def _explain_error(
+    error: RaisedError,
+    view: CatalogView,
+    *,
+    cutoff: float = FUZZY_CUTOFF,
+    text: str = "",
+    release: Mapping[str, str] | None = None,
+) -> Explanation:
     """Explain one parsed error. `text` is the whole paste (version strings in it tell the
     release); `release` maps a project to the release the user states it runs. Only the first
     MESSAGE_CHARS characters of a message are matched and shown."""
@@ -874,7 +931,7 @@ def explain_text_bounded(
     errors = parse_traceback(text)
     if not errors:
         bare = _with_carried(view, list(bare_messages(text, view, release=release)), text, release)
-        return _with_native(text, None, bare), 0
+        return _with_native(text, None, [short_starts_capped(x) for x in bare]), 0
     from errexplain.parse.lines import clean_lines
 
     kept = errors if len(errors) <= ERRORS else (*errors[: ERRORS - 1], errors[-1])
@@ -902,6 +959,7 @@ def explain_text_bounded(
             cleaned = clean_lines(text)
         out = _with_beside(text, cleaned, view, out, release, ERRORS - len(errors))
     out = _with_carried(view, out, text, release)
+    out = [short_starts_capped(x) for x in out]
     return _with_native(text, cleaned, out), len(errors) - len(kept)
 
 
@@ -1746,7 +1804,7 @@ def _explain_one(
 ) -> Explanation:
     """One parsed error explained; a message of several lines that nothing matches, by its
     first line (`_first_line_only`)."""
-    exp = explain_error(error, view, cutoff=cutoff, text=text, release=release)
+    exp = _explain_error(error, view, cutoff=cutoff, text=text, release=release)
     if not exp.matches:
         exp = _first_line_only(error, view, cutoff, text, release) or exp
     if (
@@ -1798,7 +1856,7 @@ def _sentence_only(
     for head in _sentence_heads(first):
         if head.endswith(ELLIPSES) or (top and _said_by(first[len(head) :], top.entry.template)):
             continue  # (an ellipsis: the paster cut the message; the rest is the template's)
-        exp = explain_error(
+        exp = _explain_error(
             replace(error, message=head), view, cutoff=cutoff, text=text, release=release
         )
         if not exp.matches or exp.matches[0].score < BARE_SCORE:
@@ -1825,7 +1883,7 @@ def _first_line_only(
     first, nl, _ = error.message.partition("\n")
     if not nl or len(first.strip()) < BARE_MIN_CHARS:
         return None
-    exp = explain_error(
+    exp = _explain_error(
         replace(error, message=first), view, cutoff=cutoff, text=text, release=release
     )
     if not exp.matches:
@@ -2794,7 +2852,7 @@ def _as_error(
     # a cut line known well may score under the cutoff (`_with_cut`): its hits stay matches
     low = min((h.raw for h in ranking.hits if h.id in known), default=FUZZY_CUTOFF)
     error = RaisedError("", msg, line_no=no)
-    full = explain_error(error, view, text=text, release=release, cutoff=min(FUZZY_CUTOFF, low))
+    full = _explain_error(error, view, text=text, release=release, cutoff=min(FUZZY_CUTOFF, low))
     # (read without a handler's lead, the message it passed on is the known line's error)
     untagged = _untag_noted(full.notes)
     matches = tuple(m for m in full.matches if untagged or m.entry.id in known)
@@ -2838,7 +2896,9 @@ def explain_message(
 ) -> Explanation:
     """Explain a bare message (no traceback)."""
     error = RaisedError(exc_type, message, form="line")
-    return explain_error(error, view, cutoff=cutoff, text=message, release=release)
+    return short_starts_capped(
+        _explain_error(error, view, cutoff=cutoff, text=message, release=release)
+    )
 
 
 MEANINGS: dict[str, str] = {

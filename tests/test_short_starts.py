@@ -1,0 +1,49 @@
+"""A message that is only the short start of a long template, up to a sentence end or a
+placeholder (`Widget pool exhausted` of `Widget pool exhausted. Try to lower the number of
+widgets per batch.`), is still found (a bare line too) but never shown as confident: other
+programs (a port, a fork) say such a phrase too."""
+
+from __future__ import annotations
+
+from errexplain.catalog.memory import MemoryCatalog
+from errexplain.explainer import SHORT_START_CAP, explain_error, explain_text
+from errexplain.models import Entry, RaisedError, Source, make_id
+
+CONFIDENT = 0.9  # (a score shown as confident: bench/real.py)
+
+LONG = "Widget pool exhausted. Try to lower the number of widgets per batch or add widgets."
+
+
+def _entry(template: str) -> Entry:
+    return Entry(
+        id=make_id("pkg", "pkg/pool.py", "alloc", template),
+        project="pkg",
+        exception="RuntimeError",
+        template=template,
+        source=Source("pkg", "1.0", "pkg/pool.py", 12, "alloc", None),
+        derived=True,
+    )
+
+
+VIEW = MemoryCatalog([_entry(LONG)])
+
+
+def test_a_short_start_is_found_but_not_confident():
+    for text in ("RuntimeError: Widget pool exhausted\n", "Widget pool exhausted.\n"):
+        (exp,) = explain_text(text, VIEW)
+        assert exp.matches, text
+        top = exp.matches[0]
+        assert top.score == SHORT_START_CAP < CONFIDENT
+        assert any("short start" in r for r in top.reasons)
+    exp = explain_error(RaisedError("RuntimeError", "Widget pool exhausted"), VIEW)
+    assert exp.matches[0].score == SHORT_START_CAP
+
+
+def test_a_longer_start_and_the_whole_message_keep_their_score():
+    whole = "RuntimeError: " + LONG + "\n"
+    (exp,) = explain_text(whole, VIEW)
+    assert exp.matches[0].score >= CONFIDENT
+    # 30 or more literal characters of the start: not a short phrase any more
+    cut = "RuntimeError: Widget pool exhausted. Try to lower the number of widgets\n"
+    (exp,) = explain_text(cut, VIEW)
+    assert exp.matches and not any("short start" in r for r in exp.matches[0].reasons)
