@@ -814,3 +814,24 @@ def test_of_sites_that_raise_one_text_the_one_raised_longest_comes_first():
     for view in (_view(late, base, later, unknown), _view(unknown, later, base, late)):
         hits = rank(view, "Error in parse_stream_chunk: Expecting value", "ValueError").hits
         assert [h.id[0] for h in hits] == ["b", "a", "c", "d"]
+
+
+def test_older_wordings_of_one_text_go_newest_first():
+    """Two older wordings of one check that differ only by a renamed placeholder (so one text):
+    the later one comes first, as a check's wordings do, whichever id sorts first."""
+    from errexplain._startup import replace
+
+    head = _entry("h" * 16, "ValueError", "Only split mode is supported, got <mode>")
+    older = replace(
+        _entry("0" * 16, "ValueError", "Only split mode is supported, got <args.old_mode>"),
+        releases=("0.5.12", "0.5.12.post1"),
+        lineage=head.id,
+    )
+    newer = replace(
+        _entry("f" * 16, "ValueError", "Only split mode is supported, got <args.cp_mode>"),
+        releases=("0.5.13", "0.5.13.post1"),
+        lineage=head.id,
+    )
+    for view in (_view(older, newer), _view(newer, older)):
+        hits = rank(view, "Only split mode is supported, got zigzag", "ValueError").hits
+        assert [h.id[0] for h in hits] == ["f", "0"]

@@ -1010,10 +1010,14 @@ def _release_numbers(release: str) -> tuple[int, ...]:
 def _since(cand: Candidate) -> tuple[int, ...]:
     """The first release that raised a site (none known: last): of sites that raise one text
     with nothing in the paste telling them apart, the one raised for longest comes first (the
-    base class's check before the subclasses that copied it later)."""
+    base class's check before the subclasses that copied it later). Older wordings (which come
+    after every current one) go newest first instead, as a check's wordings do: of two wordings
+    that differ only by a renamed placeholder, the later one is the nearer to a paste whose
+    release is not known."""
     if not cand.releases:
         return (1 << 30,)
-    return _release_numbers(cand.releases[0])
+    first = _release_numbers(cand.releases[0])
+    return tuple(-n for n in first) if cand.lineage is not None else first
 
 
 def recorded_lines(view: CatalogView, cand: Candidate, frame: Frame) -> list[tuple[int, str]]:
