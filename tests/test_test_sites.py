@@ -1,11 +1,12 @@
 """Sites raised inside the project's own tests (`raise OutOfMemoryError("CUDA out of memory")`
-in a test that fakes the error to test its handler) are not where a user's error comes from:
-they are listed as nearest unless the paste shows that test's file (a test run's output)."""
+in a test that fakes the error to test its handler) are seldom where a user's error comes from:
+they are never confident and come after other sites unless the paste shows that test's file (a
+test run's output); a script named like a test still answers, below confident."""
 
 from __future__ import annotations
 
 from errexplain.catalog.memory import MemoryCatalog
-from errexplain.explainer import explain_text, in_test
+from errexplain.explainer import TESTS_CAP, explain_text, in_test
 from errexplain.models import Entry, Source, make_id
 
 FAKED = "The widget pool ran out of widgets on device <n>"
@@ -36,17 +37,17 @@ def test_in_test_reads_the_function_not_the_path():
     assert not in_test(_entry("pkg/testing.py", "Tester.run"))
 
 
-def test_a_text_raised_only_in_tests_is_no_match():
+def test_a_text_raised_only_in_tests_is_not_confident():
     (exp,) = explain_text(LINE, MemoryCatalog([IN_TEST, IN_CLASS]))
-    assert not exp.matches
-    assert {m.entry.id for m in exp.nearest} == {IN_TEST.id, IN_CLASS.id}
+    assert {m.entry.id for m in exp.matches} == {IN_TEST.id, IN_CLASS.id}
+    assert all(m.score == TESTS_CAP for m in exp.matches)
     assert any("only inside pkg's own tests" in n for n in exp.notes)
 
 
-def test_a_test_site_gives_way_to_the_real_site_with_the_same_text():
+def test_a_test_site_comes_after_the_real_site_with_the_same_text():
     (exp,) = explain_text(LINE, MemoryCatalog([IN_TEST, REAL]))
-    assert [m.entry.id for m in exp.matches] == [REAL.id]
-    assert IN_TEST.id in {m.entry.id for m in exp.nearest}
+    assert [m.entry.id for m in exp.matches] == [REAL.id, IN_TEST.id]
+    assert exp.matches[0].score > TESTS_CAP >= exp.matches[1].score
     assert not any("own tests" in n for n in exp.notes)
 
 
@@ -57,8 +58,9 @@ def test_a_test_run_that_shows_the_test_file_keeps_its_site():
         '    raise RuntimeError(f"The widget pool ran out of widgets on device {n}")\n' + LINE
     )
     (exp,) = explain_text(run, MemoryCatalog([IN_TEST, IN_CLASS]))
-    assert exp.matches[0].entry.id == IN_TEST.id
+    assert exp.matches[0].entry.id == IN_TEST.id and exp.matches[0].score > TESTS_CAP
     # a pytest summary line that names the file
     summary = "FAILED pkg/test/unit/test_pool.py::test_pool_falls_back - " + LINE
     (exp,) = explain_text(summary, MemoryCatalog([IN_TEST]))
     assert exp.matches and exp.matches[0].entry.id == IN_TEST.id
+    assert exp.matches[0].score > TESTS_CAP

@@ -409,38 +409,41 @@ def in_test(entry: Entry) -> bool:
     return any(_TEST_PART.match(part) for part in function.split("."))
 
 
+TESTS_CAP = 0.85
+"""Highest score of a site raised inside the project's own tests when the paste shows nothing
+of that test (no frame in its file, not its file's name): a test may fake the message to
+exercise a handler (`raise OutOfMemoryError("CUDA out of memory")`), so the same words in a
+user's paste more likely come from elsewhere; but a script named like a test
+(`test_deterministic(args)` run by hand) does raise it for users, so the site stays listed."""
 TESTS_NOTE = (
-    "the same text is raised only inside {project}'s own tests (listed as nearest): a test "
-    "that fakes the error, not where a running program raises it"
+    "the same text is raised only inside {project}'s own tests (a test may fake the error to "
+    "exercise its handler): not confident unless the paste shows that test"
 )
 
 
 def _tests_only(
-    error: RaisedError, text: str, matches: tuple[Match, ...], nearest: tuple[Match, ...]
-) -> tuple[tuple[Match, ...], tuple[Match, ...], str | None]:
-    """(matches, nearest, note) with the sites raised inside the project's own tests moved to
-    the nearest, unless the paste shows a frame in that test's file or names it (a test run's
-    output): a test fakes the message (`raise OutOfMemoryError("CUDA out of memory")` to test
-    the handler), and a user's error with the same words comes from elsewhere."""
-    tests = tuple(m for m in matches if in_test(m.entry))
+    error: RaisedError, text: str, matches: tuple[Match, ...]
+) -> tuple[tuple[Match, ...], str | None]:
+    """(matches, note) with the sites raised inside the project's own tests capped at TESTS_CAP
+    and put after the others, unless the paste shows a frame in that test's file or names it
+    (a test run's output); the note when only tests raise the text."""
+    tests = [m for m in matches if in_test(m.entry)]
     if not tests:
-        return matches, nearest, None
-    shown = {
-        m.entry.source.path
-        for m in tests
-        if m.entry.source.path
-        and (
-            any(in_file(f, m.entry.source.path) for f in error.frames)
-            or m.entry.source.path.rsplit("/", 1)[-1] in text
-        )
-    }
-    moved = tuple(m for m in tests if m.entry.source.path not in shown)
-    if not moved:
-        return matches, nearest, None
-    kept = tuple(m for m in matches if m not in moved)
-    if kept:  # (the other sites are the answer; the tests' come after the nearest)
-        return kept, (*nearest, *moved)[:3], None
-    return kept, (*moved, *nearest)[:3], TESTS_NOTE.format(project=moved[0].entry.project)
+        return matches, None
+    capped: dict[int, Match] = {}
+    for m in tests:
+        path = m.entry.source.path or ""
+        if path and (
+            any(in_file(f, path) for f in error.frames) or path.rsplit("/", 1)[-1] in text
+        ):
+            continue
+        why = "raised inside a test of the project's own suite, which the paste does not show"
+        capped[id(m)] = replace(m, score=min(m.score, TESTS_CAP), reasons=(*m.reasons, why))
+    if not capped:
+        return matches, None
+    rest = tuple(m for m in matches if id(m) not in capped)
+    note = None if rest else TESTS_NOTE.format(project=matches[0].entry.project)
+    return (*rest, *(capped[id(m)] for m in matches if id(m) in capped)), note
 
 
 LOOK_ALIKE = "look-alike, not where this error was raised"
@@ -887,7 +890,7 @@ def _explain_error(
     matches, nearest, note = _other_project(view, error, text, matches, nearest)
     if note is not None:
         notes.append(note)
-    matches, nearest, note = _tests_only(error, text, matches, nearest)
+    matches, note = _tests_only(error, text, matches)
     if note is not None:
         notes.append(note)
     notes += _state_notes(view, error, matches, ambiguous)
