@@ -386,38 +386,41 @@ def test_a_stage_wrapper_whose_last_value_after_a_colon_is_the_exception_gives_w
     assert _top(line, own, DRAFT) == "s"
 
 
+FRONT = _entry(
+    "f",
+    "RuntimeError",
+    "Render returned nothing. Error from worker: <error_msg>",
+    "a.py",
+    3,
+    "raise",
+)
+INNER = _entry(
+    "c",
+    "AssertionError",
+    "Render context is not active. Call `enter_render_context` before drawing a frame.",
+    "ctx.py",
+    21,
+    "assert",
+)
+
+
 def test_handlers_passing_on_each_others_text_are_read_through_to_the_message():
     """A front end's lead around a worker's lead around the message raised (`Render returned
     nothing. Error from worker: Error running job <id>: <message>`): each lead passes on the
     next one's text, and the innermost catalogued message is the error, even cut short by the
     paster (an issue title cut at its width) when its long literal start is there."""
-    front = _entry(
-        "f",
-        "RuntimeError",
-        "Render returned nothing. Error from worker: <error_msg>",
-        "a.py",
-        3,
-        "raise",
-    )
+    front = FRONT
     worker = _entry("g", "RuntimeError", "Error running job <job_id>: <e>", "w.py", 7, "raise")
-    inner = _entry(
-        "c",
-        "AssertionError",
-        "Render context is not active. Call `enter_render_context` before drawing a frame.",
-        "ctx.py",
-        21,
-        "assert",
-    )
     whole = (
         "Render returned nothing. Error from worker: Error running job 51c0-77ab: Render "
         "context is not active. Call `enter_render_context` before drawing a frame.\n"
     )
-    assert _top(whole, front, worker, inner) == "c"
+    assert _top(whole, front, worker, INNER) == "c"
     cut = whole[: whole.index("drawing") + 2] + "\n"
-    assert _top(cut, front, worker, inner) == "c"
+    assert _top(cut, front, worker, INNER) == "c"
     # a worker's text the catalog does not know: the front end's lead stays the answer
     other = "Render returned nothing. Error from worker: Error running job 51c0-77ab: disk full\n"
-    assert _top(other, front, worker, inner) == "f"
+    assert _top(other, front, worker, INNER) == "f"
 
 
 def test_an_exact_older_lead_behind_a_looser_current_one_still_passes_its_text_on():
@@ -427,23 +430,8 @@ def test_an_exact_older_lead_behind_a_looser_current_one_still_passes_its_text_o
     older wording's exact one (PASSED_ON_MARGIN); the exact lead still passes its last value
     on, and that message is the error. Further behind, it does not."""
     current = _entry("n", "RuntimeError", "Render returned nothing.", "a.py", 30, "raise")
-    older = _entry(
-        "o",
-        "RuntimeError",
-        "Render returned nothing. Error from worker: <error_msg>",
-        "b.py",
-        3,
-        "raise",
-    )
-    inner = _entry(
-        "c",
-        "AssertionError",
-        "Render context is not active. Call `enter_render_context` before drawing a frame.",
-        "ctx.py",
-        21,
-        "assert",
-    )
-    view = MemoryCatalog([TOKENIZER, current, older, inner])
+    older = replace(FRONT, id="o" * 16)
+    view = MemoryCatalog([TOKENIZER, current, older, INNER])
     line = (
         "Render returned nothing. Error from worker: Render context is not active. Call "
         "`enter_render_context` before drawing a frame."
