@@ -110,7 +110,8 @@ def main(argv: list[str] | None = None) -> int:
     cases = [c for c in real.load_truth(real.CORPUS) if c.get("split") == args.split]
 
     def right(text: str, case: dict[str, object]) -> tuple[bool, str]:
-        ok, why, _ = real.judge(real.pick_error(explain_text(text, view), case), case, by_id)
+        exp = real.pick_error(explain_text(text, view), case)
+        ok, why, _ = real.judge_with_heads(view, exp, case, by_id)
         return ok, why
 
     kept = [c for c in cases if right(c["text"], c)[0]]

@@ -248,6 +248,21 @@ def _print_miss(case: dict[str, Any], exp: Any | None, why: str) -> None:
     print(f"     want {want}  {case['source']}")
 
 
+def judge_with_heads(
+    view: Any, exp: Any | None, case: dict[str, Any], by_id: dict[str, Any]
+) -> tuple[bool, str, bool]:
+    """:func:`judge`, with the lineage head of the best match read into `by_id` first (an
+    older wording is right when its check's current site is the truth's)."""
+    if exp is not None and exp.matches:
+        for m in exp.matches[:1]:
+            lin = getattr(m.entry, "lineage", None)
+            if lin and lin not in by_id:
+                pos = view.position(lin)
+                if pos is not None:
+                    by_id[lin] = view.entry(pos)
+    return judge(exp, case, by_id)
+
+
 def run(cases: list[dict[str, Any]], show_misses: bool) -> dict[str, Any]:
     from errexplain.catalog.store import load
     from errexplain.explainer import explain_text
@@ -259,14 +274,7 @@ def run(cases: list[dict[str, Any]], show_misses: bool) -> dict[str, Any]:
     for case in cases:
         exps = explain_text(case["text"], view)
         exp = pick_error(exps, case)
-        if exp is not None and exp.matches:
-            for m in exp.matches[:1]:
-                lin = getattr(m.entry, "lineage", None)
-                if lin and lin not in by_id:
-                    pos = view.position(lin)
-                    if pos is not None:
-                        by_id[lin] = view.entry(pos)
-        right, why, false_conf = judge(exp, case, by_id)
+        right, why, false_conf = judge_with_heads(view, exp, case, by_id)
         if not right and case["category"] in ("sglang-current", "sglang-drifted"):
             if sites is None:
                 sites = catalogued_sites()
