@@ -421,7 +421,7 @@ TESTS_NOTE = (
 )
 
 
-def _tests_only(
+def _test_sites(
     error: RaisedError, text: str, matches: tuple[Match, ...]
 ) -> tuple[tuple[Match, ...], str | None]:
     """(matches, note) with the sites raised inside the project's own tests capped at TESTS_CAP
@@ -890,7 +890,7 @@ def _explain_error(
     matches, nearest, note = _other_project(view, error, text, matches, nearest)
     if note is not None:
         notes.append(note)
-    matches, note = _tests_only(error, text, matches)
+    matches, note = _test_sites(error, text, matches)
     if note is not None:
         notes.append(note)
     notes += _state_notes(view, error, matches, ambiguous)
@@ -2899,9 +2899,7 @@ def explain_message(
 ) -> Explanation:
     """Explain a bare message (no traceback)."""
     error = RaisedError(exc_type, message, form="line")
-    return short_starts_capped(
-        _explain_error(error, view, cutoff=cutoff, text=message, release=release)
-    )
+    return explain_error(error, view, cutoff=cutoff, text=message, release=release)
 
 
 MEANINGS: dict[str, str] = {
