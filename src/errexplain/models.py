@@ -14,7 +14,7 @@ from errexplain._startup import TYPE_CHECKING, Record, memo
 
 if TYPE_CHECKING:
     import re
-    from collections.abc import Iterator
+    from collections.abc import Iterable, Iterator
     from typing import Any, Literal, Protocol
 
     from errexplain.match.release import Facts
@@ -245,6 +245,9 @@ class Candidate(Record):
     of a paste from such a release point there."""
     printed: bool = False
     """Written with ``print`` (a log site whose ``via`` is :data:`PRINTED`)."""
+    since: str | None = None
+    """The first release that raised the check in any wording, when an older wording of its
+    lineage came before its own `releases` (history catalogs): how long users have met it."""
 
     @property
     def in_tests(self) -> bool:
@@ -252,11 +255,13 @@ class Candidate(Record):
         return is_test_path(self.path)
 
     @classmethod
-    def of(cls, pos: int, e: Entry, literal_len: int) -> Candidate:
-        return cls(*candidate_fields(pos, e, literal_len))
+    def of(cls, pos: int, e: Entry, literal_len: int, since: str | None = None) -> Candidate:
+        return cls(*candidate_fields(pos, e, literal_len, since))
 
 
-def candidate_fields(pos: int, e: Entry, literal_len: int) -> tuple[Any, ...]:
+def candidate_fields(
+    pos: int, e: Entry, literal_len: int, since: str | None = None
+) -> tuple[Any, ...]:
     """The fields of :meth:`Candidate.of` in order (an index build stores them as they are,
     without making 38,000 records)."""
     src = e.source
@@ -279,7 +284,36 @@ def candidate_fields(pos: int, e: Entry, literal_len: int) -> tuple[Any, ...]:
         e.lineage,
         _older_paths(e),
         e.via == PRINTED,
+        since,
     )
+
+
+def _release_key(release: str) -> tuple[int, ...]:
+    from errexplain._startup import compile_regex  # (index builds only)
+
+    return tuple(int(n) for n in compile_regex(r"\d+").findall(release))
+
+
+def lineage_since(entries: Iterable[Entry]) -> dict[str, str]:
+    """{lineage head id: the first release of its oldest wording} for the heads an older
+    wording came before (a candidate's `since`): the decode runner's `Capture cuda graph failed`
+    is raised since 0.2.14 under older wordings, though its own wording dates from 0.5.14."""
+    first: dict[str, str] = {}
+    own: dict[str, str] = {}
+    for e in entries:
+        if not e.releases:
+            continue
+        if e.lineage is None:
+            own[e.id] = e.releases[0]
+        else:
+            was = first.get(e.lineage)
+            if was is None or _release_key(e.releases[0]) < _release_key(was):
+                first[e.lineage] = e.releases[0]
+    return {
+        head: release
+        for head, release in first.items()
+        if head in own and _release_key(release) < _release_key(own[head])
+    }
 
 
 def is_test_path(path: str | None) -> bool:

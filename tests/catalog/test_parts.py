@@ -216,7 +216,7 @@ def _history_catalog(root: Path, files: int = 6, per_file: int = 50) -> Path:
     return root
 
 
-HISTORY_INDEX_SHA256 = "071c3d8e1be30ccc0880f0a57bd49742303145e00a835a1fa6f6578a18ce4e46"
+HISTORY_INDEX_SHA256 = "efed68855a0dd23e4b75991fd35cbe92f1e0661d08814ed157368e4e693f5b79"
 """The index of _history_catalog as main built it before the records were encoded in load
 order (speed8), on CPython 3.11; updated in session 10, when the ``sites`` blob began to hold
 message-carrying raise sites (a traceback cut before its exception line is located by its
@@ -226,7 +226,9 @@ lineage heads in ``meta`` became two byte strings searched in place (FORMAT 18);
 20, when a project row began to hold its ``main_part`` and ``shared_wording`` (FORMAT 19); and
 in session 21, when a site key began to hold which of its sites have a message and the entries
 filed under no word were put in file and line order (FORMAT 20); and in session 29, when a
-candidate row began to end with whether its site prints its message (FORMAT 21). Marshal's
+candidate row began to end with whether its site prints its message (FORMAT 21); and in
+session 32, when it began to end with the first release of its check's oldest wording
+(FORMAT 22). Marshal's
 bytes depend on which objects are shared and which referenced twice, so a change of how
 records are encoded
 can change bytes without changing an answer: this pins the bytes. Update it (with a reason)

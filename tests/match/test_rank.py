@@ -835,3 +835,33 @@ def test_older_wordings_of_one_text_go_newest_first():
     for view in (_view(older, newer), _view(newer, older)):
         hits = rank(view, "Only split mode is supported, got zigzag", "ValueError").hits
         assert [h.id[0] for h in hits] == ["f", "0"]
+
+
+def test_a_site_raised_longest_counts_its_older_wordings():
+    """Of same-text sites, how long a site has been raised counts its check's older wordings:
+    a check reworded in 1.4 but raised since 0.2 under other words comes before a copy first
+    raised in 0.9, whose own wording is older than the reworded one's."""
+    from errexplain._startup import replace
+    from errexplain.models import lineage_since
+
+    text = "Capture failed: <e>"
+    reworded = replace(
+        _entry("r" * 16, "Exception", text, path="demo/pkg/runner/decode_runner.py"),
+        releases=("1.4", "2.0"),
+    )
+    older = replace(
+        _entry("o" * 16, "Exception", "Capture failed: <e> (try --no-graph)"),
+        releases=("0.2", "1.3"),
+        lineage=reworded.id,
+    )
+    copy = replace(
+        _entry("c" * 16, "Exception", text, path="demo/pkg/spec/draft.py"),
+        releases=("0.9", "2.0"),
+    )
+    assert lineage_since((copy, older, reworded)) == {reworded.id: "0.2"}
+    for view in (_view(copy, older, reworded), _view(reworded, copy, older)):
+        hits = rank(view, "Capture failed: out of memory", "Exception").hits
+        assert [h.id[0] for h in hits][:2] == ["r", "c"]
+    # without the older wording, the copy raised since 0.9 comes first
+    hits = rank(_view(copy, reworded), "Capture failed: out of memory", "Exception").hits
+    assert [h.id[0] for h in hits] == ["c", "r"]

@@ -9,7 +9,7 @@ from errexplain.match.normalize import filing_words, word_stats
 from errexplain.match.rank import site_key
 from errexplain.match.sites import site_table
 from errexplain.match.template import compile_template
-from errexplain.models import Candidate, Entry, Project, Related, WordStats
+from errexplain.models import Candidate, Entry, Project, Related, WordStats, lineage_since
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -31,7 +31,10 @@ class MemoryCatalog:
         self._facts = {f.project: f for f in release_facts}
         self._projects = {p.name: p for p in projects}
         self._ids = {e.id: pos for pos, e in enumerate(self._entries)}
-        self._candidates = [candidate_of(pos, e) for pos, e in enumerate(self._entries)]
+        since = lineage_since(self._entries)
+        self._candidates = [
+            candidate_of(pos, e, since.get(e.id)) for pos, e in enumerate(self._entries)
+        ]
         self._buckets: dict[str, list[tuple[int, str]]] = {}
         for pos, filed in enumerate(filing_words([e.template for e in self._entries])):
             if filed is not None:
@@ -109,6 +112,7 @@ class MemoryCatalog:
         return self._bases.get(exc_type)
 
 
-def candidate_of(pos: int, e: Entry) -> Candidate:
-    """The candidate (typed row) of an entry at a position."""
-    return Candidate.of(pos, e, compile_template(e.template).literal_len)
+def candidate_of(pos: int, e: Entry, since: str | None = None) -> Candidate:
+    """The candidate (typed row) of an entry at a position (`since`: see
+    :func:`~errexplain.models.lineage_since`)."""
+    return Candidate.of(pos, e, compile_template(e.template).literal_len, since)

@@ -21,7 +21,7 @@ import zlib
 from itertools import pairwise
 
 from errexplain._startup import TYPE_CHECKING, Record, astuple
-from errexplain.models import candidate_fields
+from errexplain.models import candidate_fields, lineage_since
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
@@ -69,6 +69,7 @@ class Encoder:
         self.entries, self.facts = entries, facts
         self.brief = {e.id: e for e in entries}
         self._traits: dict[str, Traits] = {}
+        self.since = lineage_since(entries)
 
     def traits(self, e: Entry) -> Traits:
         """The relation traits of an entry, made once per build (and only for entries that
@@ -87,7 +88,11 @@ class Encoder:
         for i in range(*span):
             e = entries[i]
             store.append(marshal.dumps(prose(e, self)))
-            rows.append(marshal.dumps(candidate_fields(POS_MARK, e, facts[e.template][0])))
+            rows.append(
+                marshal.dumps(
+                    candidate_fields(POS_MARK, e, facts[e.template][0], self.since.get(e.id))
+                )
+            )
         return Encoded(rows, store, list(map(zlib.crc32, store)))
 
     def row(self, pos: int, i: int, marked: bytes) -> bytes:
@@ -95,7 +100,8 @@ class Encoder:
         if pos >= SMALL_INTS and marked[2:7] == _POS_MARK_BYTES:
             return marked[:3] + pos.to_bytes(4, "little") + marked[7:]
         e = self.entries[i]
-        return marshal.dumps(candidate_fields(pos, e, self.facts[e.template][0]))
+        since = self.since.get(e.id)
+        return marshal.dumps(candidate_fields(pos, e, self.facts[e.template][0], since))
 
     def in_order(self, done: Iterable[Encoded], order: Sequence[int]) -> Blobs:
         """The records of spans that cover the entries in turn, in index order (`order`)."""

@@ -1008,7 +1008,8 @@ def _release_numbers(release: str) -> tuple[int, ...]:
 
 
 def _since(cand: Candidate) -> tuple[int, ...]:
-    """The first release that raised a site (none known: last): of sites that raise one text
+    """The first release that raised a site's check, in any wording (none known: last): of
+    sites that raise one text
     with nothing in the paste telling them apart, the one raised for longest comes first (the
     base class's check before the subclasses that copied it later). Older wordings (which come
     after every current one) go newest first instead, as a check's wordings do: of two wordings
@@ -1016,7 +1017,7 @@ def _since(cand: Candidate) -> tuple[int, ...]:
     release is not known."""
     if not cand.releases:
         return (1 << 30,)
-    first = _release_numbers(cand.releases[0])
+    first = _release_numbers(cand.since or cand.releases[0])
     return tuple(-n for n in first) if cand.lineage is not None else first
 
 
