@@ -865,3 +865,35 @@ def test_a_site_raised_longest_counts_its_older_wordings():
     # without the older wording, the copy raised since 0.9 comes first
     hits = rank(_view(copy, reworded), "Capture failed: out of memory", "Exception").hits
     assert [h.id[0] for h in hits] == ["c", "r"]
+
+
+def test_a_traceback_that_passes_through_a_sites_file_but_ends_in_another_is_not_its_raise():
+    """A `__getattr__` that words its AttributeError as the interpreter does, in a file the
+    traceback passes through on its way down: the traceback ends in another file of the project
+    at a plain attribute read, so the interpreter raised it there; had the `__getattr__` raised
+    it, its own frame would be the last."""
+    from errexplain.models import Frame
+
+    getattr_site = _entry(
+        "g" * 16,
+        "AttributeError",
+        "'<self.__class__.__name__>' object has no attribute '<name>'",
+        "demo/batch.py",
+        "Item.__getattr__",
+    )
+    builtin = _entry(
+        "b" * 16, "AttributeError", "'<obj>' object has no attribute '<name>'", kind="builtin"
+    )
+    view = _view(getattr_site, builtin)
+    msg, typ = "'PoolOnDevice' object has no attribute 'kv_buffer'", "AttributeError"
+    outer = Frame("/env/site-packages/demo/batch.py", 1081, "offload", "self.cpu = pool.copy(i)")
+    pool = Frame("/env/site-packages/demo/pool.py", 1652, "copy", "return self.kv_buffer[i]")
+    first, site = rank(view, msg, typ, (outer, pool)).hits
+    assert first.id == builtin.id and site.id == getattr_site.id
+    assert any("had this site (Item.__getattr__) raised it" in why for why in site.reasons)
+    # the traceback ending in the site's own function: its raise
+    own = Frame("/env/site-packages/demo/batch.py", 398, "__getattr__", "raise AttributeError(")
+    assert rank(view, msg, typ, (outer, pool, own)).hits[0].id == getattr_site.id
+    # ending in another project's file (a library the project calls): not this rule's to judge
+    lib = Frame("/env/site-packages/otherlib/pool.py", 10, "copy", "return self.kv_buffer[i]")
+    assert rank(view, msg, typ, (outer, lib)).hits[0].id == getattr_site.id

@@ -236,11 +236,11 @@ def _ends_elsewhere(cand: Candidate, frames: FrameSites) -> Frame | None:
 
 def _ends_beside(cand: Candidate, frames: FrameSites) -> Frame | None:
     """The innermost frame, when the traceback ends in the candidate's own file but in another
-    function, at a line it shows that neither raises nor asserts (`self.items.extend(other)`:
-    the interpreter raised there) nor calls the candidate's function, and the candidate raises:
-    its own frame, a function of that file, would be the innermost had it raised the error (an
-    AttributeError that `__getattr__` words as the interpreter does is not a `None` looked up
-    in `merge_batch`)."""
+    function, or in another file of its project, at a line it shows that neither raises nor
+    asserts (`self.items.extend(other)`: the interpreter raised there) nor calls the candidate's
+    function, and the candidate raises: its own frame would be the innermost had it raised the
+    error (an AttributeError that `__getattr__` words as the interpreter does is not a `None`
+    looked up in `merge_batch`, nor a pool's missing attribute read in another file)."""
     if not frames.frames or not cand.path or not cand.function or cand.kind != "raise":
         return None
     last = frames.frames[-1]
@@ -248,7 +248,14 @@ def _ends_beside(cand: Candidate, frames: FrameSites) -> Frame | None:
         return None
     if last.code.strip().isidentifier():
         return None  # (a bare name does nothing that raises: a frame line cut at its width)
-    if _file_of(cand, last) is None or frames.same_function(cand, last) or _same_site(cand, last):
+    if _file_of(cand, last) is None:
+        # another file: of the candidate's own project (its package directory in the path),
+        # where the interpreter raised (`self.kv_buffer[i]` in a pool, below the frames that
+        # pass through the candidate's file on the way)
+        package = cand.path.replace("\\", "/").split("/", 1)[0]
+        if f"/{package}/" not in "/" + last.path.replace("\\", "/"):
+            return None
+    elif frames.same_function(cand, last) or _same_site(cand, last):
         return None
     if f"{cand.function.rsplit('.', 1)[-1]}(" in last.code:
         return None  # (it calls the site's function: the frames below it were cut off)
@@ -377,8 +384,9 @@ def _adjust(
     if why and (beside := _ends_beside(cand, frames)) is not None:
         bonus = 0.0
         score -= ENDS_ELSEWHERE
+        where = "this file" if _file_of(cand, beside) is not None else beside.path
         reasons.append(
-            f"but the traceback ends in this file at {beside.function}, line {beside.line}, on a "
+            f"but the traceback ends in {where} at {beside.function}, line {beside.line}, on a "
             f"line that does not raise: had this site ({cand.function}) raised it, its own frame "
             "would be the last"
         )
