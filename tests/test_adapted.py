@@ -266,6 +266,26 @@ def test_a_shared_text_in_a_paste_that_names_only_the_other_project_is_a_look_al
     assert not exp.matches and exp.nearest[0].entry.id == SHARED_ENTRY.id
 
 
+@pytest.mark.parametrize(
+    "line",
+    [
+        SHARED_LINE,
+        # a message quoted bare in notes (no exception line): read as a catalogued line
+        "- Error: `The loader found no weights for layer 7 in the checkpoint`\n",
+    ],
+)
+def test_a_shared_text_named_only_as_the_other_projects_stays_a_look_alike(sharing, line):
+    """Both readings of a paste that names only the other project (an exception line, a bare
+    quoted message) list the project's site as nearest and say it is a look-alike: the bare
+    line's reading does not put the site back as a match. (`VLLM-compatible`: a name glued to
+    a word by a hyphen is no engine named in the paste's prose, but it names the project whose
+    released source raises the text.)"""
+    text = "Fixes for our runner (VLLM-compatible):\n" + line
+    (exp,) = explain_text(text, sharing)
+    assert not exp.matches and exp.nearest[0].entry.id == SHARED_ENTRY.id
+    assert any("the paste names vllm, never pkg" in n and "look-alike" in n for n in exp.notes)
+
+
 def test_a_text_no_other_project_raises_is_unaffected(sharing):
     (exp,) = explain_text("ValueError: The server cannot start with 3 workers today\n", sharing)
     assert exp.matches[0].score > SHARED_CAP and not exp.notes

@@ -492,11 +492,14 @@ def _other_project(
         if by_text
         else f"{project} adapted this code from {upstream}, which may raise the same message"
     )
+    if named:  # (the paste names that project and never this one: a look-alike)
+        note = f"{said}, and the paste names {upstream}, never {project}: {project}'s site is "
+        return matches, nearest, note + "listed as nearest, a " + LOOK_ALIKE
     return (
         matches,
         nearest,
         f"{said}, and nothing in the paste names {project}: if you run {upstream}, this is "
-        f"{upstream}'s error" + (" (the paste names it)" if named else ""),
+        f"{upstream}'s error",
     )
 
 
