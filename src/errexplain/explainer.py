@@ -449,14 +449,9 @@ def _test_sites(
 LOOK_ALIKE = "look-alike, not where this error was raised"
 
 
-def _claimed(notes: Sequence[str]) -> bool:
-    """Whether the notes say another project's claim made the best match a look-alike."""
-    return any(n.endswith(LOOK_ALIKE) for n in notes)
-
-
 def _looks_alike(exp: Explanation) -> bool:
     """Whether another project's claim moved every match of `exp` to its nearest."""
-    return not exp.matches and _claimed(exp.notes)
+    return not exp.matches and exp.look_alike
 
 
 def _other_project(
@@ -465,8 +460,9 @@ def _other_project(
     text: str,
     matches: tuple[Match, ...],
     nearest: tuple[Match, ...],
-) -> tuple[tuple[Match, ...], tuple[Match, ...], str | None]:
-    """(matches, nearest, note) once another project's claim on the error is weighed: frames
+) -> tuple[tuple[Match, ...], tuple[Match, ...], str | None, bool]:
+    """(matches, nearest, note, whether the project's sites became look-alikes) once another
+    project's claim on the error is weighed: frames
     in another package, a class defined elsewhere, a log line that names another file, or a
     paste that names only a sibling engine make the best match a look-alike (nearest); a file
     adapted from another project, or a text another project raises word for word, makes it
@@ -474,7 +470,7 @@ def _other_project(
     where = _claimed_elsewhere(error, text, matches)
     shared = _shared_wording(view, error, text, matches) if where is None else None
     if where is None and shared is None:
-        return matches, nearest, None
+        return matches, nearest, None, False
     project = matches[0].entry.project
     same = "the same" if matches[0].kind == "exact" else "a similar"
     if where is not None or (shared is not None and shared[1]):
@@ -483,7 +479,7 @@ def _other_project(
         nearest = (alike + nearest)[:3]
     if where is not None:
         note = f"{where}: {project} raises {same} text (listed as nearest), but that is a "
-        return matches, nearest, note + LOOK_ALIKE
+        return matches, nearest, note + LOOK_ALIKE, True
     upstream, named, by_text = shared  # type: ignore[misc]
     if not named:
         matches = _capped_shared(view, matches, upstream, by_text)
@@ -494,12 +490,13 @@ def _other_project(
     )
     if named:  # (the paste names that project and never this one: a look-alike)
         note = f"{said}, and the paste names {upstream}, never {project}: {project}'s site is "
-        return matches, nearest, note + "listed as nearest, a " + LOOK_ALIKE
+        return matches, nearest, note + "listed as nearest, a " + LOOK_ALIKE, True
     return (
         matches,
         nearest,
         f"{said}, and nothing in the paste names {project}: if you run {upstream}, this is "
         f"{upstream}'s error",
+        False,
     )
 
 
@@ -884,13 +881,15 @@ def _explain_error(
         matches = _same_text_now(tuple(_follow_release(view, m, g, facts) for m in matches))
     notes = []
     if tag:
-        notes.append(f"{TAG_NOTE}'{tag.strip()}' {TAG_NOTE_END}")
+        notes.append(
+            f"the tag '{tag.strip()}' before the message, put on by what passed it on, was left out"
+        )
     if cut > 0:
         notes.append(
             f"the message is {cut + MESSAGE_CHARS:,} characters long: only its first "
             f"{MESSAGE_CHARS:,} were matched and are shown"
         )
-    matches, nearest, note = _other_project(view, error, text, matches, nearest)
+    matches, nearest, note, alike = _other_project(view, error, text, matches, nearest)
     if note is not None:
         notes.append(note)
     matches, note = _test_sites(error, text, matches)
@@ -898,15 +897,17 @@ def _explain_error(
         notes.append(note)
     notes += _state_notes(view, error, matches, ambiguous)
     generic = _generic(error, view) if not matches or matches[0].entry.derived else None
-    return Explanation(error, matches, nearest, ambiguous, generic, tuple(notes), g)
-
-
-TAG_NOTE, TAG_NOTE_END = "the tag ", "before the message, put on by what passed it on, was left out"
-
-
-def _untag_noted(notes: Sequence[str]) -> bool:
-    """Whether the notes say the message was read without the tag a handler put before it."""
-    return any(n.startswith(TAG_NOTE) and n.endswith(TAG_NOTE_END) for n in notes)
+    return Explanation(
+        error,
+        matches,
+        nearest,
+        ambiguous,
+        generic,
+        tuple(notes),
+        g,
+        look_alike=alike,
+        untagged=bool(tag),
+    )
 
 
 def explain_text(
@@ -2860,9 +2861,8 @@ def _as_error(
     error = RaisedError("", msg, line_no=no)
     full = _explain_error(error, view, text=text, release=release, cutoff=min(FUZZY_CUTOFF, low))
     # (read without a handler's lead, the message it passed on is the known line's error)
-    untagged = _untag_noted(full.notes)
-    matches = tuple(m for m in full.matches if untagged or m.entry.id in known)
-    alike = tuple(m for m in full.nearest if m.entry.id in known) if _claimed(full.notes) else ()
+    matches = tuple(m for m in full.matches if full.untagged or m.entry.id in known)
+    alike = tuple(m for m in full.nearest if m.entry.id in known) if full.look_alike else ()
     if not matches and not alike:  # (the release may reorder, never remove, a known candidate)
         matches = tuple(_to_match(view, h) for h in ranking.hits if h.id in known)
     notes: tuple[str, ...] = (CATALOGUED_NOTE,)

@@ -452,6 +452,11 @@ class Explanation(Record):
     release_guess: ReleaseGuess | None = None
     snippet: Snippet | None = None
     """The code around the best match's raise site (filled in at the edge: it reads files)."""
+    look_alike: bool = False
+    """Another project's claim on the error (its frames, its name in the paste) made the
+    catalog's same text a look-alike: those sites were moved to `nearest` (a note says why)."""
+    untagged: bool = False
+    """The message was read without the tag a handler put before it when passing it on."""
 
     @property
     def explained(self) -> bool:
