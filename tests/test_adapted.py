@@ -241,6 +241,7 @@ def test_project_shares():
     assert two.shares("b" * 16) == "vllm" and two.shares("c" * 16) == "tgi"
     assert two.shares("d" * 16) is None
     assert two.shares("aaaaaaaa" + "b" * 8) is None  # (not an id that straddles two)
+    assert two.read_wording_of("tgi") and not two.read_wording_of("lmdeploy")
 
 
 def test_a_text_another_project_raises_word_for_word_is_not_confident(sharing):

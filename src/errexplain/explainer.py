@@ -381,7 +381,7 @@ def _shared_wording(
             break
         entry = m.entry
         upstream = project.adapted_from(entry.source.path)
-        if upstream is not None and any(u == upstream for u, _ in project.shared):
+        if upstream is not None and project.read_wording_of(upstream):
             upstream = None  # (that project's own messages are known: its text decides)
         by_text = upstream is None
         if by_text:

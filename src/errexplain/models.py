@@ -118,6 +118,11 @@ class Project(Record):
                 return upstream
         return None
 
+    def read_wording_of(self, upstream: str) -> bool:
+        """Whether `upstream`'s released source was read for the wordings it shares with this
+        project (`shared_wording` lists it): its own messages are known, so its text decides."""
+        return any(u == upstream for u, _ in self.shared)
+
     def logs_like(self, path: str | None) -> tuple[str, ...] | None:
         """The log-prefix patterns of the part of the project `path` lies in (the longest
         declared path prefix), or None when none is declared."""
