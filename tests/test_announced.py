@@ -18,7 +18,15 @@ WRAPPER = Entry(
     template="Worker loop stopped on an exception: <traceback>",
     source=Source("demo", "1.0", "demo/worker.py", 40, "run_worker", None),
 )
-VIEW = MemoryCatalog([WRAPPER])
+SIGNAL = Entry(
+    id="b" * 16,
+    project="demo",
+    exception="error",
+    kind="log",
+    template="Received a stop signal from a child process. It usually means the child failed.",
+    source=Source("demo", "1.0", "demo/launch.py", 12, "on_signal", None),
+)
+VIEW = MemoryCatalog([WRAPPER, SIGNAL])
 
 CUT = (
     '  File "/env/site-packages/demo/worker.py", line 40, in run_worker\n'
@@ -61,3 +69,18 @@ def test_not_a_record_that_the_catalog_does_not_log():
         f"Traceback (most recent call last):\n{CUT}\n"
     )
     assert _answers(text) == []
+
+
+def test_the_announcing_record_is_explained_beside_a_record_that_reports_the_crash():
+    """A record logged because the child died (`Received ... from a child process`) beside the
+    cut traceback is the crash's consequence: the record that announced the traceback is still
+    the error the traceback shows, and both are explained (each a record the paste holds)."""
+    text = (
+        "[2026-01-29 13:12:36] Received a stop signal from a child process. It usually means "
+        "the child failed.\n"
+        "[2026-01-29 13:12:36 TP0] Worker loop stopped on an exception: "
+        f"Traceback (most recent call last):\n{CUT}\n"
+    )
+    answers = _answers(text)
+    assert ("b" * 16, 1.0) in answers
+    assert any(entry == "a" * 16 and score <= ANNOUNCED_CAP for entry, score in answers)

@@ -1162,21 +1162,25 @@ def _with_beside(
         # errors quoted in prose: the other quoted messages the catalog knows are errors
         # the post names beside them (`X: a` on one side and `b` on the other)
         beside += _quoted_beside(text, view, out, release)
-    if not beside and all(_cut_or_unexplained(x) for x in out):
+    if beside and all(_cut_or_unexplained(x) for x in out):
+        # records beside a traceback cut before its exception line (a child's death reported
+        # by its parent): the record that announced the traceback is still the error it shows
+        beside += _announcers(text, cleaned, view, out, release)
+    elif all(_cut_or_unexplained(x) for x in out):
         # only tracebacks cut before their exception line: the error is the message the
         # paster quoted elsewhere (in quotes or backticks, or an issue title after its colon),
         # else a log record read as in a paste with no exception line (a logged warning
         # before the cut traceback), else a line that is a known message whole (the lines
         # after it a summary of where it went); prose around it is not read line by line
         # (a quiet warning there is the start-up's context, not what the trace cut off)
+        records = [
+            x
+            for x in bare_messages(text, view, release=release, records_only=True)
+            if not _quiet(x)
+        ]
         beside = (
             list(bare_messages(text, view, release=release, quoted=True))
-            or [
-                x
-                for x in bare_messages(text, view, release=release, records_only=True)
-                if not _quiet(x)
-            ]
-            or _announcers(text, cleaned, view, out, release)
+            or records + _announcers(text, cleaned, view, out, release)
             or _whole_known_lines(text, view, release)
         )
     beside = [*reporting, *beside][:room]
@@ -1230,12 +1234,12 @@ def _announcers(
     release: Mapping[str, str] | None,
 ) -> list[Explanation]:
     """The records that announced tracebacks cut before their exception line, when nothing
-    else in the paste is an error: the record (`[... TP0] Scheduler hit an exception:
-    Traceback (most recent call last):`) is a catalogued message whose last placeholder holds
-    the traceback, and all the paste shows of the error. Not when a line without a log prefix
-    stands among the records above it (a child's own print of the error, `Failed to instantiate
-    X: ...`, is the error the record's traceback ends with), and only an exact match that ends
-    with that placeholder, at ANNOUNCED_CAP."""
+    else in the paste is an error but records beside them: the record (`[... TP0] Scheduler
+    hit an exception: Traceback (most recent call last):`) is a catalogued message whose last
+    placeholder holds the traceback, and all the paste shows of the error. Not when a line
+    without a log prefix stands among the records above it (a child's own print of the error,
+    `Failed to instantiate X: ...`, is the error the record's traceback ends with), and only an
+    exact match that ends with that placeholder, at ANNOUNCED_CAP."""
     from errexplain.parse.lines import TRACEBACK
 
     out: list[Explanation] = []

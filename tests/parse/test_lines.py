@@ -70,6 +70,10 @@ def _texts(text: str) -> list[str]:
             "Scheduler hit an exception:",
             "DP3 TP3 EP3 PP1",
         ),
+        # markdown emphasis marks a post put before a record
+        ("**_**[2025-08-21 20:15:54 TP4] Worker failed.", "Worker failed.", "TP4"),
+        ("**[2025-08-21 20:15:54] Worker failed.**", "Worker failed.**", None),
+        ("**bold prose** line", "**bold prose** line", None),
         ("[H100] results", "[H100] results", None),  # a tag, not ranks
         ("[E2E] test failed", "[E2E] test failed", None),
         ("| a | b |", "| a | b |", None),

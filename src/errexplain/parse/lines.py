@@ -128,8 +128,11 @@ _GROUP_NAME = compile_regex(r"\(\?P<\w+>")
 _ANY_PREFIX = compile_regex(
     "|".join("(?:" + _GROUP_NAME.sub("(?:", p.pattern) + ")" for p, _ in _PREFIXES)
 )
+_EMPHASIS = compile_regex(rf"[*_]{{1,6}}(?=(?:{_ANY_PREFIX.pattern}))")
+"""Markdown emphasis marks a post put before a log record (`**_**[2025-08-21 20:15:54] ...`,
+`**[... TP0] ...`): not part of the record, which its log prefix still opens."""
 _NEEDS_CLEANING = compile_regex(
-    rf"\A(?:\s*>|[-*] |\[|{_ANY_PREFIX.pattern})|`|~~~|Traceback|</?(?:pre|code)\b"
+    rf"\A(?:\s*>|[-*] |\[|[*_]{{1,6}}\[|{_ANY_PREFIX.pattern})|`|~~~|Traceback|</?(?:pre|code)\b"
 )
 _HTML_OPEN = compile_regex(r"\s{0,40}(?:<(?:pre|code)(?: [^<>\n]{0,200})?>){1,2}")
 _HTML_CLOSE = compile_regex(r"(?:</(?:pre|code)>){1,2}\s{0,40}\Z")
@@ -745,9 +748,7 @@ def _clean_one(no: int, raw: str) -> list[Line]:
         s = _strip_backticks(s)
     if s[:2] in ("- ", "* "):  # a markdown list item holding the error (`+ ` opens a group)
         s = _unlisted(s)
-    rank, prefix, stream = None, "", ""
-    if _ANY_PREFIX.match(s):
-        s, rank, prefix, stream = _strip_prefixes(s)
+    s, rank, prefix, stream = _strip_prefixes(_unemphasized(s))
     if s.startswith("["):
         s = _strip_title_tag(s)
     parts = _split_header(s) if "Traceback" in s else [s]
@@ -803,10 +804,18 @@ def _strip_backticks(s: str) -> str:
     return s
 
 
+def _unemphasized(s: str) -> str:
+    """A line without the markdown emphasis marks a post put before its log record."""
+    marks = _EMPHASIS.match(s) if s[:1] in "*_" else None
+    return s[marks.end() :] if marks else s
+
+
 def _strip_prefixes(s: str) -> tuple[str, str | None, str, str]:
     """Strip log prefixes from the start of a line: (rest, rank, log prefix, stream prefix)."""
     rank: str | None = None
     prefix = stream = ""
+    if not _ANY_PREFIX.match(s):
+        return s, rank, prefix, stream
     for _ in range(6):
         found = _match_prefix(s)
         if found is None:
