@@ -73,6 +73,11 @@ def _texts(text: str) -> list[str]:
         # markdown emphasis marks a post put before a record
         ("**_**[2025-08-21 20:15:54 TP4] Worker failed.", "Worker failed.", "TP4"),
         ("**[2025-08-21 20:15:54] Worker failed.**", "Worker failed.**", None),
+        (
+            "2026-12-04T10:11:12Z **[2025-08-21 20:15:54 TP1] Worker failed.",
+            "Worker failed.",
+            "TP1",
+        ),
         ("**bold prose** line", "**bold prose** line", None),
         ("[H100] results", "[H100] results", None),  # a tag, not ranks
         ("[E2E] test failed", "[E2E] test failed", None),

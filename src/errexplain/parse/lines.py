@@ -817,6 +817,7 @@ def _strip_prefixes(s: str) -> tuple[str, str | None, str, str]:
     if not _ANY_PREFIX.match(s):
         return s, rank, prefix, stream
     for _ in range(6):
+        s = _unemphasized(s)  # (marks after a collector's stamp too: `<stamp> **[...] x`)
         found = _match_prefix(s)
         if found is None:
             break
