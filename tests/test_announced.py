@@ -10,21 +10,28 @@ from errexplain.catalog.memory import MemoryCatalog
 from errexplain.explainer import ANNOUNCED_CAP, ANNOUNCED_NOTE, explain_text
 from errexplain.models import Entry, Source
 
-WRAPPER = Entry(
-    id="a" * 16,
-    project="demo",
-    exception="error",
-    kind="log",
-    template="Worker loop stopped on an exception: <traceback>",
-    source=Source("demo", "1.0", "demo/worker.py", 40, "run_worker", None),
+
+def _logged(eid: str, template: str, path: str, line: int, function: str) -> Entry:
+    """An error-level log site of the demo project."""
+    return Entry(
+        id=eid * 16,
+        project="demo",
+        exception="error",
+        kind="log",
+        template=template,
+        source=Source("demo", "1.0", path, line, function, None),
+    )
+
+
+WRAPPER = _logged(
+    "a", "Worker loop stopped on an exception: <traceback>", "demo/worker.py", 40, "run_worker"
 )
-SIGNAL = Entry(
-    id="b" * 16,
-    project="demo",
-    exception="error",
-    kind="log",
-    template="Received a stop signal from a child process. It usually means the child failed.",
-    source=Source("demo", "1.0", "demo/launch.py", 12, "on_signal", None),
+SIGNAL = _logged(
+    "b",
+    "Received a stop signal from a child process. It usually means the child failed.",
+    "demo/launch.py",
+    12,
+    "on_signal",
 )
 VIEW = MemoryCatalog([WRAPPER, SIGNAL])
 

@@ -825,3 +825,27 @@ def test_of_two_sites_with_one_text_the_logged_one_comes_before_a_scripts_print(
         hits = rank(MemoryCatalog(list(order)), "Fail to set RLIMIT_NOFILE: not permitted").hits
         assert [h.id for h in hits[:2]] == ["c" * 16, "d" * 16]
         assert hits[0].score == hits[1].score
+
+
+def test_the_module_a_paste_names_orders_older_wordings_its_age_prior_alone_set_apart(
+    bundled_catalog,
+):
+    """Older wordings of one text from several files differ by their age's prior alone (a
+    wording raised more recently gains up to OLDER_AGE): a paste that names one's module (EAGLE
+    speculative decoding) orders them as it orders sites tied outright; without it the prior
+    decides, and nothing is said of the paste's words."""
+    from errexplain.catalog.memory import MemoryCatalog
+
+    assert bundled_catalog.release_facts  # (the bundled catalog holds sglang's history)
+    view = MemoryCatalog(
+        bundled_catalog.entries, bundled_catalog.release_facts, bundled_catalog.projects
+    )
+    msg = "`ValueError: Detected errors during sampling! NaN in the logits`"
+    named = f"With EAGLE speculative decoding the server dies with {msg} at once.\n"
+    (exp,) = explain_text(named, view)
+    top = exp.matches[0]
+    assert "/speculative/" in (top.entry.source.path or "")
+    assert any(r.startswith("the paste names") for r in top.reasons)
+    (exp,) = explain_text(f"The server dies with {msg} at once.\n", view)
+    assert not any(r.startswith("the paste names") for m in exp.matches for r in m.reasons)
+    assert "/speculative/" not in (exp.matches[0].entry.source.path or "")

@@ -15,6 +15,7 @@ from errexplain.bounds import ERRORS, MESSAGE_CHARS
 from errexplain.match.normalize import reports_failure
 from errexplain.match.rank import (
     FUZZY_CUTOFF,
+    OLDER_AGE,
     Hit,
     Ranking,
     cut_literal,
@@ -1469,6 +1470,11 @@ def _by_form(matches: tuple[Match, ...], form: str) -> tuple[Match, ...]:
     )
 
 
+def _older(entry: Entry) -> bool:
+    """Whether an entry is an older wording (reworded or removed since)."""
+    return bool(entry.lineage or entry.removed_in)
+
+
 def _still_ambiguous(matches: tuple[Match, ...], ambiguous: bool) -> bool:
     """The ranking's ambiguity, once twins are left out: the best template still comes from
     several sites with the same score."""
@@ -1485,6 +1491,17 @@ _MODULE_NAME = compile_regex(r"[A-Za-z_]\w{0,100}(?:\.[A-Za-z_]\w{0,100}){2,20}"
 values, only these name a module (a path or a device, `cuda:0`, names none)."""
 MODULE_WORD = 4
 """The shortest part of a path (split at `/`, `_`, `.`) that names a module (not `io`, `v2`)."""
+
+
+def _site_words(entry: Entry) -> set[str]:
+    """The words of the paths a site was raised from (:func:`_path_words`): its source's, and
+    for an older wording every file it was raised in (a check that moved from a mixin to a
+    component is named by either)."""
+    words = _path_words(entry.source.path)
+    if entry.at and _older(entry):
+        for path in {span[2] for span in at_lines(entry.at)}:
+            words |= _path_words(path)
+    return words
 
 
 def _path_words(path: str | None) -> set[str]:
@@ -1531,11 +1548,19 @@ def _named_module(
     word is weak evidence (`cuda` in a value names every `cuda_*.py`), so the score stays and the
     sites are still listed as raising the same text. Sites of one module are told apart so by
     the words of their functions (:func:`_function_words`; `view` gives the words' idf)."""
-    if not ambiguous or not text:
+    if not matches or not text:
         return matches, ambiguous
     top = matches[0]
-    same = [m for m in matches if m.score == top.score and m.entry.template == top.entry.template]
-    own = {id(m): _path_words(m.entry.source.path) for m in same}
+    # (older wordings of one text differ by their age's prior alone, OLDER_AGE at most: a
+    # prior the paste's words overrule as they order sites tied outright)
+    same = [
+        m
+        for m in matches
+        if top.score - m.score <= OLDER_AGE and m.entry.template == top.entry.template
+    ]
+    if len(same) < 2 or not (ambiguous or all(_older(m.entry) for m in same)):
+        return matches, ambiguous
+    own = {id(m): _site_words(m.entry) for m in same}
     by_function = len({frozenset(w) for w in own.values()}) == 1
     if by_function:
         # one module's sites (`attach_hicache_storage_wrapped` and `detach_...` answer the same
@@ -1567,7 +1592,7 @@ def _named_module(
         if named:
             break
     if not named or len(named) > NAMED_FEW or len(named) == len(same):
-        return matches, True
+        return matches, ambiguous
     firsts = []
     what = "functions" if by_function else "paths"
     for m, words in named:
@@ -1578,7 +1603,7 @@ def _named_module(
         why = f"the paste names {', '.join(words)} ({where}), {others}"
         firsts.append(replace(m, reasons=(*m.reasons, why)))
     chosen = {id(m) for m, _ in named}
-    return (*firsts, *(x for x in matches if id(x) not in chosen)), True
+    return (*firsts, *(x for x in matches if id(x) not in chosen)), ambiguous
 
 
 NAMED_FEW = 3
