@@ -837,7 +837,8 @@ def test_older_wordings_of_one_text_go_newest_first():
         assert [h.id[0] for h in hits] == ["f", "0"]
 
 
-def test_a_site_raised_longest_counts_its_older_wordings():
+@pytest.mark.parametrize("kind", ["memory", "index"])
+def test_a_site_raised_longest_counts_its_older_wordings(kind):
     """Of same-text sites, how long a site has been raised counts its check's older wordings:
     a check reworded in 1.4 but raised since 0.2 under other words comes before a copy first
     raised in 0.9, whose own wording is older than the reworded one's."""
@@ -858,12 +859,16 @@ def test_a_site_raised_longest_counts_its_older_wordings():
         _entry("c" * 16, "Exception", text, path="demo/pkg/spec/draft.py"),
         releases=("0.9", "2.0"),
     )
+    from tests.views import catalog_view
+
     assert lineage_since((copy, older, reworded)) == {reworded.id: "0.2"}
-    for view in (_view(copy, older, reworded), _view(reworded, copy, older)):
+    views = [catalog_view(kind, order) for order in ((copy, older, reworded), (reworded, copy))]
+    assert views[0].candidate(views[0].position(reworded.id)).since == "0.2"  # (both kinds)
+    for view in [views[0], catalog_view(kind, (reworded, copy, older))]:
         hits = rank(view, "Capture failed: out of memory", "Exception").hits
         assert [h.id[0] for h in hits][:2] == ["r", "c"]
     # without the older wording, the copy raised since 0.9 comes first
-    hits = rank(_view(copy, reworded), "Capture failed: out of memory", "Exception").hits
+    hits = rank(views[1], "Capture failed: out of memory", "Exception").hits
     assert [h.id[0] for h in hits] == ["c", "r"]
 
 
