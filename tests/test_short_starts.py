@@ -5,27 +5,18 @@ programs (a port, a fork) say such a phrase too."""
 
 from __future__ import annotations
 
+from tests.views import one_entry
+
 from errexplain.catalog.memory import MemoryCatalog
 from errexplain.explainer import SHORT_START_CAP, explain_error, explain_text
-from errexplain.models import Entry, RaisedError, Source, make_id
+from errexplain.models import RaisedError
 
 CONFIDENT = 0.9  # (a score shown as confident: bench/real.py)
 
 LONG = "Widget pool exhausted. Try to lower the number of widgets per batch or add widgets."
 
 
-def _entry(template: str) -> Entry:
-    return Entry(
-        id=make_id("pkg", "pkg/pool.py", "alloc", template),
-        project="pkg",
-        exception="RuntimeError",
-        template=template,
-        source=Source("pkg", "1.0", "pkg/pool.py", 12, "alloc", None),
-        derived=True,
-    )
-
-
-VIEW = MemoryCatalog([_entry(LONG)])
+VIEW = MemoryCatalog([one_entry(LONG, "RuntimeError", "pkg/pool.py")])
 
 
 def test_a_short_start_is_found_but_not_confident():

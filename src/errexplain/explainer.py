@@ -738,9 +738,7 @@ def _same_text_now(matches: tuple[Match, ...]) -> tuple[Match, ...]:
         return e.exception, compile_template(e.template).literals
 
     live = {
-        key(m.entry): m.entry
-        for m in matches
-        if m.entry.releases is not None and not m.entry.removed_in and not m.entry.lineage
+        key(m.entry): m.entry for m in matches if m.entry.releases is not None and not m.entry.older
     }
     general = [
         m.entry
@@ -1163,27 +1161,28 @@ def _with_beside(
         # errors quoted in prose: the other quoted messages the catalog knows are errors
         # the post names beside them (`X: a` on one side and `b` on the other)
         beside += _quoted_beside(text, view, out, release)
-    if beside and all(_cut_or_unexplained(x) for x in out):
-        # records beside a traceback cut before its exception line (a child's death reported
-        # by its parent): the record that announced the traceback is still the error it shows
-        beside += _announcers(text, cleaned, view, out, release)
-    elif all(_cut_or_unexplained(x) for x in out):
-        # only tracebacks cut before their exception line: the error is the message the
-        # paster quoted elsewhere (in quotes or backticks, or an issue title after its colon),
-        # else a log record read as in a paste with no exception line (a logged warning
-        # before the cut traceback), else a line that is a known message whole (the lines
-        # after it a summary of where it went); prose around it is not read line by line
-        # (a quiet warning there is the start-up's context, not what the trace cut off)
-        records = [
-            x
-            for x in bare_messages(text, view, release=release, records_only=True)
-            if not _quiet(x)
-        ]
-        beside = (
-            list(bare_messages(text, view, release=release, quoted=True))
-            or records + _announcers(text, cleaned, view, out, release)
-            or _whole_known_lines(text, view, release)
-        )
+    if all(_cut_or_unexplained(x) for x in out):
+        if beside:
+            # records beside a traceback cut before its exception line (a child's death
+            # reported by its parent): the record that announced it is still the error it shows
+            beside += _announcers(text, cleaned, view, out, release)
+        else:
+            # only tracebacks cut before their exception line: the error is the message the
+            # paster quoted elsewhere (in quotes or backticks, or an issue title after its colon),
+            # else a log record read as in a paste with no exception line (a logged warning
+            # before the cut traceback), else a line that is a known message whole (the lines
+            # after it a summary of where it went); prose around it is not read line by line
+            # (a quiet warning there is the start-up's context, not what the trace cut off)
+            beside = list(bare_messages(text, view, release=release, quoted=True))
+            if not beside:  # (the records are read only when nothing is quoted)
+                records = [
+                    x
+                    for x in bare_messages(text, view, release=release, records_only=True)
+                    if not _quiet(x)
+                ]
+                beside = records + _announcers(text, cleaned, view, out, release) or (
+                    _whole_known_lines(text, view, release)
+                )
     beside = [*reporting, *beside][:room]
     if beside:
         # a record before the exception it reports, on their line (read as printed)
@@ -1470,11 +1469,6 @@ def _by_form(matches: tuple[Match, ...], form: str) -> tuple[Match, ...]:
     )
 
 
-def _older(entry: Entry) -> bool:
-    """Whether an entry is an older wording (reworded or removed since)."""
-    return bool(entry.lineage or entry.removed_in)
-
-
 def _still_ambiguous(matches: tuple[Match, ...], ambiguous: bool) -> bool:
     """The ranking's ambiguity, once twins are left out: the best template still comes from
     several sites with the same score."""
@@ -1498,7 +1492,7 @@ def _site_words(entry: Entry) -> set[str]:
     for an older wording every file it was raised in (a check that moved from a mixin to a
     component is named by either)."""
     words = _path_words(entry.source.path)
-    if entry.at and _older(entry):
+    if entry.at and entry.older:
         for path in {span[2] for span in at_lines(entry.at)}:
             words |= _path_words(path)
     return words
@@ -1558,7 +1552,7 @@ def _named_module(
         for m in matches
         if top.score - m.score <= OLDER_AGE and m.entry.template == top.entry.template
     ]
-    if len(same) < 2 or not (ambiguous or all(_older(m.entry) for m in same)):
+    if len(same) < 2 or not (ambiguous or all(m.entry.older for m in same)):
         return matches, ambiguous
     own = {id(m): _site_words(m.entry) for m in same}
     by_function = len({frozenset(w) for w in own.values()}) == 1

@@ -10,7 +10,7 @@ slotted dataclass to the type checker), nor anything outside the standard librar
 
 from __future__ import annotations
 
-from errexplain._startup import TYPE_CHECKING, Record, memo
+from errexplain._startup import TYPE_CHECKING, Record, compile_regex, memo
 
 if TYPE_CHECKING:
     import re
@@ -222,6 +222,11 @@ class Entry(Record):
     def curated(self) -> bool:
         return not self.derived and bool(self.meaning)
 
+    @property
+    def older(self) -> bool:
+        """An older wording: reworded since (it has a lineage head) or removed."""
+        return bool(self.lineage or self.removed_in)
+
 
 class Candidate(Record):
     """What matching sees of one catalog entry: its typed row, without the prose. `pos` is its
@@ -293,10 +298,13 @@ def candidate_fields(
     )
 
 
-def _release_key(release: str) -> tuple[int, ...]:
-    from errexplain._startup import compile_regex  # (index builds only)
+_DIGITS = compile_regex(r"\d+")
 
-    return tuple(int(n) for n in compile_regex(r"\d+").findall(release))
+
+@memo(4096)
+def release_numbers(release: str) -> tuple[int, ...]:
+    """A release's numbers in order (`0.4.1.post7`: 0, 4, 1, 7): releases compare as these do."""
+    return tuple(int(n) for n in _DIGITS.findall(release))
 
 
 def lineage_since(entries: Iterable[Entry]) -> dict[str, str]:
@@ -312,12 +320,12 @@ def lineage_since(entries: Iterable[Entry]) -> dict[str, str]:
             own[e.id] = e.releases[0]
         else:
             was = first.get(e.lineage)
-            if was is None or _release_key(e.releases[0]) < _release_key(was):
+            if was is None or release_numbers(e.releases[0]) < release_numbers(was):
                 first[e.lineage] = e.releases[0]
     return {
         head: release
         for head, release in first.items()
-        if head in own and _release_key(release) < _release_key(own[head])
+        if head in own and release_numbers(release) < release_numbers(own[head])
     }
 
 

@@ -36,6 +36,7 @@ from errexplain.models import (
     Frame,
     at_lines,
     raises_here,
+    release_numbers,
 )
 
 if TYPE_CHECKING:
@@ -229,9 +230,14 @@ def _ends_elsewhere(cand: Candidate, frames: FrameSites) -> Frame | None:
     last = frames.frames[-1]
     if not last.code or (raises_here(last.code) and not _raises_own_text(last.code)):
         return None  # (a line that raises may pass on what it caught, from anywhere)
-    package = cand.path.replace("\\", "/").split("/", 1)[0]
-    path = "/" + last.path.replace("\\", "/")
-    return last if f"/{package}/" in path else None
+    return last if _in_package(cand, last) else None
+
+
+def _in_package(cand: Candidate, frame: Frame) -> bool:
+    """Whether a frame lies in the candidate's own project: its package directory (the first
+    part of the candidate's path) is a directory of the frame's path."""
+    package = (cand.path or "").replace("\\", "/").split("/", 1)[0]
+    return f"/{package}/" in "/" + frame.path.replace("\\", "/")
 
 
 def _ends_beside(cand: Candidate, frames: FrameSites) -> Frame | None:
@@ -249,11 +255,10 @@ def _ends_beside(cand: Candidate, frames: FrameSites) -> Frame | None:
     if last.code.strip().isidentifier():
         return None  # (a bare name does nothing that raises: a frame line cut at its width)
     if _file_of(cand, last) is None:
-        # another file: of the candidate's own project (its package directory in the path),
-        # where the interpreter raised (`self.kv_buffer[i]` in a pool, below the frames that
-        # pass through the candidate's file on the way)
-        package = cand.path.replace("\\", "/").split("/", 1)[0]
-        if f"/{package}/" not in "/" + last.path.replace("\\", "/"):
+        # another file: of the candidate's own project, where the interpreter raised
+        # (`self.kv_buffer[i]` in a pool, below the frames that pass through the candidate's
+        # file on the way)
+        if not _in_package(cand, last):
             return None
     elif frames.same_function(cand, last) or _same_site(cand, last):
         return None
@@ -1007,25 +1012,16 @@ def _order(hits: list[Hit]) -> list[Hit]:
     return sorted(hits, key=key)
 
 
-_NUMBER = compile_regex(r"\d+")
-
-
-@memo(4096)
-def _release_numbers(release: str) -> tuple[int, ...]:
-    return tuple(int(n) for n in _NUMBER.findall(release))
-
-
 def _since(cand: Candidate) -> tuple[int, ...]:
     """The first release that raised a site's check, in any wording (none known: last): of
-    sites that raise one text
-    with nothing in the paste telling them apart, the one raised for longest comes first (the
-    base class's check before the subclasses that copied it later). Older wordings (which come
-    after every current one) go newest first instead, as a check's wordings do: of two wordings
-    that differ only by a renamed placeholder, the later one is the nearer to a paste whose
-    release is not known."""
+    sites that raise one text with nothing in the paste telling them apart, the one raised for
+    longest comes first (the base class's check before the subclasses that copied it later).
+    Older wordings (which come after every current one) go newest first instead, as a check's
+    wordings do: of two wordings that differ only by a renamed placeholder, the later one is the
+    nearer to a paste whose release is not known."""
     if not cand.releases:
         return (1 << 30,)
-    first = _release_numbers(cand.since or cand.releases[0])
+    first = release_numbers(cand.since or cand.releases[0])
     return tuple(-n for n in first) if cand.lineage is not None else first
 
 

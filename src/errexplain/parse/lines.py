@@ -748,7 +748,7 @@ def _clean_one(no: int, raw: str) -> list[Line]:
         s = _strip_backticks(s)
     if s[:2] in ("- ", "* "):  # a markdown list item holding the error (`+ ` opens a group)
         s = _unlisted(s)
-    s, rank, prefix, stream = _strip_prefixes(_unemphasized(s))
+    s, rank, prefix, stream = _strip_prefixes(s)
     if s.startswith("["):
         s = _strip_title_tag(s)
     parts = _split_header(s) if "Traceback" in s else [s]
@@ -811,13 +811,14 @@ def _unemphasized(s: str) -> str:
 
 
 def _strip_prefixes(s: str) -> tuple[str, str | None, str, str]:
-    """Strip log prefixes from the start of a line: (rest, rank, log prefix, stream prefix)."""
+    """Strip log prefixes from the start of a line, and the markdown emphasis marks before any
+    of them: (rest, rank, log prefix, stream prefix)."""
     rank: str | None = None
     prefix = stream = ""
+    s = _unemphasized(s)
     if not _ANY_PREFIX.match(s):
         return s, rank, prefix, stream
     for _ in range(6):
-        s = _unemphasized(s)  # (marks after a collector's stamp too: `<stamp> **[...] x`)
         found = _match_prefix(s)
         if found is None:
             break
@@ -827,7 +828,7 @@ def _strip_prefixes(s: str) -> tuple[str, str | None, str, str]:
             stream += m.group(0).strip()
         else:
             prefix += m.group(0)
-        s = s[m.end() :]
+        s = _unemphasized(s[m.end() :])  # (marks after a collector's stamp too)
     return s, rank, prefix, stream
 
 

@@ -132,7 +132,7 @@ def _current(m: Match) -> dict[str, Any] | None:
     if m.current is not None:
         c = m.current
         return {"id": c.id, "path": c.path, "line": c.line}
-    if e.releases is None or e.removed_in or e.lineage:
+    if e.releases is None or e.older:
         return None
     return {"id": e.id, "path": e.source.path, "line": e.source.line}
 
