@@ -60,6 +60,10 @@ AMBIGUOUS_NOTE = (
     "tell them apart: all are listed"
 )
 TRUNCATED_NOTE = "the traceback looks truncated: no final exception line was found"
+CUT_NAME_NOTE = (
+    "the traceback stops inside its exception line, in the class's name ({}): its message is "
+    "lost, the site is found by the frames"
+)
 ENGINES = frozenset(
     {
         "vllm",
@@ -802,7 +806,7 @@ def _state_notes(
     if ambiguous and matches:  # (a look-alike's sites are nearest candidates, not answers)
         notes.append(AMBIGUOUS_NOTE)
     if error.truncated:
-        notes.append(TRUNCATED_NOTE)
+        notes.append(CUT_NAME_NOTE.format(error.type) if error.type else TRUNCATED_NOTE)
     if not matches and (shared := _shared_assert(view, error)):
         notes.append(SHARED_ASSERT_NOTE.format(*shared))
     if matches and matches[0].borrowed:

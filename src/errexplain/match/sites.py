@@ -259,6 +259,9 @@ def _raise_evidence(cand: Candidate, code: str, reasons: list[str]) -> tuple[flo
         reasons.append(f"the frame's source line is cut inside the name ({name}...)")
     if cand.kind == "assert":
         test = assert_test(code)
+        if test is None and _in_test(cand, code):
+            reasons.append(f"the frame's source line is part of this assert's test: {code.strip()}")
+            return STATEMENT_SCORE, True
         if test is None or not cand.condition:
             reasons.append("but the frame's source line is not this assert")
             return OTHER_LINE_SCORE, False
@@ -368,8 +371,12 @@ def locate(view: CatalogView, error: RaisedError, *, limit: int = 5) -> list[Hit
     for depth, frame in enumerate(reversed(error.frames[-LOCATE_FRAMES:])):
         key = site_key(frame.path, frame.function) if frame.function else file_key(frame.path)
         raised_here = cut and depth == 0 and raises_here(frame.code)
-        for cand in view.sites_at(key, messages=test is not None or raised_here):
-            if _looked_up(cand, test, raised_here):
+        # (or shows a line inside an assert over several lines: the test that failed)
+        inside = (
+            cut and depth == 0 and not raised_here and len(code_key(frame.code or "")) >= MIN_SHOWN
+        )
+        for cand in view.sites_at(key, messages=test is not None or raised_here or inside):
+            if _looked_up(cand, test, raised_here) or (inside and _in_test(cand, frame.code)):
                 unlined, _ = _score(view, cand, frame, depth, error, test, lined=False)
                 looked.append((unlined.raw, depth, frame, cand))
     best, nearness = _best_lined(view, looked, error, test, limit)
@@ -426,6 +433,16 @@ def _looked_up(cand: Candidate, test: str | None, raised_here: bool) -> bool:
     if test is not None:
         return cand.kind == "assert"
     return not cand.template or raised_here
+
+
+def _in_test(cand: Candidate, code: str | None) -> bool:
+    """Whether a frame's source line is a piece (MIN_SHOWN characters or more) of an assert's
+    test over several lines: Python 3.10 and 3.11 show the line of the test that failed
+    (`self.support_pp` of `assert (\n    self.support_pp\n), "..."`)."""
+    if cand.kind != "assert" or not cand.condition or not code:
+        return False
+    piece = code_key(code)
+    return len(piece) >= MIN_SHOWN and piece in code_key(str(cand.condition))
 
 
 def _last_index(view: CatalogView, cand: Candidate) -> int:

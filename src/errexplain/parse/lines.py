@@ -10,6 +10,8 @@ is anchored or bounded, so all of this is linear in the size of the input.
 
 from __future__ import annotations
 
+import builtins
+
 from errexplain._startup import TYPE_CHECKING, compile_regex, memo, named_tuple
 
 if TYPE_CHECKING:
@@ -904,6 +906,28 @@ def exception_head(st: str, lax: bool) -> tuple[str, str] | None:
     if not _plausible(last) and not (lax and _camel(last) and (m["msg"] is not None)):
         return None
     return name, (m["msg"] or "").strip()
+
+
+CUT_NAME_MIN = 6
+"""Characters of an exception's name a paste cut inside it must keep (`Assert` of
+`AssertionError`); fewer name too many classes or none."""
+
+
+def cut_exception_name(st: str) -> str | None:
+    """The builtin exception class whose name `st` is the start of, cut before its end
+    (`AssertionErro`, the last line of a paste that stops inside its exception line), when
+    only one class name starts so; else None. Only the line right after a traceback's frames
+    is read so."""
+    if len(st) < CUT_NAME_MIN or not st.isidentifier() or _plausible(st):
+        return None
+    names = [
+        n
+        for n in dir(builtins)
+        if n.startswith(st)
+        and isinstance(t := getattr(builtins, n), type)
+        and issubclass(t, BaseException)
+    ]
+    return names[0] if len(names) == 1 else None
 
 
 def _plausible(last: str) -> bool:

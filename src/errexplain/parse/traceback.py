@@ -36,6 +36,7 @@ from errexplain.parse.lines import (
     ByStart,
     Line,
     clean_lines,
+    cut_exception_name,
     embedded_exceptions,
     exception_head,
     indent,
@@ -480,6 +481,11 @@ class _Stream:
             self._structure(line, st, kind)
         elif head := exception_head(st, lax=lax and self.trace is not None):
             self._raise(line, head, "line", more=st != head[0])
+        elif lax and self.trace is not None and (name := cut_exception_name(st)):
+            # the paste stops inside the exception line (`AssertionErro`): the class is known,
+            # its message lost as if no exception line had come
+            self.trace.last = line.no
+            self._close_trace(name)
         elif line.no not in self.json_lines:
             self._inline(line, st)
 
@@ -718,8 +724,9 @@ class _Stream:
         self.relation = relation
         self.linkable = False
 
-    def _close_trace(self) -> None:
-        """A traceback that ends with no exception line becomes a truncated record."""
+    def _close_trace(self, cut_type: str = "") -> None:
+        """A traceback that ends with no exception line becomes a truncated record (of
+        `cut_type` when the paste stopped inside the exception line, in the class's name)."""
         trace, self.trace = self.trace, None
         if trace is None:
             return
@@ -728,7 +735,7 @@ class _Stream:
         rank = trace.start.rank
         self.out.append(
             RaisedError(
-                type="",
+                type=cut_type,
                 message="",
                 frames=tuple(trace.frames),
                 truncated=True,
