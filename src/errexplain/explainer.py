@@ -806,7 +806,8 @@ def _state_notes(
     if ambiguous and matches:  # (a look-alike's sites are nearest candidates, not answers)
         notes.append(AMBIGUOUS_NOTE)
     if error.truncated:
-        notes.append(CUT_NAME_NOTE.format(error.type) if error.type else TRUNCATED_NOTE)
+        cut_name = error.type and not error.message  # (`AssertionErro`: parse.traceback)
+        notes.append(CUT_NAME_NOTE.format(error.type) if cut_name else TRUNCATED_NOTE)
     if not matches and (shared := _shared_assert(view, error)):
         notes.append(SHARED_ASSERT_NOTE.format(*shared))
     if matches and matches[0].borrowed:
