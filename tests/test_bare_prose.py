@@ -398,3 +398,29 @@ def test_a_rank_record_cut_short_by_the_paste_is_the_same_record_again():
         "q" * 16,
         "s" * 16,
     }
+
+
+CONTEXT = (
+    "Requested token count exceeds the model's maximum context length of <limit> tokens. "
+    "You requested a total of <n> tokens"
+)
+QUOTING = MemoryCatalog([_entry("c", CONTEXT)])
+SAID = (
+    "Requested token count exceeds the model{q}s maximum context length of 8192 tokens. "
+    "You requested a total of 9000 tokens"
+)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        # a string's repr logged: its own quotes escaped inside it
+        "request failed: output.error='" + SAID.format(q="\\'") + "'",
+        # a JSON value, quoted the other way
+        'the reply was "' + SAID.format(q='\\"') + '" again',
+    ],
+)
+def test_a_quote_escaped_inside_a_quoted_message_closes_nothing(line):
+    (exp,) = explain_text(line, QUOTING)
+    assert exp.error.message == SAID.format(q=line[line.index("model") + 6])
+    assert exp.matches and exp.matches[0].entry.template == CONTEXT

@@ -1966,12 +1966,27 @@ messages are looked for; they are asides, not quotes, when a line is asked wheth
 another message (:func:`_said_of_another`)."""
 
 
+_ESCAPED = ("'", '"')
+"""The quotes a string's repr or JSON escapes inside itself with a backslash."""
+
+
+def _escaped(line: str, at: int) -> bool:
+    """Whether the character at `at` follows an odd run of backslashes (`\\'`, not `\\\\'`)."""
+    run = len(line[:at]) - len(line[:at].rstrip("\\"))
+    return run % 2 == 1
+
+
 def _quote_spans(line: str, left: str, right: str) -> Iterator[tuple[int, int]]:
     """(opening, closing) positions of the spans `line` quotes with `left` ... `right`, paired
-    from the left; an opening quote left unclosed spans nothing."""
+    from the left; an opening quote left unclosed spans nothing, and a quote after a backslash
+    closes none (`error='the model\\'s context'`: a string's repr or JSON escapes it)."""
     start = line.find(left)
     while start >= 0:
-        end = line.find(right, start + 1)
+        end = first = line.find(right, start + 1)
+        while end > 0 and right in _ESCAPED and _escaped(line, end):
+            end = line.find(right, end + 1)
+        if end < 0:
+            end = first  # (none unescaped: the backslash was the paster's)
         if end < 0:
             return
         yield start, end
@@ -1985,6 +2000,8 @@ def _quoted(st: str, least: int = BARE_MIN_CHARS, asides: bool = False) -> list[
     for left, right in (*_QUOTES, *_ASIDES) if asides else _QUOTES:
         for start, end in _quote_spans(st, left, right):
             inner = st[start + 1 : end].strip()
+            if right in _ESCAPED and "\\" + right in inner:
+                inner = inner.replace("\\" + right, right)
             if len(inner) >= least:
                 out.append(inner)
     return out
