@@ -170,6 +170,23 @@ def test_an_engine_named_in_the_sentence_that_quotes_the_error_gets_a_look_alike
     assert not exp.matches and exp.nearest[0].entry.source.path == "pkg/own/server.py"
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        # apostrophes inside words quote nothing (`the model's ... the recipe's`)
+        "On vLLM 0.6 with the model's published checkpoint, the recipe's 16-way run cannot "
+        "start: ValueError: The server cannot start with 4 workers today\n",
+        # a post flattened onto one line: a quote in another sentence is said of nothing here
+        'The "1 GPU" tab of the guide says "start the server exactly as the guide shows" and '
+        "that works. On vLLM 0.6 the 16-way run stops: ValueError: The server cannot start "
+        "with 4 workers today\n",
+    ],
+)
+def test_the_engine_named_in_a_sentence_that_quotes_nothing_gets_a_look_alike(view, text):
+    exp = next(e for e in explain_text(text, view) if e.error.type == "ValueError")
+    assert not exp.matches and exp.nearest[0].entry.source.path == "pkg/own/server.py"
+
+
 def test_a_paste_flattened_with_break_marks_is_read_by_its_lines(view):
     """A digest that flattened the paste onto one line (`⏎` for its breaks): the engine named
     on a line of its own is said of this paste, not of the message quoted on another line."""

@@ -316,11 +316,7 @@ def _works_with(rest: str, start: int) -> bool:
     contrast (`with vLLM it starts fine; this one fails`), not what raised the error. Only its
     own sentence (`In LMDeploy they need AWQ.` says nothing of `for it to work on my PC.`)."""
     head, line = _line_around(rest, start)
-    at = start - head
-    stops = [*sentence_stops(line), *(m.start() for m in _CLAUSE_STOP.finditer(line))]
-    begin = max((i + 1 for i in stops if i < at), default=0)
-    end = min((i for i in stops if i >= at), default=len(line))
-    return bool(_WORKS.search(line[begin:end]))
+    return bool(_WORKS.search(_sentence_at(line, start - head)))
 
 
 _CLAUSE_STOP = compile_regex(r"[;；。！？]")  # noqa: RUF001
@@ -336,7 +332,18 @@ def _said_of_another(rest: str, start: int, end: int) -> bool:
         return False  # (a quoted command or path that holds the name: `vllm serve ...`)
     if rest[start - 1 : start] in ("/", "\\") and rest[end : end + 1] in ("/", "\\"):
         return False  # a directory of a path (`.../site-packages/vllm/...`): code ran there
-    return any(name not in q.lower() and " " in q for q in _quoted(line))
+    return any(
+        name not in q.lower() and " " in q for q in _quoted(_sentence_at(line, start - head))
+    )
+
+
+def _sentence_at(line: str, at: int) -> str:
+    """The sentence of `line` that holds offset `at` (a post flattened onto one line holds many:
+    a quote in another says nothing of this one's name)."""
+    stops = [*sentence_stops(line), *(m.start() for m in _CLAUSE_STOP.finditer(line))]
+    begin = max((i + 1 for i in stops if i < at), default=0)
+    end = min((i for i in stops if i >= at), default=len(line))
+    return line[begin:end]
 
 
 def _names(error: RaisedError, text: str, name: str) -> bool:
@@ -1980,17 +1987,28 @@ def _quote_spans(line: str, left: str, right: str) -> Iterator[tuple[int, int]]:
     """(opening, closing) positions of the spans `line` quotes with `left` ... `right`, paired
     from the left; an opening quote left unclosed spans nothing, and a quote after a backslash
     closes none (`error='the model\\'s context'`: a string's repr or JSON escapes it)."""
-    start = line.find(left)
+    start = _next_quote(line, left, 0)
     while start >= 0:
-        end = first = line.find(right, start + 1)
+        end = first = _next_quote(line, right, start + 1)
         while end > 0 and right in _ESCAPED and _escaped(line, end):
-            end = line.find(right, end + 1)
+            end = _next_quote(line, right, end + 1)
         if end < 0:
             end = first  # (none unescaped: the backslash was the paster's)
         if end < 0:
             return
         yield start, end
-        start = line.find(left, end + 1)
+        start = _next_quote(line, left, end + 1)
+
+
+def _next_quote(line: str, quote: str, at: int) -> int:
+    """Where the next `quote` from `at` is, an apostrophe inside a word (`the model's`,
+    `don't`) passed over: it neither opens nor closes a quoted span."""
+    found = line.find(quote, at)
+    if quote != "'":
+        return found
+    while 0 < found < len(line) - 1 and line[found - 1].isalnum() and line[found + 1].isalnum():
+        found = line.find(quote, found + 1)
+    return found
 
 
 def _quoted(st: str, least: int = BARE_MIN_CHARS, asides: bool = False) -> list[str]:
