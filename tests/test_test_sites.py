@@ -64,3 +64,19 @@ def test_a_test_run_that_shows_the_test_file_keeps_its_site():
     (exp,) = explain_text(summary, MemoryCatalog([IN_TEST]))
     assert exp.matches and exp.matches[0].entry.id == IN_TEST.id
     assert exp.matches[0].score > TESTS_CAP
+
+
+ALLOCATOR = _entry(
+    "pkg/alloc.py", "Allocator.grow", "Widget pool exhausted. Tried to take <n> widgets on <dev>"
+)
+FAKE_HEAD = _entry("pkg/test/unit/test_alloc.py", "test_grow.fake", "Widget pool exhausted")
+
+
+def test_a_test_that_fakes_a_messages_first_words_ends_no_search():
+    # the test's exact text is the first sentence of the library's message: the library's
+    # site, read as that message cut at its sentence end, answers first
+    (exp,) = explain_text(
+        "RuntimeError: Widget pool exhausted\n", MemoryCatalog([FAKE_HEAD, ALLOCATOR])
+    )
+    assert exp.matches[0].entry.id == ALLOCATOR.id
+    assert exp.matches[0].score > TESTS_CAP

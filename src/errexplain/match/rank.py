@@ -1140,8 +1140,14 @@ def rank(
         exc_type = ""  # the server's message, re-raised by its client under the client's class
     seen = FrameSites(view, frames)
     hits = _exact(view, msg, exc_type, seen, window)
+    # (a site raised only inside the project's own tests ends no search: a test may fake the
+    # first words of another's message, `CUDA out of memory` of torch's allocator)
     if fuzzy and not any(
-        _type_ok(h.cand, exc_type) and _confident(h, msg) and not _elsewhere(h, seen) for h in hits
+        _type_ok(h.cand, exc_type)
+        and _confident(h, msg)
+        and not _elsewhere(h, seen)
+        and not h.cand.in_tests
+        for h in hits
     ):
         hits.extend(_fuzzy(view, msg, exc_type, seen, window, message))
     best = _best_per_site(hits)

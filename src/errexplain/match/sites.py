@@ -259,7 +259,7 @@ def _raise_evidence(cand: Candidate, code: str, reasons: list[str]) -> tuple[flo
         reasons.append(f"the frame's source line is cut inside the name ({name}...)")
     if cand.kind == "assert":
         test = assert_test(code)
-        if test is None and _in_test(cand, code):
+        if test is None and _in_assert_test(cand, code):
             reasons.append(f"the frame's source line is part of this assert's test: {code.strip()}")
             return STATEMENT_SCORE, True
         if test is None or not cand.condition:
@@ -376,7 +376,9 @@ def locate(view: CatalogView, error: RaisedError, *, limit: int = 5) -> list[Hit
             cut and depth == 0 and not raised_here and len(code_key(frame.code or "")) >= MIN_SHOWN
         )
         for cand in view.sites_at(key, messages=test is not None or raised_here or inside):
-            if _looked_up(cand, test, raised_here) or (inside and _in_test(cand, frame.code)):
+            if _looked_up(cand, test, raised_here) or (
+                inside and _in_assert_test(cand, frame.code)
+            ):
                 unlined, _ = _score(view, cand, frame, depth, error, test, lined=False)
                 looked.append((unlined.raw, depth, frame, cand))
     best, nearness = _best_lined(view, looked, error, test, limit)
@@ -435,7 +437,7 @@ def _looked_up(cand: Candidate, test: str | None, raised_here: bool) -> bool:
     return not cand.template or raised_here
 
 
-def _in_test(cand: Candidate, code: str | None) -> bool:
+def _in_assert_test(cand: Candidate, code: str | None) -> bool:
     """Whether a frame's source line is a piece (MIN_SHOWN characters or more) of an assert's
     test over several lines: Python 3.10 and 3.11 show the line of the test that failed
     (`self.support_pp` of `assert (\n    self.support_pp\n), "..."`)."""
