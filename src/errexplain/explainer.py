@@ -1470,7 +1470,7 @@ def _by_form(matches: tuple[Match, ...], form: str) -> tuple[Match, ...]:
     kept = {
         (m.entry.source.path, m.entry.template, m.score) for m in matches if m.entry.kind == want
     }
-    return tuple(
+    matches = tuple(
         m
         for m in matches
         if not (
@@ -1479,6 +1479,40 @@ def _by_form(matches: tuple[Match, ...], form: str) -> tuple[Match, ...]:
             and (m.entry.source.path, m.entry.template, m.score) in kept
         )
     )
+    return _shown_kind_first(matches, want)
+
+
+def _shown_kind_first(matches: tuple[Match, ...], want: str) -> tuple[Match, ...]:
+    """Of sites in different files that send and log one text with one score, the one whose
+    output the paste shows (`want`: a log line, or a client's error body) first: a log record
+    of `Grammar accept_token failed ...` was printed by the scheduler's logger, not by the
+    disaggregation path that puts the same words in the request's abort."""
+    if len(matches) < 2:
+        return matches
+    top = matches[0]
+    other = {"log": "abort", "abort": "log"}[want]
+    if top.entry.kind != other:
+        return matches
+    literals = compile_template(top.entry.template).literals
+    pick = next(
+        (
+            m
+            for m in matches[1:]
+            if m.entry.kind == want
+            and m.score == top.score
+            and compile_template(m.entry.template).literals == literals
+        ),
+        None,
+    )
+    if pick is None:
+        return matches
+    said = "a log line" if want == "log" else "an error body sent to the client"
+    why = (
+        f"the paste shows the text as {said}, which this site writes; "
+        f"{top.entry.source.path} {'sends it to the request' if want == 'log' else 'logs it'}"
+    )
+    first = replace(pick, reasons=(*pick.reasons, why))
+    return (first, *(m for m in matches if m is not pick))
 
 
 def _still_ambiguous(matches: tuple[Match, ...], ambiguous: bool) -> bool:
