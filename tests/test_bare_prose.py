@@ -424,3 +424,18 @@ def test_a_quote_escaped_inside_a_quoted_message_closes_nothing(line):
     (exp,) = explain_text(line, QUOTING)
     assert exp.error.message == SAID.format(q=line[line.index("model") + 6])
     assert exp.matches and exp.matches[0].entry.template == CONTEXT
+
+
+def test_a_line_that_quotes_two_messages_explains_both():
+    line = (
+        'The log first says "Could not resolve the draft model checkpoint under /ckpt/draft" '
+        'and then "Paged KV pool page sizes must agree across ranks, got 16 and 32." again.\n'
+    )
+    found = [e.matches[0].entry.template for e in explain_text(line, VIEW) if e.matches]
+    assert sorted(found) == sorted([LOADER, POOL])
+
+
+def test_a_quote_inside_the_message_read_from_a_line_is_not_read_again():
+    # the line's rest after its colon is the message, quote and all: one error, not two
+    line = 'it fails with: "Could not resolve the draft model checkpoint under /ckpt/draft",sadly\n'
+    assert len([e for e in explain_text(line, VIEW) if e.matches]) == 1

@@ -2635,16 +2635,23 @@ def bare_messages(
         best = _best_reading(view, cands, heads, printed, coverage)
         if best is None:
             continue
-        raw, msg, ranking, whole = best
-        pos = ranking.hits[0].pos
-        if (pos in found and found[pos][0] >= raw) or _source_text(ranking.hits[0]):
-            continue
-        known = {
-            h.id
-            for h in ranking.hits
-            if _known_well(h, msg, coverage, whole) or _heads_line(h, msg)
-        }
-        found[pos] = (raw, _as_error(view, msg, no, ranking, known, text, release))
+        readings = [best]
+        # the other spans the line quotes whole, each its own message when the catalog knows
+        # it well (`errors like "X" ... followed by "Y"`: a post that quotes two)
+        for span in _other_quotes(printed, best[1], cands[0] if cands else ""):
+            more = _best_reading(view, [span], _sentence_heads(span), printed, coverage)
+            if more is not None and more[2].hits[0].pos != best[2].hits[0].pos:
+                readings.append(more)
+        for raw, msg, ranking, whole in readings:
+            pos = ranking.hits[0].pos
+            if (pos in found and found[pos][0] >= raw) or _source_text(ranking.hits[0]):
+                continue
+            known = {
+                h.id
+                for h in ranking.hits
+                if _known_well(h, msg, coverage, whole) or _heads_line(h, msg)
+            }
+            found[pos] = (raw, _as_error(view, msg, no, ranking, known, text, release))
     kept = [e for _, e in found.values()]
     if not kept and not quoted and not records_only:
         return (
@@ -2653,6 +2660,24 @@ def bare_messages(
             or _quoted_fragments(text, view, release)
         )
     return tuple(sorted((e for e in kept if not _overlapped(e, kept)), key=_line_of))
+
+
+OTHER_QUOTES = 3
+"""Spans of one line, besides its best reading, read as messages of their own at most."""
+
+
+def _other_quotes(printed: Mapping[str, str], msg: str, line: str) -> list[str]:
+    """The spans the line quotes whole (`printed` as "quoted") that lie apart from the message
+    read from it (a message read from the line's rest after a colon takes in what it quotes)."""
+    at = line.find(msg)
+    if at < 0:
+        return []
+    out = []
+    for q, how in printed.items():
+        start = line.find(q)
+        if how == "quoted" and start >= 0 and (start + len(q) <= at or start >= at + len(msg)):
+            out.append(q)
+    return out[:OTHER_QUOTES]
 
 
 def _with_causes(
