@@ -6,10 +6,8 @@ several lines is named by the line of its test that Python 3.10 and 3.11 show.""
 from __future__ import annotations
 
 import pytest
+from tests.views import catalog_view
 
-from errexplain.catalog.index import Index
-from errexplain.catalog.index_build import build_bytes
-from errexplain.catalog.memory import MemoryCatalog
 from errexplain.explainer import explain_text
 from errexplain.models import Entry, Project, Source, make_id
 from errexplain.parse.lines import cut_exception_name
@@ -40,9 +38,7 @@ ENTRIES = (STAGES, SHARDS)
 
 @pytest.fixture(params=["memory", "index"])
 def view(request):
-    if request.param == "memory":
-        return MemoryCatalog(ENTRIES, projects=[PROJECT])
-    return Index.from_bytes(build_bytes(ENTRIES, [PROJECT], "k"))
+    return catalog_view(request.param, ENTRIES, [PROJECT])
 
 
 def _paste(shown: str, last: str) -> str:
