@@ -38,7 +38,7 @@ TB = (
     "AssertionError: 16 is not divisible by 6\n"
 )
 EXPLAINED = "is not divisible by"
-SHAPES = ["/", "7", "a", "a/", "<", " ", "a.", "Error(", '"', "\\u", "x" * 7 + "."]
+SHAPES = ["/", "7", "a", "a/", "<", " ", "a.", "Error(", '"', "\\u", "x" * 7 + ".", "a\\'", "a'b "]
 
 
 def run(args: list[str], stdin: Path | None = None, env: dict[str, str] | None = None) -> dict:

@@ -2013,7 +2013,9 @@ _ESCAPED = ("'", '"')
 
 def _escaped(line: str, at: int) -> bool:
     """Whether the character at `at` follows an odd run of backslashes (`\\'`, not `\\\\'`)."""
-    run = len(line[:at]) - len(line[:at].rstrip("\\"))
+    run = 0
+    while run < at and line[at - 1 - run] == "\\":
+        run += 1
     return run % 2 == 1
 
 
@@ -2022,11 +2024,15 @@ def _quote_spans(line: str, left: str, right: str) -> Iterator[tuple[int, int]]:
     from the left; an opening quote left unclosed spans nothing, and a quote after a backslash
     closes none (`error='the model\\'s context'`: a string's repr or JSON escapes it)."""
     start = _next_quote(line, left, 0)
+    bare_from = len(line)  # (no unescaped quote from here on: each start looks once)
     while start >= 0:
         end = first = _next_quote(line, right, start + 1)
-        while end > 0 and right in _ESCAPED and _escaped(line, end):
-            end = _next_quote(line, right, end + 1)
-        if end < 0:
+        if right in _ESCAPED and start < bare_from:
+            while end > 0 and _escaped(line, end):
+                end = _next_quote(line, right, end + 1)
+            if end < 0:
+                bare_from = start
+        if end < 0 or start >= bare_from:
             end = first  # (none unescaped: the backslash was the paster's)
         if end < 0:
             return
