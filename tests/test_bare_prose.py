@@ -439,3 +439,12 @@ def test_a_quote_inside_the_message_read_from_a_line_is_not_read_again():
     # the line's rest after its colon is the message, quote and all: one error, not two
     line = 'it fails with: "Could not resolve the draft model checkpoint under /ckpt/draft",sadly\n'
     assert len([e for e in explain_text(line, VIEW) if e.matches]) == 1
+
+
+def test_quotes_written_right_against_cjk_characters_still_quote():
+    # an apostrophe between two Latin letters is inside a word; CJK prose writes its quotes
+    # right against its characters, and they quote
+    line = "报错'Could not resolve the draft model checkpoint under /ckpt/draft'了 don't know why\n"
+    (exp,) = [e for e in explain_text(line, VIEW) if e.matches]
+    assert exp.matches[0].entry.template == LOADER
+    assert exp.error.message == "Could not resolve the draft model checkpoint under /ckpt/draft"

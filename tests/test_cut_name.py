@@ -65,6 +65,7 @@ def _paste(shown: str, last: str) -> str:
         ("Value", None),  # (too short to name one)
         ("Connection", None),  # (ConnectionError, ConnectionResetError, ...: several)
         ("AssertionError", None),  # (whole: read as an exception line)
+        ("Warning", None),  # (whole, though no exception line of its own: not cut)
         ("Foobar", None),
         ("self.x", None),
     ],

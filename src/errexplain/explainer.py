@@ -2046,9 +2046,15 @@ def _next_quote(line: str, quote: str, at: int) -> int:
     found = line.find(quote, at)
     if quote != "'":
         return found
-    while 0 < found < len(line) - 1 and line[found - 1].isalnum() and line[found + 1].isalnum():
+    while 0 < found < len(line) - 1 and _word_char(line[found - 1]) and _word_char(line[found + 1]):
         found = line.find(quote, found + 1)
     return found
+
+
+def _word_char(ch: str) -> bool:
+    """A Latin letter or digit: an apostrophe between two is inside a word (CJK prose writes
+    its quotes right against its characters: `使用'x'时`)."""
+    return ch.isascii() and ch.isalnum()
 
 
 def _quoted(st: str, least: int = BARE_MIN_CHARS, asides: bool = False) -> list[str]:

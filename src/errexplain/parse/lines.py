@@ -924,6 +924,7 @@ def cut_exception_name(st: str) -> str | None:
         n
         for n in dir(builtins)
         if n.startswith(st)
+        and n != st
         and isinstance(t := getattr(builtins, n), type)
         and issubclass(t, BaseException)
     ]
