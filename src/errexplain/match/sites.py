@@ -239,9 +239,10 @@ def _in_order(part: Sequence[str], whole: Sequence[str]) -> bool:
     return all(w in it for w in part)
 
 
-def _raise_evidence(cand: Candidate, code: str, reasons: list[str]) -> tuple[float, bool]:
+def _raise_evidence(cand: Candidate, frame: Frame, reasons: list[str]) -> tuple[float, bool]:
     """(score, identified) of a message-carrying site whose message the paste lost, by the raise
     (or assert) line its frame shows: the literal words shown, else the exception raised."""
+    code = frame.code or ""
     shown = shown_literal(code)
     if len(shown) >= MIN_SHOWN_WORDS:
         if _in_order(shown, words(" ".join(compile_template(str(cand.template)).literals))):
@@ -259,7 +260,7 @@ def _raise_evidence(cand: Candidate, code: str, reasons: list[str]) -> tuple[flo
         reasons.append(f"the frame's source line is cut inside the name ({name}...)")
     if cand.kind == "assert":
         test = assert_test(code)
-        if test is None and _in_assert_test(cand, code):
+        if test is None and _in_assert_test(cand, frame):
             reasons.append(f"the frame's source line is part of this assert's test: {code.strip()}")
             return STATEMENT_SCORE, True
         if test is None or not cand.condition:
@@ -297,7 +298,7 @@ def _evidence(cand: Candidate, frame: Frame, test: str | None) -> tuple[float, b
             score = OTHER_LINE_SCORE
             reasons.append("but the message names another assert statement")
     elif cand.template and frame.code:
-        score, exact = _raise_evidence(cand, frame.code, reasons)
+        score, exact = _raise_evidence(cand, frame, reasons)
     elif frame.code and recorded:
         fits, named = _code_fits(frame, recorded)
         if named:
@@ -376,9 +377,7 @@ def locate(view: CatalogView, error: RaisedError, *, limit: int = 5) -> list[Hit
             cut and depth == 0 and not raised_here and len(code_key(frame.code or "")) >= MIN_SHOWN
         )
         for cand in view.sites_at(key, messages=test is not None or raised_here or inside):
-            if _looked_up(cand, test, raised_here) or (
-                inside and _in_assert_test(cand, frame.code)
-            ):
+            if _looked_up(cand, test, raised_here) or (inside and _in_assert_test(cand, frame)):
                 unlined, _ = _score(view, cand, frame, depth, error, test, lined=False)
                 looked.append((unlined.raw, depth, frame, cand))
     best, nearness = _best_lined(view, looked, error, test, limit)
@@ -437,14 +436,13 @@ def _looked_up(cand: Candidate, test: str | None, raised_here: bool) -> bool:
     return not cand.template or raised_here
 
 
-def _in_assert_test(cand: Candidate, code: str | None) -> bool:
-    """Whether a frame's source line is a piece (MIN_SHOWN characters or more) of an assert's
-    test over several lines: Python 3.10 and 3.11 show the line of the test that failed
-    (`self.support_pp` of `assert (\n    self.support_pp\n), "..."`)."""
-    if cand.kind != "assert" or not cand.condition or not code:
+def _in_assert_test(cand: Candidate, frame: Frame) -> bool:
+    """Whether the frame's source lines name an assert's test over several lines, as they name
+    a message-less one (:func:`_code_fits`): Python 3.10 and 3.11 show the line of the test
+    that failed (`self.support_pp` of `assert (\n    self.support_pp\n), "..."`)."""
+    if cand.kind != "assert" or not cand.condition or not frame.code:
         return False
-    piece = code_key(code)
-    return len(piece) >= MIN_SHOWN and piece in code_key(str(cand.condition))
+    return _code_fits(frame, f"assert {cand.condition}")[1]
 
 
 def _last_index(view: CatalogView, cand: Candidate) -> int:
