@@ -747,17 +747,25 @@ def _log_view():
         ("ERROR 10-10 01:26:34 [launcher.py:30] ", False),  # the project's own file
         ("ERROR 10-10 01:26:34 [spawn.py:12] ", False),  # its file in an older release
         ("[2026-10-10 01:26:34 TP0] ", False),  # a prefix that names no file
+        ("ERROR 10-10 01:26:34 [launcher.py:33] ", False),  # near its line (a call's lines)
+        ("ERROR 10-10 01:26:34 [launcher.py:420] ", True),  # its file's name, never that line
+        ("ERROR 10-10 01:26:34 [spawn.py:420] ", True),
+        ("ERROR [launcher.py:420] ", True),  # the stamp left out by the paster
+        ("WARNING [executor.py:420] ", True),
+        ("ERROR [launcher.py:31] ", False),
     ],
 )
 def test_a_log_prefix_naming_another_file_makes_a_logged_text_a_look_alike(prefix, alike):
     """A log record's prefix names the code that called the logger: a logged message whose
-    record names a file the project never logs it in was logged by someone else's copy."""
+    record names a file the project never logs it in, or a line of that file where no release
+    logs it, was logged by someone else's copy (a fork keeps the file's name)."""
     [exp] = explain_text(
         f"{prefix}Worker 0 is gone. Look for its own log lines above this one.\n", _log_view()
     )
     if alike:
+        named = prefix.split("[")[-1].split("]")[0]
         assert not exp.matches and exp.nearest[0].entry.id == "l" * 16
-        assert any("names executor.py:420 as the code that logged it" in n for n in exp.notes)
+        assert any(f"names {named} as the code that logged it" in n for n in exp.notes)
     else:
         assert exp.matches[0].entry.id == "l" * 16
 

@@ -177,9 +177,11 @@ _PREFIX_FILE = compile_regex(r"(?<![\w./-])([A-Za-z_][\w-]*\.py):(\d+)\b")
 
 def _logged_elsewhere(error: RaisedError, text: str, matches: tuple[Match, ...]) -> str | None:
     """The `file.py:line` the error's own log prefix names, when the best match is a logging
-    call (kind `log`) in files of other names in every release: a log record names the code
-    that called the logger, so the same text was logged by someone else's code (a fork that
-    copied the wording). Not for a raise: any logger may print an exception's text."""
+    call (kind `log`) in files of other names in every release, or in a file of that name but
+    never at that line (LOGGED_LINE_SLACK) in any release its history records: a log record
+    names the code that called the logger, so the same text was logged by someone else's code
+    (a fork that copied the wording, with the file's name). Not for a raise: any logger may
+    print an exception's text."""
     if not matches or error.type or not error.line_no or ".py:" not in text:
         return None
     entry = matches[0].entry
@@ -192,17 +194,43 @@ def _logged_elsewhere(error: RaisedError, text: str, matches: tuple[Match, ...])
     found = _PREFIX_FILE.search(line.prefix) if line is not None and line.prefix else None
     if found is None:
         return None
-    # the files of every site matched with this text (the same text logged at two sites)
+    # the (file, line) of every site matched with this text in every release (the same text
+    # logged at two sites)
     literals = compile_template(entry.template).literals
-    paths = {
-        p
+    sites = [
+        site
         for m in matches
         if compile_template(m.entry.template).literals == literals
-        for p in (m.entry.source.path, *(p for p, _ in at_sites(m.entry.at)))
-    }
-    if any(p.rsplit("/", 1)[-1] == found.group(1) for p in paths if p):
+        for site in _log_sites(m.entry)
+    ]
+    name, line_no = found.group(1), int(found.group(2))
+    if any(
+        p.rsplit("/", 1)[-1] == name and abs(ln - line_no) <= LOGGED_LINE_SLACK for p, ln in sites
+    ):
         return None
+    if any(p.rsplit("/", 1)[-1] == name for p, ln in sites) and not _dated(entry):
+        return None  # (a file of this name, and no release history to check its line against)
     return found.group(0)
+
+
+LOGGED_LINE_SLACK = 5
+"""How far the line a log prefix names may lie from a recorded logging call of the same file
+(a call written over several lines is recorded at its first; Python may name another)."""
+
+
+def _log_sites(entry: Entry) -> list[tuple[str, int]]:
+    """(path, line) of a logging entry's site in its release and in every release it records."""
+    out = (
+        [(entry.source.path, entry.source.line)] if entry.source.path and entry.source.line else []
+    )
+    if entry.at:
+        out += [(path, line) for _first, _last, path, line in at_lines(entry.at)]
+    return out
+
+
+def _dated(entry: Entry) -> bool:
+    """Whether the entry records where it sat in every release that logs it (its `at` spans)."""
+    return bool(entry.at)
 
 
 def _class_package(error: RaisedError, text: str, matches: tuple[Match, ...]) -> str | None:
@@ -533,8 +561,8 @@ def _claimed_elsewhere(error: RaisedError, text: str, matches: tuple[Match, ...]
     logged = _logged_elsewhere(error, text, matches)
     if logged is not None:
         return (
-            f"the log line names {logged} as the code that logged it, a file {project} never "
-            "logs this text in"
+            f"the log line names {logged} as the code that logged it, a place where no "
+            f"release of {project} logs this text"
         )
     engine = _named_engine(error, text, matches)
     if engine is not None:

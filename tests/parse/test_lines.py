@@ -52,6 +52,9 @@ def _texts(text: str) -> list[str]:
         # the logging call's `[file.py:line]` after a level and a stamp (`%(filename)s`)
         ("ERROR 2026-04-04 06:24:51,493 [pool.py:88] Pool drained", "Pool drained", None),
         ("2026-04-04 06:24:51,493 ERROR [pool.py:88] Pool drained", "Pool drained", None),
+        # ... and with the stamp between them left out by the paster
+        ("WARNING [fused_pool.py:1167] Pool drained", "Pool drained", None),
+        ("WARNING [not a file] Pool drained", "WARNING [not a file] Pool drained", None),
         # Python's own warning line: the warning's text is the record
         (
             "/srv/pkg/lang/run.py:330: UserWarning: Error in executor: x",
