@@ -711,6 +711,24 @@ def test_a_log_logged_as_a_string_repr_is_read_line_by_line() -> None:
 
 
 @pytest.mark.parametrize(
+    "head",
+    [
+        'Boot died with `--override={"a": 1}` set:',  # the other quote before the first break
+        "On this rig PP0's profiling raised:",  # the string's own quote, escaped
+        'It\'s "odd": it said',  # both
+    ],
+)
+def test_a_logged_repr_whose_first_line_holds_quotes_is_read_line_by_line(head: str) -> None:
+    """Quotes on the text's first line, before its first break, do not hide the string: it
+    opens right after the name it was logged under and runs to its own closing quote."""
+    from errexplain.parse.lines import clean_lines
+
+    log = f"{head}\n\nValueError: pool exhausted\n  (see above)"
+    texts = [ln.text for ln in clean_lines(f"output.error={log!r}")]
+    assert texts == ["output.error=", head, "", "ValueError: pool exhausted", "  (see above)"]
+
+
+@pytest.mark.parametrize(
     "line",
     [
         # one break: a message with a break in it, not a paste of several lines

@@ -461,7 +461,6 @@ _NAMED_VALUE = compile_regex(r"\s{0,40}(?:[\w.\[\]-]{1,80}\s{0,3}[=:]\s{0,3})?")
 """What may stand before such a string: nothing, or the name it was logged under (`error=`,
 `output.error=`, `msg: `); a string inside other text (an exception's message quoting a
 reply's body) is that text's."""
-_QUOTED_BREAK = compile_regex(r"""(?<=['"])[^'"\n]{0,2000}?\\n""")
 
 
 def escaped_text(raw: str) -> list[str] | None:
@@ -470,15 +469,20 @@ def escaped_text(raw: str) -> list[str] | None:
     error line, prose, logged as a repr), or None: no quoted string with a break escape in it,
     with more than a name before it, or the line is an HTTP error body (its reader reads its
     message, escapes and all)."""
-    m = _QUOTED_BREAK.search(raw)
-    if m is None or not _NAMED_VALUE.fullmatch(raw, 0, m.start() - 1):
+    named = _NAMED_VALUE.match(raw)  # (the name it was logged under, if any)
+    at = named.end() if named else 0
+    quote = raw[at : at + 1]
+    if quote not in ("'", '"'):
         return None
+    close = _unescaped_quote(raw, at + 1, quote, forward=True)
+    if "\\n" not in raw[at + 1 : close if close >= 0 else len(raw)]:
+        return None  # (its breaks are in another string of the line)
     from errexplain.parse.inline import json_errors  # (only for such a line)
 
     if json_errors(raw):
         return None
-    lines = _unescaped_lines(raw, m.span(), ESCAPE_DEPTH)
-    head = raw[: m.start()]  # (the name the string was logged under: a line of its own)
+    lines = _unescaped_lines(raw, (at + 1, at + 1), ESCAPE_DEPTH)
+    head = raw[: at + 1]  # (the name the string was logged under: a line of its own)
     if head.strip() and lines[0].startswith(head):
         lines = [head[:-1], lines[0][len(head) :], *lines[1:]]
     while lines and not lines[-1].strip(_CLOSERS):  # (the string's closing quote)
