@@ -173,6 +173,9 @@ def test_exception_head(line, lax, expected):
         ),
         ("it says kernels.errors.OutOfResources: smem", ("kernels.errors.OutOfResources", "smem")),
         ("see notes.Unsupported: nothing", None),  # a module not named for errors
+        # a string's break escape before it (a repr left whole): the `n` is not the name's
+        ("err='calling tools:\\nclient.APIError: code 500'", ("client.APIError", "code 500'")),
+        ("C:\\Temp\\ValueError: a path", None),
         ("no exception in this line", None),
     ],
 )
@@ -726,6 +729,22 @@ def test_a_logged_repr_whose_first_line_holds_quotes_is_read_line_by_line(head: 
     log = f"{head}\n\nValueError: pool exhausted\n  (see above)"
     texts = [ln.text for ln in clean_lines(f"output.error={log!r}")]
     assert texts == ["output.error=", head, "", "ValueError: pool exhausted", "  (see above)"]
+
+
+def test_a_traceback_logged_as_a_repr_keeps_its_first_frame() -> None:
+    """A traceback's repr logged under a name, opening with a frame: the frame's path quotes
+    (`File "..."`, which the repr's own quotes need not escape) do not pass for the string's,
+    and the name is a line of its own, so the first frame is read as one."""
+    from errexplain.parse.lines import clean_lines
+
+    trace = "  File \"/srv/app/pool.py\", line 9, in take\n    x = slots[k]\nKeyError: 'k'"
+    texts = [ln.text for ln in clean_lines(f"output.error={trace!r}")]
+    assert texts[:4] == [
+        "output.error=",
+        '  File "/srv/app/pool.py", line 9, in take',
+        "    x = slots[k]",
+        "KeyError: 'k'",
+    ]
 
 
 @pytest.mark.parametrize(

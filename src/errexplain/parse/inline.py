@@ -55,7 +55,7 @@ _MARK_INSIDE = compile_regex(r"\b[Ee]rror: ")
 
 _NAME = r"(?:[A-Za-z_]\w{0,100}\.){0,10}"
 _REPR = compile_regex(
-    rf"(?<![\w.])(?P<type>{_NAME}[A-Z]\w{{0,100}}(?:Error|Exception|Interrupt|Exit))"
+    rf"(?:(?<=\\[nrt])|(?<![\w.\\]))(?P<type>{_NAME}[A-Z]\w{{0,100}}(?:Error|Exception|Interrupt|Exit))"
     r"\((?:(?P<q>['\"])|\))"
 )
 _CODE_BEFORE = ("raise", "return", "yield", " =", "except", "isinstance(", "assert")

@@ -186,14 +186,16 @@ _HEAD = compile_regex(
 # module counts whatever its name (`torch._dynamo.exc.Unsupported`,
 # `triton.runtime.errors.OutOfResources`)
 _EMBEDDED = compile_regex(
-    r"(?<![A-Za-z0-9_.])(?<!except )(?<!class )"
+    r"(?:(?<=\\[nrt])|(?<![A-Za-z0-9_.\\]))(?<!except )(?<!class )"
     rf"(?P<type>{_NAME}(?:[A-Z]\w{{0,100}}(?:Error|Interrupt|Exit)"
     r"|(?:[A-Z]\w{0,100})?Exception)"
     rf"|{_NAME}(?:exc|errors?|exceptions?)\.[A-Z]\w{{0,100}})"
     r"(?P<args>\([^()\n]{0,300}\))?:(?: |$)"
 )
 """An exception inside a line of text; not in code that names an exception class (`except
-Exception:`, `class KVError(Exception):`)."""
+Exception:`, `class KVError(Exception):`). A string's break escape before it (`...:\\nopenai.
+InternalServerError: ...` in a repr left whole) ends the text before it: the `n` is not the
+name's."""
 # Jupyter/IPython tracebacks: `File ~/x.py:70, in f(a, b)`, `Cell In[3], line 5`,
 # `Input In [3], in <cell line: 5>()`; IPython 7 `/x.py in f(a)`; context lines `     68 code`
 # and `---> 70 code`; the `OSError    Traceback (most recent call last)` header; the rule.
@@ -423,10 +425,12 @@ def escaped_traceback(raw: str, depth: int = ESCAPE_DEPTH) -> list[str] | None:
     read by the body's reader), or None for any other line. The string is the one around the
     traceback: of its two possible quotes, the one that opens before it and closes last (a
     JSON string's inner `"` and a Python repr's inner `'` are escaped, the other quote is
-    not); with no opening quote, the rest of the line. The text before it starts the first
-    line, as printed; a blank line ends the string's lines (what follows it is not their
-    message), and the text after the string (`", "type": ...}`) is a line of its own after
-    that."""
+    not), a quote that closes before one that never does; with no opening quote, the rest of
+    the line. The text before it starts the first line, as printed, unless it is only the name
+    the string was logged under (`error=`, `output.error=`: a line of its own, so a frame line
+    the string opens with is read as one); a blank line ends the string's lines (what follows
+    it is not their message), and the text after the string (`", "type": ...}`) is a line of
+    its own after that."""
     m = _ESCAPED_TRACE.search(raw)
     return None if m is None else _unescaped_lines(raw, m.span(), depth)
 
@@ -434,20 +438,26 @@ def escaped_traceback(raw: str, depth: int = ESCAPE_DEPTH) -> list[str] | None:
 def _unescaped_lines(raw: str, span: tuple[int, int], depth: int) -> list[str]:
     """:func:`escaped_traceback` of a line whose escaped text (a traceback) is at `span`."""
     start, end = 0, len(raw)
-    best = -1
+    best = (False, -1)
     for quote in "\"'":
         opener = _unescaped_quote(raw, span[0], quote, forward=False)
         if opener < 0:
             continue
         closer = _unescaped_quote(raw, span[1], quote, forward=True)
-        closer = len(raw) if closer < 0 else closer
-        if closer > best:
-            best, start, end = closer, opener + 1, closer
+        # a quote that closes the string beats one that never closes (a quote inside the
+        # string that its own quotes need not escape: `File "x.py"` in a repr's '...')
+        found = (closer >= 0, len(raw) if closer < 0 else closer)
+        if found > best:
+            best, start, end = found, opener + 1, found[1]
     inner = _ESCAPE.sub(_unescape_one, raw[start:end]).split("\n")
     rest = raw[end:]
     if len(inner) > 1 and not inner[-1].strip(_CLOSERS):  # (`\\n'`: a string cut before it)
         rest = inner.pop() + rest
-    lines = [raw[:start] + inner[0], *inner[1:]]
+    before = raw[:start]
+    if start and before[:-1].strip() and _NAMED_VALUE.fullmatch(before, 0, start - 1):
+        lines = [before[:-1], *inner]  # (the name it was logged under: a line of its own)
+    else:
+        lines = [before + inner[0], *inner[1:]]
     if depth > 1:
         lines = [x for ln in lines for x in (escaped_traceback(ln, depth - 1) or [ln])]
     return [*lines, "", rest] if rest.strip() else [*lines, ""]
@@ -482,9 +492,6 @@ def escaped_text(raw: str) -> list[str] | None:
     if json_errors(raw):
         return None
     lines = _unescaped_lines(raw, (at + 1, at + 1), ESCAPE_DEPTH)
-    head = raw[: at + 1]  # (the name the string was logged under: a line of its own)
-    if head.strip() and lines[0].startswith(head):
-        lines = [head[:-1], lines[0][len(head) :], *lines[1:]]
     while lines and not lines[-1].strip(_CLOSERS):  # (the string's closing quote)
         lines.pop()
     return lines if sum(1 for ln in lines if ln.strip()) > ESCAPED_BREAKS else None
