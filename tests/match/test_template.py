@@ -169,3 +169,21 @@ def test_match_infix_after_a_placeholder():
     compiled = compile_template("<n> replicas of the router are not ready yet (<why>)")
     # the leading value left out: the message starts at the second literal chunk
     assert match_infix(compiled, "replicas of the router are not ready yet (timeout)") == 43
+
+
+@pytest.mark.parametrize(
+    ("msg", "matched"),
+    [
+        # a part that opens with a bracket of the text (a condition quoted from a hint)
+        ("(pool_pages_total=512 / tp=8) % page=64 == 0 where tp is", 49),
+        ("`pool_pages_total=512 / tp=8` % page=64 == 0", 0),  # a quote the template lacks
+    ],
+)
+def test_match_infix_may_open_with_a_bracket_or_a_quote(msg, matched):
+    from errexplain.match.template import compile_template, match_infix
+
+    template = (
+        "Please make sure (pool_pages_total=<total!r> / tp=<tp!r>) % page=<page!r> == 0 "
+        "where tp is the tensor parallel size."
+    )
+    assert match_infix(compile_template(template), msg) == matched

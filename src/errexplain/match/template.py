@@ -267,6 +267,10 @@ def match_prefix(compiled: Compiled, msg: str) -> tuple[int, bool]:
 INFIX_HEAD = 12
 """Characters of a message's start looked for inside a template's literal text (`match_infix`)."""
 INFIX_TRIES = 3
+_INFIX_OPENERS = "([{`'\""
+"""What a part quoted from a template's middle may open with besides a word: a bracket or a
+quote of the text (`(moe_intermediate_size=768 / moe_tp_size=8) % ... == 0` of `... please
+make sure (moe_intermediate_size=<n> / ...`)."""
 
 
 def _word_start(chunk: str, at: int) -> bool:
@@ -279,10 +283,11 @@ def match_infix(compiled: Compiled, msg: str) -> int:
     `follow_bootstrap_room conflict: dispatched to dp_rank <r> but ...`): how many literal
     characters of the template it matches in order, read from a word of the template's literal
     text where the message starts (the message's first INFIX_HEAD characters found there, at a
-    word start, not at the template's very start); 0 when it is not such a part. Bounded: at
+    word start or at a bracket or quote, not at the template's very start); 0 when it is not
+    such a part. Bounded: at
     most INFIX_TRIES starts are read, each as :func:`match_prefix` reads a message."""
     head = msg[:INFIX_HEAD]
-    if len(head) < INFIX_HEAD or not head[:1].isalnum():
+    if len(head) < INFIX_HEAD or not (head[:1].isalnum() or head[:1] in _INFIX_OPENERS):
         return 0
     lits, names = compiled.literals, compiled.names
     best, tries = 0, 0
