@@ -805,6 +805,28 @@ def test_frames_condensed_to_path_line_function_are_frames() -> None:
     assert line_kind("kernels/attn_pool.py:27    return self.buffers[layer]") == "frame"
 
 
+@pytest.mark.parametrize(
+    ("line", "typ", "message"),
+    [
+        (
+            "  attn_pool.py:27  RuntimeError: pool needs dense buffers",
+            "RuntimeError",
+            "pool needs dense buffers",
+        ),
+        ("attn_pool.py:27    KeyError: 'layer.3'", "KeyError", "'layer.3'"),
+        ("attn_pool.py:27    Note: dense buffers only", "", ""),  # no exception: code as before
+    ],
+)
+def test_a_condensed_frame_that_ends_in_its_exception_raises_it(line, typ, message) -> None:
+    """A summary's last frame with the exception written after it on the same line (`path:line
+    <two spaces> Type: message`): the frame, and the exception it raised."""
+    (err,) = parse_traceback(f"Boot fails:\n{line}\n")
+    assert (err.type, err.message) == (typ, message)
+    (frame,) = err.frames
+    assert (frame.path, frame.line) == ("attn_pool.py", 27)
+    assert frame.code == (None if typ else line.split("  ", 1)[1].strip())
+
+
 def test_a_ray_log_whose_line_breaks_were_lost_is_read_record_by_record() -> None:
     # markdown joined the lines of a ray worker's traceback; its prefix still marks each one
     w = "(ServeWorker pid=4242) "

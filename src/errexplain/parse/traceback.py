@@ -555,8 +555,13 @@ class _Stream:
             return
         if self.trace is None:
             self.trace = _Trace(line)
+        raised = None
         if short is not None:  # condensed: its code, if any, is on the same line
             code = short["acode"] or short["scode"] or short["code"]
+            # (or the exception it raised: `dflash.py:969  RuntimeError: ...`, a summary's
+            # last frame with the error written after it)
+            raised = exception_head(code, False) if code and short["code"] else None
+            code = None if raised else code
             frame = Frame(short["path"], int(short["line"]), _dunder(short["func"]), code)
         else:
             assert m is not None
@@ -568,6 +573,8 @@ class _Stream:
             frame = Frame(m["path"], int(m["line"]), func, code, more)
         self.trace.frames.append(frame)
         self.trace.last = self.lines[self.i - 1].no
+        if raised is not None:
+            self._raise(line, raised, "line")
 
     def _jframe(self, line: Line, m: re.Match[str]) -> None:
         """An IPython frame: `File ~/x.py:70, in f(a)`, `Cell In[3], line 5`; its code comes
