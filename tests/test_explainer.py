@@ -903,3 +903,45 @@ def test_no_shared_assert_note_for_a_message_or_a_lone_site():
     for text in ("AssertionError: assert n_heads % tp == 0\n", "ValueError: widget broke\n"):
         [exp] = explain_text(text, view)
         assert not any("same statement" in n for n in exp.notes)
+
+
+def _layout_view():
+    from errexplain.models import Entry, Source
+
+    return MemoryCatalog(
+        [
+            Entry(
+                id="t" * 16,
+                project="demo",
+                exception="warning",
+                template=(
+                    "Store backend does not support layer_first layout (its copies assume packed "
+                    "rows of every layer of a page), switching the cache to <layout> layout for "
+                    "<io> io backend"
+                ),
+                source=Source("demo", "2.0", "demo/store/hooks.py", 40, "resolve", None),
+                kind="log",
+            )
+        ]
+    )
+
+
+@pytest.mark.parametrize(
+    ("line", "tail"),
+    [
+        # the message's tail from a clause's start, to its end: a paster's quote of it, read
+        # as a message cut at a boundary is (whatever share of a long template it is)
+        ("[WARNING] switching the cache to page_first layout for direct io backend", True),
+        # a fragment from inside a clause: weighed by its share of the template
+        ("[WARNING] the cache to page_first layout for direct io backend", False),
+    ],
+)
+def test_a_message_quoted_from_a_clause_start_to_its_end_reads_as_its_tail(line, tail):
+    exps = explain_text(f"Boot log:\n```\n{line}\n```\n", _layout_view())
+    tops = [m for x in exps for m in x.matches[:1]]
+    if tail:
+        (top,) = tops
+        assert top.entry.id == "t" * 16 and top.score >= 0.85
+        assert any("to the template's end" in r for r in top.reasons)
+    else:
+        assert all(m.score < 0.85 for m in tops)

@@ -187,3 +187,24 @@ def test_match_infix_may_open_with_a_bracket_or_a_quote(msg, matched):
         "where tp is the tensor parallel size."
     )
     assert match_infix(compile_template(template), msg) == matched
+
+
+@pytest.mark.parametrize(
+    ("msg", "reading"),
+    [
+        # the tail from a clause's start, to the template's end: quoted whole from there
+        ("switching the cache to page_first layout for direct io backend", (42, True)),
+        # a tail from inside a clause: a fragment, maybe cut at both ends
+        ("the cache to page_first layout for direct io backend", (32, False)),
+        # from a clause's start but cut before the end
+        ("switching the cache to page_first layout for direct", (32, False)),
+    ],
+)
+def test_infix_reading_tells_a_tail_quoted_from_a_clause_start(msg, reading):
+    from errexplain.match.template import compile_template, infix_reading
+
+    template = (
+        "Store backend does not support layer_first layout, switching the cache to <layout> "
+        "layout for <io> io backend"
+    )
+    assert infix_reading(compile_template(template), msg) == reading

@@ -22,6 +22,7 @@ from errexplain.match.template import (
     VALUE_MIN,
     compile_loose,
     compile_template,
+    infix_reading,
     loosen,
     match_compiled,
     match_infix,
@@ -694,13 +695,16 @@ apart from a sibling."""
 def _infix_score(template: str, msg: str) -> tuple[float, str] | None:
     """The message is a part of this template from a word inside it, its head left out."""
     compiled = compile_template(template)
-    matched = match_infix(compiled, msg)
+    matched, tail = infix_reading(compiled, msg)
     if matched < INFIX_MIN:
         return None
     share = matched / max(compiled.literal_len, 1)
+    if tail:  # (the rest of the template, to its end: quoted whole from there, not cut)
+        share = max(share, BOUNDARY_SHARE)
     return min(INFIX_CAP, INFIX_BASE + PREFIX_SPAN * share), (
         f"the message is a part of this template, its start left out ({matched} of "
-        f"{compiled.literal_len} literal characters in order)"
+        f"{compiled.literal_len} literal characters in order"
+        + (", to the template's end)" if tail else ")")
     )
 
 

@@ -277,18 +277,29 @@ def _word_start(chunk: str, at: int) -> bool:
     return at == 0 or (not chunk[at - 1].isalnum() and chunk[at - 1] != "_")
 
 
+_CLAUSE_END = compile_regex(r"[,;:.!?] +\Z")
+"""A clause ends right before a part (`..., switching to <x> layout ...`): where a paster
+starts quoting a message's tail."""
+
+
 def match_infix(compiled: Compiled, msg: str) -> int:
+    """:func:`infix_reading`'s literal characters."""
+    return infix_reading(compiled, msg)[0]
+
+
+def infix_reading(compiled: Compiled, msg: str) -> tuple[int, bool]:
     """For a message quoted from the middle of a filled template (its head left out, its end
     perhaps cut: `dispatched to dp_rank 0 but bootstrap_room X implies dp_rank Y` of
     `follow_bootstrap_room conflict: dispatched to dp_rank <r> but ...`): how many literal
     characters of the template it matches in order, read from a word of the template's literal
     text where the message starts (the message's first INFIX_HEAD characters found there, at a
     word start or at a bracket or quote, not at the template's very start); 0 when it is not
-    such a part. Bounded: at
-    most INFIX_TRIES starts are read, each as :func:`match_prefix` reads a message."""
+    such a part; and whether it is the template's whole tail from the start of a clause (after
+    a comma, a colon, a sentence end: its end was pasted, not cut). Bounded: at most
+    INFIX_TRIES starts are read, each as :func:`match_prefix` reads a message."""
     head = msg[:INFIX_HEAD]
     if len(head) < INFIX_HEAD or not (head[:1].isalnum() or head[:1] in _INFIX_OPENERS):
-        return 0
+        return 0, False
     lits, names = compiled.literals, compiled.names
     best, tries = 0, 0
     for i, chunk in enumerate(lits):
@@ -299,10 +310,10 @@ def match_infix(compiled: Compiled, msg: str) -> int:
                 rest = (chunk[at:], *lits[i + 1 :])
                 sub = Compiled(rest, names[i:], sum(len(c.strip()) for c in rest))
                 if match_compiled(sub, msg) is not None:
-                    return sub.literal_len
+                    return sub.literal_len, _CLAUSE_END.search(chunk, 0, at) is not None
                 best = max(best, match_prefix(sub, msg)[0])
             at = chunk.find(head, at + 1)
-    return best
+    return best, False
 
 
 _LOOSE_DROP = compile_regex(r"[^\w<>\x00]+")
