@@ -122,6 +122,11 @@ def test_placeholder_followed_by_literal_greater_than():
         ("Rank <i> scheduler is dead. Please check the logs.", "Rank 0 scheduler is de", False),
         ("Rank <i> scheduler is dead. Please check the logs.", "Rank 0 scheduler", False),
         ("Bad value. Use <x>.", "Bad value", False),
+        # cut where a clause ends (before a comma or a conjunction that opens the next one)
+        ("<a> has no native kernel and the fallback is slow.", "Qwen has no native kernel", True),
+        ("Rank <i> scheduler is dead, check the logs.", "Rank 0 scheduler is dead", True),
+        ("Rank <i> scheduler is dead, check the logs.", "Rank 0 scheduler is", False),
+        ("<a> has no native kernel andromeda", "Qwen has no native kernel", False),
     ],
 )
 def test_a_message_cut_at_a_sentence_end_is_at_a_boundary(template, msg, expected):
@@ -130,7 +135,7 @@ def test_a_message_cut_at_a_sentence_end_is_at_a_boundary(template, msg, expecte
     matched, boundary = match_prefix(compile_template(template), msg)
     assert boundary is expected
     if expected:  # the literal characters matched (around the value "0": "Rank", "scheduler ...")
-        assert matched == {"R": 21, "D": 29, "T": 27}[msg[0]]
+        assert matched == {"R": 21, "D": 29, "T": 27, "Q": 20}[msg[0]]
 
 
 def test_sentence_stops_are_stops_that_more_text_follows():

@@ -149,7 +149,15 @@ def _sentence_end(text: str, at: int) -> bool:
     `... is dead. Please check ...`."""
     if text[at : at + 1] in (".", "!", "?") and text[at + 1 : at + 2] in ("", " ", "\n"):
         return True
-    return at > 1 and text[at - 1] in ".!?" and text[at : at + 1] in (" ", "\n")
+    if at > 1 and text[at - 1] in ".!?" and text[at : at + 1] in (" ", "\n"):
+        return True
+    return at > 1 and text[at - 1].isalnum() and text.startswith(_CLAUSE_HEADS, at)
+
+
+_CLAUSE_HEADS = (", ", "; ", " and ", " but ", " because ", " which ", " so that ")
+"""Where a clause of a template's sentence ends (`<arch> has no SGlang implementation` of `...
+implementation and the Transformers implementation is not compatible ...`): a paster who
+stops there quoted a whole clause, as one who stops at a sentence end did."""
 
 
 _SENTENCE_STOP = compile_regex(r"(?<!\d)[.!?](?=\s)")
