@@ -208,7 +208,7 @@ def _logged_elsewhere(error: RaisedError, text: str, matches: tuple[Match, ...])
         p.rsplit("/", 1)[-1] == name and abs(ln - line_no) <= LOGGED_LINE_SLACK for p, ln in sites
     ):
         return None
-    if any(p.rsplit("/", 1)[-1] == name for p, ln in sites) and not _dated(entry):
+    if not entry.at and any(p.rsplit("/", 1)[-1] == name for p, _ in sites):
         return None  # (a file of this name, and no release history to check its line against)
     return found.group(0)
 
@@ -226,11 +226,6 @@ def _log_sites(entry: Entry) -> list[tuple[str, int]]:
     if entry.at:
         out += [(path, line) for _first, _last, path, line in at_lines(entry.at)]
     return out
-
-
-def _dated(entry: Entry) -> bool:
-    """Whether the entry records where it sat in every release that logs it (its `at` spans)."""
-    return bool(entry.at)
 
 
 def _class_package(error: RaisedError, text: str, matches: tuple[Match, ...]) -> str | None:
