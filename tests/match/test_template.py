@@ -122,11 +122,14 @@ def test_placeholder_followed_by_literal_greater_than():
         ("Rank <i> scheduler is dead. Please check the logs.", "Rank 0 scheduler is de", False),
         ("Rank <i> scheduler is dead. Please check the logs.", "Rank 0 scheduler", False),
         ("Bad value. Use <x>.", "Bad value", False),
-        # cut where a clause ends (before a comma or a conjunction that opens the next one)
+        # cut where a clause ends (before a conjunction that opens the next one)
         ("<a> has no native kernel and the fallback is slow.", "Qwen has no native kernel", True),
-        ("Rank <i> scheduler is dead, check the logs.", "Rank 0 scheduler is dead", True),
-        ("Rank <i> scheduler is dead, check the logs.", "Rank 0 scheduler is", False),
+        ("Rank <i> scheduler is dead but its port is open.", "Rank 0 scheduler is dead", True),
+        ("Rank <i> scheduler is dead but its port is open.", "Rank 0 scheduler is", False),
         ("<a> has no native kernel andromeda", "Qwen has no native kernel", False),
+        # not before a comma: what follows one is as often the same clause's detail (`NCCL error:
+        # remote process exited or there was a network error, NCCL version <v>`)
+        ("Rank <i> scheduler is dead, pid <p>.", "Rank 0 scheduler is dead", False),
     ],
 )
 def test_a_message_cut_at_a_sentence_end_is_at_a_boundary(template, msg, expected):
