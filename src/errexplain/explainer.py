@@ -901,7 +901,9 @@ def _explain_error(
     win = window(facts, first) if facts is not None else None
     ranking = rank(view, error.message, error.type, error.frames, cutoff=cutoff, window=win)
     ranking, tag = _untagged(view, error, ranking, win)
-    if wants_sites(error.message, error.type) and (error.frames or assert_test(error.message)):
+    if wants_sites(error.message, error.type) and (
+        error.frames or error.shown or assert_test(error.message)
+    ):
         ranking = _with_sites(ranking, error, view, cutoff)
     matches = _by_form(tuple(_to_match(view, h) for h in ranking.hits), error.form)
     matches, ambiguous = _named_module(

@@ -57,6 +57,9 @@ class RaisedError(Record):
     `lead` holds the words of a line of output before an exception written inside it (the
     record that reports it: `Decode transfer failed ... with exception KVTransferError(...)`),
     so that two different records wrapping one exception stay two errors.
+    `shown` holds the source line printed right above a message-less exception line that no
+    frame line names (a paste that starts at the code line: `    assert x == y` then
+    `AssertionError`): the statement that raised it, by its text alone.
     """
 
     type: str
@@ -71,6 +74,7 @@ class RaisedError(Record):
     line_no: int = 0
     form: str = "traceback"
     lead: str = ""
+    shown: str = ""
 
     @property
     def short_type(self) -> str:

@@ -9,6 +9,7 @@ from errexplain.catalog.index_build import build_bytes
 from errexplain.catalog.memory import MemoryCatalog
 from errexplain.explainer import explain_error, explain_text
 from errexplain.match.sites import (
+    CONDITION_SCORE,
     FUNCTION_SCORE,
     MOVED,
     STATEMENT_SCORE,
@@ -363,6 +364,28 @@ def test_a_bare_assert_in_a_renamed_file_is_found_by_the_statement_its_frame_sho
     assert all(h.cand.line != 30 for h in hits)
     # a message, or a line that is no assert, is not looked up by statement
     assert locate(view, error("AssertionError", "", frame("check", 25, "x = f()", moved))) == []
+
+
+def test_a_paste_that_starts_at_the_code_line_is_found_by_the_statement_shown(view):
+    """No frame line: the paste starts at the innermost frame's code line (its caret line
+    under it), then a message-less `AssertionError`. The statement is read from the line above
+    the exception line and looked up by its test; one with a message of its own would have
+    printed it, so it is not offered."""
+    for caret in ("", "           ^^^^^^^^^^^^^^^^^\n"):
+        text = f"lost the top of the log\n    assert self.chunked is None\n{caret}AssertionError\n"
+        (exp,) = explain_text(text, view)
+        assert exp.error.message == "" and exp.error.shown == "assert self.chunked is None"
+        assert [m.entry.source.line for m in exp.matches] == [20]
+        assert exp.matches[0].score == pytest.approx(CONDITION_SCORE)
+        assert "the line above the exception shows" in exp.matches[0].reasons[0]
+    # only an assert right above: a blank line, other code or a message breaks the link
+    for text in (
+        "    assert self.chunked is None\n\nAssertionError\n",
+        "    x = self.chunked\nAssertionError\n",
+        "    assert self.chunked is None\nAssertionError: chunked must be None here\n",
+    ):
+        (exp,) = explain_text(text, view)
+        assert exp.error.shown == "" and all(m.entry.source.line != 20 for m in exp.matches)
 
 
 # A traceback cut before its exception line (a paste or an issue excerpt that stops at the

@@ -24,12 +24,12 @@ from errexplain._startup import TYPE_CHECKING, compile_regex
 from errexplain.match.normalize import words
 from errexplain.match.rank import TYPE_MISMATCH, Hit, in_file, recorded_lines, site_key
 from errexplain.match.template import compile_template, normalize_ws
-from errexplain.models import UNRAISED_KINDS, at_sites, raises_here
+from errexplain.models import UNRAISED_KINDS, Frame, at_sites, raises_here
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from errexplain.models import Candidate, CatalogView, Entry, Frame, RaisedError
+    from errexplain.models import Candidate, CatalogView, Entry, RaisedError
 
 LOCATE_FRAMES = 3
 """How many of the innermost frames are looked at."""
@@ -462,9 +462,14 @@ def _shown_assert(error: RaisedError) -> tuple[str, Frame] | None:
     """(test, frame) of a message-less AssertionError whose innermost frame shows a one-line
     assert statement: the site by its statement when no site of that file and function is
     catalogued (a file renamed between releases: `deepseekv4_pool.py` -> `deepseek_v4_pool.py`)."""
-    if error.message.strip() or not error.frames or error.short_type != "AssertionError":
+    if error.message.strip() or error.short_type != "AssertionError":
         return None
-    frame = error.frames[-1]
+    if error.frames:
+        frame = error.frames[-1]
+    elif error.shown:  # no frame line: the statement printed above the exception line
+        frame = Frame("", None, None, error.shown)
+    else:
+        return None
     test = assert_test(frame.code or "")
     if test is None or len(test) < MIN_CODE or test.count("(") != test.count(")"):
         return None
@@ -484,7 +489,13 @@ def _by_condition(
     hits = []
     for cand in found:
         score = CONDITION_SCORE - SHARED * _shared(test, len(found))
-        what = "the innermost frame shows" if shown else "the message is"
+        what = (
+            "the message is"
+            if shown is None
+            else "the innermost frame shows"
+            if shown.path
+            else "the line above the exception shows"
+        )
         reasons = [f"{what} this assert statement: assert {cand.condition}"]
         if len(found) > 1:
             reasons.append(f"{len(found)} sites assert the same test")

@@ -685,6 +685,7 @@ class _Stream:
         after a bare `NotImplementedError` or a quoted one) ends the traceback being read.
         `lead`: the words before it of the line of output it was written in."""
         message = head[1]
+        above = self._statement_above(self.i - 1) if self.trace is None and not message else ""
         if more:
             prev = self.lines[self.i - 2] if self.i >= 2 else None
             per_line = bool(
@@ -706,8 +707,26 @@ class _Stream:
                 form = "json"
         # every field positionally: binding keywords costs as much as the rest of this call
         ranks = (rank,) if rank else ()
-        err = RaisedError(typ, message, frames, (), None, (), 1, ranks, False, line.no, form, lead)
+        shown = above if not message.strip() and typ.rsplit(".", 1)[-1] == "AssertionError" else ""
+        err = RaisedError(
+            typ, message, frames, (), None, (), 1, ranks, False, line.no, form, lead, shown
+        )
         self._emit(err)
+
+    def _statement_above(self, at: int) -> str:
+        """The assert statement printed right above the exception line at `at` (its caret
+        lines skipped) when no frame line came before: a paste that starts at the code line
+        of the innermost frame (`    assert x == y` then `AssertionError`)."""
+        line, j = self.lines[at], at - 1
+        while j >= 0:
+            prev = self.lines[j]
+            st = prev.text.strip()
+            if not st or prev.fence or prev.prefix != line.prefix or prev.no in self.covered:
+                return ""
+            if not skippable(st):
+                return st if st.startswith(("assert ", "assert(")) else ""
+            j -= 1
+        return ""
 
     def _emit(self, err: RaisedError) -> None:
         if self.chain:
