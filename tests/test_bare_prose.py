@@ -237,9 +237,18 @@ def test_a_span_quoted_whole_and_matched_exactly_is_known_however_long_its_value
     )
     [exp] = explain_text(text, view)
     assert exp.matches[0].entry.id == "c" * 16 and exp.matches[0].kind == "exact"
-    assert not explain_text(
+    # in a sentence, read up to the clause break inside the value (`_trimmed`): the template
+    # is known, the value is what precedes the writer's own words
+    [exp] = explain_text(
         "The tracer said Graph capture failed with error: RuntimeError when making fake tensor "
         "call\n",
+        view,
+    )
+    assert exp.error.message == "Graph capture failed with error: RuntimeError"
+    # with no break in it, the long value leaves the line unknown
+    assert not explain_text(
+        "The tracer said Graph capture failed with error: RuntimeError_making_fake_tensor_call "
+        "of the traced_module_forward_pass_wrapper\n",
         view,
     )
     # a line of its own that opens with the message's long head is the message as printed
@@ -448,3 +457,53 @@ def test_quotes_written_right_against_cjk_characters_still_quote():
     (exp,) = [e for e in explain_text(line, VIEW) if e.matches]
     assert exp.matches[0].entry.template == LOADER
     assert exp.error.message == "Could not resolve the draft model checkpoint under /ckpt/draft"
+
+
+SHAPE = "Expected a packed expert tensor for <name>, got <shape>"
+TRIM_VIEW = MemoryCatalog([_entry("c", SHAPE), _entry("a", POOL)])
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        (
+            "After the upgrade I get Expected a packed expert tensor for w13, got "
+            "torch.Size([4, 128]) and the server exits right away.",
+            "Expected a packed expert tensor for w13, got torch.Size([4, 128])",
+        ),
+        (
+            "Getting Expected a packed expert tensor for w2, got torch.Size([8, 4096]), any idea "
+            "why the loader sees the old layout here?",
+            "Expected a packed expert tensor for w2, got torch.Size([8, 4096])",
+        ),
+        (
+            "加载权重时出现 Expected a packed expert tensor for w13, got torch.Size([4, 128]) "
+            "的错误，重启也没用，换了两个版本的镜像也一样",  # noqa: RUF001
+            "Expected a packed expert tensor for w13, got torch.Size([4, 128])",
+        ),
+    ],
+)
+def test_a_message_whose_last_value_the_writers_prose_goes_on_from_is_cut_there(text, message):
+    """The last placeholder takes the prose after the message to the line's end, and the whole
+    is too little literal text to be known; read again up to the first clause break inside
+    that value (outside its brackets: `torch.Size([4, 128])` stays whole), it is."""
+    (exp,) = explain_text(text, TRIM_VIEW)
+    assert exp.error.message == message
+    assert exp.matches[0].entry.template == SHAPE and exp.matches[0].kind == "exact"
+
+
+def test_a_value_is_not_cut_when_the_line_is_known_whole_or_the_cut_is_not_known():
+    # the line read whole is known well: its value keeps its words
+    whole = "Expected a packed expert tensor for w13, got (4, 128) and (8, 64)"
+    (exp,) = explain_text(whole, TRIM_VIEW)
+    assert exp.error.message == whole
+    # a break only inside brackets or quotes: nothing to cut, and the long value leaves too
+    # little literal text for the line to be known
+    assert (
+        explain_text(
+            "so I get Expected a packed expert tensor for w, got 'a long value, and more of it "
+            "that the writer typed' with no end",
+            TRIM_VIEW,
+        )
+        == ()
+    )

@@ -2392,6 +2392,7 @@ def _best_reading(
     near template's head (:func:`_from_heads`)."""
     best: _Reading | None = None
     first: Ranking | None = None
+    loose: list[tuple[str, Hit]] = []
     for group in (cands, heads):
         known: list[_Reading] = []
         wrappers: list[_Reading] = []  # exact matches not known well alone (long values)
@@ -2413,6 +2414,8 @@ def _best_reading(
                 and not _known_well(hit, msg, coverage, whole)
             ):
                 wrappers.append((hit.raw, msg, ranking, True))  # the line itself, as printed
+            if hit is not None and hit.kind == "exact" and not whole:
+                loose.append((msg, hit))  # (read again cut, when nothing else is known)
             if hit is not None and (
                 _known_well(hit, msg, coverage, whole)
                 or (printed.get(msg) == "line" and _heads_line(hit, msg))
@@ -2433,7 +2436,19 @@ def _best_reading(
                     best = (hit.raw, msg, ranking, whole)
         if best is not None:
             return _wrapping(known, best, group, _explained(wrappers, best[1], coverage))
-    return _from_first(view, cands, first, coverage)
+    return _from_loose(view, loose, coverage) or _from_first(view, cands, first, coverage)
+
+
+def _from_loose(
+    view: CatalogView, loose: list[tuple[str, Hit]], coverage: float
+) -> _Reading | None:
+    """The first exact reading not known well that is known once cut at a clause break inside
+    its last value (:func:`_trimmed`)."""
+    for msg, hit in loose:
+        trimmed = _trimmed(view, msg, hit, coverage)
+        if trimmed is not None:
+            return (trimmed[2].raw, trimmed[0], trimmed[1], False)
+    return None
 
 
 def _continues(best: _Reading, msg: str, hit: Hit) -> bool:
@@ -2646,9 +2661,67 @@ def _from_first(
     for msg in _from_heads(cands[0], first):
         ranking = rank(view, msg)
         hit = ranking.hits[0] if ranking.hits else None
+        if hit is not None and hit.kind == "exact" and not _known_well(hit, msg, coverage):
+            trimmed = _trimmed(view, msg, hit, coverage)
+            if trimmed is not None:
+                msg, ranking, hit = trimmed
         if hit is not None and _known_well(hit, msg, coverage):
             return (hit.raw, msg, ranking, False)
     return None
+
+
+_VALUE_BREAK = compile_regex(
+    r"[.!?;,]\s|[\u3000-\u303f\uff01-\uff1f]|\s+[\u4e00-\u9fff]|\s\(|\s[-\u2013\u2014]\s"
+    r"|\s(?:and|but|when|while|after|before|if|so|because|which|then|during|whenever|every"
+    r"|each|since|until|once)\s"
+)
+_PAIRS = {"(": ")", "[": "]", "{": "}"}
+
+
+def _value_break(value: str) -> int:
+    """Where the writer's own words go on inside a message's last value: the first clause
+    break (a sentence end, a conjunction, an aside in parentheses, CJK prose) outside the
+    value's brackets and quotes; -1 if none."""
+    depth: list[str] = []
+    quote = ""
+    breaks = {m.start() for m in _VALUE_BREAK.finditer(value)}
+    if not breaks:
+        return -1
+    for i, ch in enumerate(value):
+        if i in breaks and not depth and not quote and i > 0:
+            return i
+        if quote:
+            quote = "" if ch == quote else quote
+        elif ch in "'\"`" and (i == 0 or not value[i - 1].isalnum()):
+            quote = ch
+        elif ch in _PAIRS:
+            depth.append(_PAIRS[ch])
+        elif depth and ch == depth[-1]:
+            depth.pop()
+    return -1
+
+
+def _trimmed(
+    view: CatalogView, msg: str, hit: Hit, coverage: float
+) -> tuple[str, Ranking, Hit] | None:
+    """A message written into prose that goes on after it (`I get <message> and the server
+    exits`, `[Bug] <message> when serving X`): an exact match whose last placeholder took
+    the prose to the line's end, not known well for it, read again up to the first clause
+    break inside that value; kept when the same template then is known well."""
+    if not hit.values:
+        return None
+    value = hit.values[-1][1]
+    if not value or not msg.endswith(value):
+        return None
+    at = _value_break(value)
+    if at <= 0:
+        return None
+    cut = msg[: len(msg) - len(value) + at].rstrip()
+    ranking = rank(view, cut)
+    again = ranking.hits[0] if ranking.hits else None
+    if again is None or again.kind != "exact" or again.pos != hit.pos:
+        return None
+    return (cut, ranking, again) if _known_well(again, cut, coverage) else None
 
 
 def bare_messages(
