@@ -131,6 +131,42 @@ def test_the_engine_named_beside_the_project_or_inside_the_message_is_no_evidenc
 
 
 @pytest.mark.parametrize(
+    "label",
+    ["- **vLLM**: ", "vllm: ", "On vLLM 0.9 it fails with ", "vllm 报错："],  # noqa: RUF001
+)
+def test_an_error_labelled_with_a_sibling_engine_in_a_post_that_names_both_is_a_look_alike(
+    view, label
+):
+    """A post comparing engines labels each error with the one that raised it: the lead of the
+    line that quotes the error names vLLM (and not pkg), though pkg is named elsewhere."""
+    text = (
+        "Both engines fail with 4 workers on pkg 1.0 and vLLM:\n\n"
+        f"{label}`ValueError: The server cannot start with 4 workers today`\n"
+        "- **pkg**: `ValueError: Cannot find the config file for awq`\n"
+    )
+    first, second = explain_text(text, view)
+    assert not first.matches and first.nearest[0].entry.source.path == "pkg/own/server.py"
+    assert any("labels it as vllm's" in n for n in first.notes)
+    # the line labelled with pkg keeps its match (the adapted file's cap aside)
+    assert second.matches[0].entry.source.path == ADAPTED
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        # the lead says vLLM works, or names pkg too, or is a sentence, not a label
+        "vLLM works, pkg says ValueError: The server cannot start with 4 workers today\n",
+        "vLLM and pkg: ValueError: The server cannot start with 4 workers today\n",
+        "After trying everything from the vLLM guide and rebuilding the image twice, I get "
+        "ValueError: The server cannot start with 4 workers today\n",
+    ],
+)
+def test_a_lead_that_is_no_label_of_a_sibling_engine_is_no_evidence(view, line):
+    (exp,) = explain_text("pkg 1.0 on 8 GPUs.\n" + line, view)
+    assert exp.matches and exp.matches[0].entry.source.path == "pkg/own/server.py"
+
+
+@pytest.mark.parametrize(
     ("engine", "msg"),
     [
         ("vllm", "The server cannot start with 4 workers today"),

@@ -562,7 +562,44 @@ def _claimed_elsewhere(error: RaisedError, text: str, matches: tuple[Match, ...]
     engine = _named_engine(error, text, matches)
     if engine is not None:
         return f"the paste names {engine} and never {project}"
+    engine = _labelled_engine(error, text, matches)
+    if engine is not None:
+        return f"the line that quotes it labels it as {engine}'s"
     return None
+
+
+LABEL_CHARS = 40
+"""Longest lead before an error that reads as its label (`- **vLLM**: `, `On vLLM it fails
+with `, `vllm 报错` and a full-width colon)."""
+
+
+def _labelled_engine(error: RaisedError, text: str, matches: tuple[Match, ...]) -> str | None:
+    """The sibling engine named by the short lead of the line that quotes the error, and no
+    other project there (`- **vLLM**: `ValueError: ...``, `On vLLM: ...`, :data:`LABEL_CHARS`),
+    when the paste names the best match's project elsewhere too (a post comparing engines: each
+    error is labelled with the one that raised it); None when that lead says the engine works,
+    or names the best match's project too."""
+    if not matches or not text or not error.message or error.line_no <= 0:
+        return None
+    entry = matches[0].entry
+    if entry.kind == "builtin" or not entry.source.path:
+        return None
+    lines = text.splitlines()
+    if error.line_no > len(lines):
+        return None
+    line = lines[error.line_no - 1]
+    at = line.find(error.message.split("\n", 1)[0][:60])
+    if at <= 0:
+        return None
+    lead = line[:at]
+    head = max(lead.rfind(error.type), 0) if error.type and error.type in lead else len(lead)
+    lead = lead[:head]
+    if len(lead.strip(" -*>`'\"|:\uff1a")) > LABEL_CHARS or entry.project.lower() in lead.lower():
+        return None
+    found = _ENGINE_NAMES.search(lead)
+    if found is None or _WORKS.search(lead):
+        return None
+    return found.group(1).lower().replace("-", "_")
 
 
 def _capped_shared(
