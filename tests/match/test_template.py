@@ -141,6 +141,23 @@ def test_a_message_cut_at_a_sentence_end_is_at_a_boundary(template, msg, expecte
         assert matched == {"R": 21, "D": 29, "T": 27, "Q": 20}[msg[0]]
 
 
+@pytest.mark.parametrize(
+    ("msg", "boundary"),
+    [
+        # the quoted value, then only its closing quote: cut at the clause's end
+        ("Missing required field 'backend_name'", True),
+        # the value holds its closing quote and the template's next words are not what follows
+        # it: another message (`for field`, not `in backend config`)
+        ("Missing required field 'type' for field 'fields'", False),
+    ],
+)
+def test_a_quoted_value_that_closes_early_is_no_cut_at_its_closing_quote(msg, boundary):
+    from errexplain.match.template import compile_template, match_prefix
+
+    template = "Missing required field '<field>' in backend config for 'dynamic' backend"
+    assert match_prefix(compile_template(template), msg)[1] is boundary
+
+
 def test_sentence_stops_are_stops_that_more_text_follows():
     text = "Rank 0 is dead. Took 3.5 s! Why? 2. done."
     assert [text[i] for i in sentence_stops(text)] == [".", "!", "?"]

@@ -179,6 +179,14 @@ def _overlap(text: str, chunk: str, limit: int = 200) -> int:
     return 0
 
 
+def _closed_before(value: str, chunk: str) -> bool:
+    """Whether a quoted placeholder's value holds its closing quote and what follows it in the
+    template (`type' for field 'fields` of `'<field>' in backend config`: `' ` inside the
+    value): the value ended there, and the message then said something the template does not."""
+    q = chunk[:1]
+    return q in "'\"`" and len(chunk) > 1 and chunk[:2] in value
+
+
 def _cut_inside(lits: tuple[str, ...], i: int, rest: str, matched: int, overlap: int) -> bool:
     """Whether a message whose `rest` lies in the placeholder before literal chunk `i` (none of
     that chunk found after it) was cut there, at a boundary: after a long literal head, unless
@@ -264,7 +272,12 @@ def match_prefix(compiled: Compiled, msg: str) -> tuple[int, bool]:
             if overlap and matched + overlap >= VALUE_MIN and _sentence_end(chunk, overlap):
                 # the paste ends where a sentence of the template ends: the rest was left out
                 return matched + len(chunk[:overlap].strip()), True
-            if overlap and not chunk[:overlap].strip(_CLOSING) and matched >= VALUE_MIN:
+            if (
+                overlap
+                and not chunk[:overlap].strip(_CLOSING)
+                and matched >= VALUE_MIN
+                and not _closed_before(msg[pos : len(msg) - overlap], chunk)
+            ):
                 # the value, then only the bracket or stop that closes it: `... (32768)` of
                 # `... (<n>). This may lead to ...`, a clause pasted up to its end
                 return matched + overlap, True
