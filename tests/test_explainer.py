@@ -707,7 +707,7 @@ def test_a_line_the_matched_template_words_itself_is_no_second_error():
     assert only.matches[0].entry.id == "9" * 16
 
 
-def _log_view():
+def _log_view(*more):
     """A project that logs one message from its launcher (and, in an older release, from a
     file of another name) and raises another."""
     from errexplain.models import Entry, Source
@@ -735,6 +735,7 @@ def _log_view():
                 at="1.0 demo/old/spawn.py:12 launch; 2.0 demo/runtime/launcher.py:30",
             ),
             entry("r", "raise", "RuntimeError", "Worker pool <n> refused the job", "demo/pool.py"),
+            *more,
         ]
     )
 
@@ -768,6 +769,32 @@ def test_a_log_prefix_naming_another_file_makes_a_logged_text_a_look_alike(prefi
         assert any(f"names {named} as the code that logged it" in n for n in exp.notes)
     else:
         assert exp.matches[0].entry.id == "l" * 16
+
+
+def test_a_same_text_site_with_no_history_in_the_named_file_is_not_disowned():
+    """The text is logged at two sites in files of one name: the runtime's launcher (with a
+    release history) and the tools' launcher, whose site has none. A prefix naming that file at
+    another line cannot be checked against the second site's lines in earlier releases, so it
+    disowns neither, whichever of the two is listed first."""
+    from errexplain.models import Entry, Source
+
+    text = "Worker <n> is gone. Look for its own log lines above this one."
+    monitor = Entry(
+        id="m" * 16,
+        project="demo",
+        exception="error",
+        template=text,
+        source=Source("demo", "2.0", "demo/tools/launcher.py", 30, "watch", None),
+        kind="log",
+    )
+    view = _log_view(monitor)
+    [exp] = explain_text(
+        "ERROR 10-10 01:26:34 [launcher.py:420] Worker 0 is gone. Look for its own log lines "
+        "above this one.\n",
+        view,
+    )
+    assert {m.entry.id for m in exp.matches} >= {"m" * 16}
+    assert not any("as the code that logged it" in n for n in exp.notes)
 
 
 def test_a_log_prefix_naming_another_file_keeps_a_raised_text():

@@ -197,19 +197,15 @@ def _logged_elsewhere(error: RaisedError, text: str, matches: tuple[Match, ...])
     # the (file, line) of every site matched with this text in every release (the same text
     # logged at two sites)
     literals = compile_template(entry.template).literals
-    sites = [
-        site
-        for m in matches
-        if compile_template(m.entry.template).literals == literals
-        for site in _log_sites(m.entry)
-    ]
+    same = [m.entry for m in matches if compile_template(m.entry.template).literals == literals]
+    sites = [site for e in same for site in _log_sites(e)]
     name, line_no = found.group(1), int(found.group(2))
     if any(
         p.rsplit("/", 1)[-1] == name and abs(ln - line_no) <= LOGGED_LINE_SLACK for p, ln in sites
     ):
         return None
-    if not entry.at and any(p.rsplit("/", 1)[-1] == name for p, _ in sites):
-        return None  # (a file of this name, and no release history to check its line against)
+    if any(not e.at and (e.source.path or "").rsplit("/", 1)[-1] == name for e in same):
+        return None  # (a site in a file of this name with no release history to check against)
     return found.group(0)
 
 
