@@ -528,13 +528,20 @@ def _fuzzy_score(masked_msg: str, masked_tmpl: str) -> tuple[float, str]:
     return full, "similar wording"
 
 
-def _loose_score(template: str, loose_msg: str) -> tuple[float, str] | None:
-    """The whole message matches once case, punctuation and spacing are ignored."""
+def _loose_score(template: str, loose_msg: str, msg: str) -> tuple[float, str] | None:
+    """The whole message matches once case, punctuation and spacing are ignored; a short
+    template whose stop before a placeholder the message moved (:func:`_stops_kept`) only as
+    a near miss."""
     compiled = compile_loose(template)
     if compiled.literal_len < MIN_LOOSE or match_compiled(compiled, loose_msg) is None:
         return None
     coverage = min(1.0, compiled.literal_len / max(len(loose_msg), 1))
-    return LOOSE_BASE + LOOSE_SPAN * coverage, "the template matches ignoring case and punctuation"
+    score = LOOSE_BASE + LOOSE_SPAN * coverage
+    if len(template_words(template)) <= SHORT_WORDS and not _stops_kept(
+        compile_template(template).literals, msg
+    ):
+        score = min(score, SHORT_APART_CAP)
+    return score, "the template matches ignoring case and punctuation"
 
 
 def marked_cut(msg: str) -> str | None:
@@ -743,7 +750,9 @@ def _word_score(template: str, msg_words: dict[str, int], msg: str) -> tuple[flo
         # a few generic words ("Server error: <e>") found inside a long message prove little
         base -= 0.25 * (1 - literal_len / SHORT_LITERAL) * (1 - coverage)
     score = FUZZY_SCALE * share * (base + (1 - base) * coverage)
-    if len(literal) <= SHORT_WORDS and not _phrases_kept(compiled.literals, msg):
+    if len(literal) <= SHORT_WORDS and not (
+        _phrases_kept(compiled.literals, msg) and _stops_kept(compiled.literals, msg)
+    ):
         # two or three generic words found apart (`Unsupported rhs dtype fp8e4nv` for
         # `unsupported dtype: <dtype>`): a near miss at best, never a confident answer
         return min(score, SHORT_APART_CAP), (
@@ -778,6 +787,29 @@ def _phrases_kept(literals: Sequence[str], msg: str) -> bool:
 
 
 _WORD = compile_regex(r"\w+")
+
+
+def _stops_kept(literals: Sequence[str], msg: str) -> bool:
+    """Whether no literal chunk that ends in a stop before a placeholder (`Unsupported dtype:
+    <dtype>`) has that stop moved in the message: its words, then words of the message's own,
+    then the stop (`unsupported dtype for netCDF4 variable: object`) make another sentence,
+    however generic the template's words are; so do its words with no value after them
+    (`TllmGenFmhaRunner: Unsupported architecture`). A stop left out before the value is
+    punctuation aside."""
+    low = " ".join(msg.lower().split())
+    for chunk in literals[:-1]:
+        head = " ".join(chunk.lower().split())
+        stop = head[-1:]
+        if stop not in ":;=" or head in low:
+            continue
+        words = head[:-1].rstrip()
+        at = low.find(words)
+        if not words or at < 0:
+            continue
+        rest = low[at + len(words) :]
+        if not rest.strip(" .,;:!?") or stop in rest:
+            return False  # (no value after the words at all, or the stop after other words)
+    return True
 
 
 ELIDED_MIN = 8
@@ -890,7 +922,7 @@ def _best_fuzzy(
     score, why = _fuzzy_score(masked, mask_template(template))
     best = (score, f"fuzzy: {why}, {score:.0%} similar after masking values")
     for other in (
-        _loose_score(template, loose_msg),
+        _loose_score(template, loose_msg, msg),
         _prefix_score(template, msg),
         _infix_score(template, msg),
         _word_score(template, msg_words, msg),
