@@ -248,10 +248,12 @@ def test_a_short_generic_template_does_not_win_with_confidence():
         ("Unsupported rhs dtype fp8e4nv", True),  # the short template's words found apart
         ("the rhs dtype is unsupported here", True),
         ("unsupported dtype: fp8e4nv", False),  # its phrase kept: an exact match
-        ("Unsupported dtype fp8e4nv", False),  # case and punctuation aside
-        # the stop before the value moved past words of the message's own: another sentence
+        ("UNSUPPORTED DTYPE:  fp8e4nv", False),  # case and spacing aside
+        # the stop before the value left out, or moved past words of the message's own, or no
+        # value after the words: with two generic words, another sentence
+        ("Unsupported dtype fp8e4nv", True),
         ("unsupported dtype for netCDF4 variable: object", True),
-        ("FmhaRunner: unsupported dtype", True),  # and no value after the words
+        ("FmhaRunner: unsupported dtype", True),
     ],
 )
 def test_a_short_template_found_only_word_by_word_is_never_confident(msg, capped):
