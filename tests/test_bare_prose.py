@@ -507,3 +507,35 @@ def test_a_value_is_not_cut_when_the_line_is_known_whole_or_the_cut_is_not_known
         )
         == ()
     )
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The prefill node died differently (`Paged KV pool page sizes must agree across ranks",
+        '| 3 | decode | HTTP 500 "Paged KV pool page sizes must agree across ranks, got',
+        "日志出现 `Paged KV pool page sizes must agree across ranks",
+    ],
+)
+def test_a_quote_the_pastes_last_line_opens_and_never_closes_is_a_cut_message(text):
+    """An excerpt or a title cut inside a quoted message: the text after the opening quote is
+    the message, cut where the paste ends."""
+    (exp,) = explain_text(text + "\n", VIEW)
+    assert exp.matches[0].entry.template == POOL
+    assert exp.error.message.startswith("Paged KV pool page sizes")
+
+
+def test_what_an_open_quote_at_the_pastes_end_spans():
+    from errexplain.explainer import _open_at_end
+
+    assert _open_at_end("died (`Rank 0 scheduler died during init") == [
+        "Rank 0 scheduler died during init"
+    ]
+    assert _open_at_end("报错（Insufficient multimodal embedding len") == [  # noqa: RUF001
+        "Insufficient multimodal embedding len"
+    ]
+    # closed, opened inside a word, opened before a space, or too short: nothing
+    assert _open_at_end("died with `Rank 0 scheduler died` and `more`") == []
+    assert _open_at_end('the 12" screen shows Rank 0 scheduler died during init') == []
+    assert _open_at_end("died with ` Rank 0 scheduler died during init") == []
+    assert _open_at_end("died with `Rank 0 died") == []

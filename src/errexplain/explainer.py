@@ -2129,6 +2129,40 @@ def _quoted(st: str, least: int = BARE_MIN_CHARS, asides: bool = False) -> list[
     return out
 
 
+def _spans(st: str, joined: Sequence[str], at_end: bool) -> list[str]:
+    """The parts a line quotes (or full-width parentheses hold), on the line or into the next
+    ones (`joined`), and, on the paste's last line (`at_end`), one left open by the cut."""
+    spans = [*_quoted(st, asides=True), *_quoted_across(st, joined)]
+    return spans + _open_at_end(st) if at_end else spans
+
+
+_OPEN_QUOTES = ("`", '"', "\u201c", "\u300c", "\u300e", "\uff08")
+
+
+def _open_at_end(st: str) -> list[str]:
+    """The text after a quote that the paste's last line opens and never closes (an excerpt or
+    a title cut inside a quoted message: `... fails with `Rank 0 scheduler died during init`):
+    the quoted message, cut where the paste ends. The quote opens a span as `_quoted_across`'s
+    does: after a space, the line's start or a non-ASCII character, before a word."""
+    out: list[str] = []
+    for left, right in (*_QUOTES, *_ASIDES):
+        if left not in _OPEN_QUOTES:
+            continue
+        at = st.rfind(left)
+        if at < 0 or at + 1 >= len(st) or st[at + 1].isspace():
+            continue
+        if at > 0 and not (st[at - 1].isspace() or not st[at - 1].isascii() or st[at - 1] in "(["):
+            continue
+        if left == right and st.count(left) % 2 == 0:
+            continue  # (every quote closed: the last one closes a span)
+        if left != right and st.find(right, at) >= 0:
+            continue
+        inner = st[at + 1 :].strip()
+        if len(inner) >= BARE_MIN_CHARS and _worded(inner):
+            out.append(inner)
+    return out
+
+
 def _quoted_across(st: str, joined: Sequence[str]) -> list[str]:
     """Text quoted from the line `st` into one of the next (`joined`: the line joined with
     them): a quoted message that prose wrapped at its width. The span opens at the line's last
@@ -2209,6 +2243,7 @@ def _bare_candidates(
     seen: set[str] = set()
     out: list[tuple[int, list[str], list[str], dict[str, str]]] = []
     total = 0
+    last = max((i for i, (_, st) in enumerate(lines) if st), default=-1)
     for i, (no, st) in enumerate(lines):
         if not st or (records_only and (no not in records or _announces(st))):
             continue
@@ -2217,7 +2252,7 @@ def _bare_candidates(
             if not nxt:
                 break
             joined.append(f"{joined[-1]} {nxt}")
-        spans = [*_quoted(st, asides=True), *_quoted_across(st, joined)]
+        spans = _spans(st, joined, at_end=i == last)
         if quoted:
             title = title_text(raw[no - 1]) if no <= len(raw) else None
             parts = spans + ([title, *_suffixes(title)] if title else [])
