@@ -784,3 +784,19 @@ def test_code_that_reads_like_an_exception_line_inside_a_statement_stays_code() 
     err = one(text)
     assert (err.type, err.message) == ("KeyError", "'route'")
     assert err.frames[-1].more == "ValueError: on_value,\n})"
+
+
+def test_an_exception_line_that_is_a_list_item_ends_where_the_next_item_starts():
+    """`- vLLM: ValueError: ...` then `- SGLang: ...`: the next item of the same list is not
+    the message's next line; an indented line under the item still is."""
+    text = (
+        "Both engines fail:\n\n"
+        "- vLLM 0.9: ValueError: The pool is too small for\n"
+        "  the requested batch\n"
+        "- SGLang: the server exits without an error\n"
+        "1. ValueError: Invalid config\n"
+        "2. restarted, same thing\n"
+    )
+    first, second = parse_traceback(text)
+    assert first.message == "The pool is too small for\n  the requested batch"
+    assert second.message == "Invalid config"

@@ -845,8 +845,11 @@ def _message(
     prefix = exc.prefix if per_line else None
     parts = [first]
     prev = exc.text.rstrip()
+    item = _LIST_ITEM.match(exc.text) is not None
     while j < len(lines):
         ln = lines[j]
+        if item and _LIST_ITEM.match(ln.text) and indent(ln.text) == indent(exc.text):
+            break  # (the next item of the list the exception line is an item of)
         if not ln.text.strip():
             k = j
             while k < len(lines) and not lines[k].text.strip() and not lines[k].fence:
@@ -868,6 +871,11 @@ def _message(
         prev = ln.text.rstrip()
         j += 1
     return "\n".join(parts).strip("\n").rstrip(), j
+
+
+_LIST_ITEM = compile_regex(r"\s*(?:[-*+]|\d{1,3}[.)])\s+\S")
+"""A markdown list item's marker: an exception line that is one ends where the next item of
+its list starts (`- vLLM: ValueError: ...` then `- SGLang: ...`)."""
 
 
 def _comment_indent(text: str) -> int | None:
