@@ -578,9 +578,9 @@ def _labelled_engine(error: RaisedError, text: str, matches: tuple[Match, ...]) 
     if not matches or not text or not error.message or error.line_no <= 0:
         return None
     entry = matches[0].entry
-    if entry.kind == "builtin" or not entry.source.path:
+    if entry.kind == "builtin" or not entry.source.path or _ENGINE_NAMES.search(text) is None:
         return None
-    lines = text.splitlines()
+    lines = text.split("\n", error.line_no)
     if error.line_no > len(lines):
         return None
     line = lines[error.line_no - 1]
