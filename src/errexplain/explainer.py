@@ -189,8 +189,8 @@ def _logged_elsewhere(error: RaisedError, text: str, matches: tuple[Match, ...])
         return None
     from errexplain.parse.lines import clean_lines
 
-    head = text.split("\n", error.line_no)[error.line_no - 1 : error.line_no]
-    line = clean_lines(head[0])[0] if head else None
+    head = _pasted_line(text, error.line_no)
+    line = clean_lines(head)[0] if head is not None else None
     found = _PREFIX_FILE.search(line.prefix) if line is not None and line.prefix else None
     if found is None:
         return None
@@ -212,6 +212,14 @@ def _logged_elsewhere(error: RaisedError, text: str, matches: tuple[Match, ...])
 LOGGED_LINE_SLACK = 5
 """How far the line a log prefix names may lie from a recorded logging call of the same file
 (a call written over several lines is recorded at its first; Python may name another)."""
+
+
+def _pasted_line(text: str, no: int) -> str | None:
+    """Line `no` of the paste (from 1), numbered as the parser numbers it, or None."""
+    if no <= 0:
+        return None
+    lines = text.split("\n", no)
+    return lines[no - 1] if no <= len(lines) else None
 
 
 def _log_sites(entry: Entry) -> list[tuple[str, int]]:
@@ -575,15 +583,14 @@ def _labelled_engine(error: RaisedError, text: str, matches: tuple[Match, ...]) 
     when the paste names the best match's project elsewhere too (a post comparing engines: each
     error is labelled with the one that raised it); None when that lead says the engine works,
     or names the best match's project too."""
-    if not matches or not text or not error.message or error.line_no <= 0:
+    if not matches or not text or not error.message:
         return None
     entry = matches[0].entry
     if entry.kind == "builtin" or not entry.source.path or _ENGINE_NAMES.search(text) is None:
         return None
-    lines = text.split("\n", error.line_no)
-    if error.line_no > len(lines):
+    line = _pasted_line(text, error.line_no)
+    if line is None:
         return None
-    line = lines[error.line_no - 1]
     at = line.find(error.message.split("\n", 1)[0][:60])
     if at <= 0:
         return None
@@ -2136,9 +2143,6 @@ def _spans(st: str, joined: Sequence[str], at_end: bool) -> list[str]:
     return spans + _open_at_end(st) if at_end else spans
 
 
-_OPEN_QUOTES = ("`", '"', "\u201c", "\u300c", "\u300e", "\uff08")
-
-
 def _open_at_end(st: str) -> list[str]:
     """The text after a quote that the paste's last line opens and never closes (an excerpt or
     a title cut inside a quoted message: `... fails with `Rank 0 scheduler died during init`):
@@ -2146,8 +2150,8 @@ def _open_at_end(st: str) -> list[str]:
     does: after a space, the line's start or a non-ASCII character, before a word."""
     out: list[str] = []
     for left, right in (*_QUOTES, *_ASIDES):
-        if left not in _OPEN_QUOTES:
-            continue
+        if left == "'":
+            continue  # (an apostrophe left alone opens nothing)
         at = st.rfind(left)
         if at < 0 or at + 1 >= len(st) or st[at + 1].isspace():
             continue
@@ -2512,11 +2516,7 @@ def _from_loose(
 ) -> _Reading | None:
     """The first exact reading not known well that is known once cut at a clause break inside
     its last value (:func:`_trimmed`)."""
-    for msg, hit in loose:
-        trimmed = _trimmed(view, msg, hit, coverage)
-        if trimmed is not None:
-            return (trimmed[2].raw, trimmed[0], trimmed[1], False)
-    return None
+    return next((r for msg, hit in loose if (r := _trimmed(view, msg, hit, coverage))), None)
 
 
 def _continues(best: _Reading, msg: str, hit: Hit) -> bool:
@@ -2729,12 +2729,10 @@ def _from_first(
     for msg in _from_heads(cands[0], first):
         ranking = rank(view, msg)
         hit = ranking.hits[0] if ranking.hits else None
-        if hit is not None and hit.kind == "exact" and not _known_well(hit, msg, coverage):
-            trimmed = _trimmed(view, msg, hit, coverage)
-            if trimmed is not None:
-                msg, ranking, hit = trimmed
         if hit is not None and _known_well(hit, msg, coverage):
             return (hit.raw, msg, ranking, False)
+        if hit is not None and hit.kind == "exact" and (r := _trimmed(view, msg, hit, coverage)):
+            return r
     return None
 
 
@@ -2769,9 +2767,7 @@ def _value_break(value: str) -> int:
     return -1
 
 
-def _trimmed(
-    view: CatalogView, msg: str, hit: Hit, coverage: float
-) -> tuple[str, Ranking, Hit] | None:
+def _trimmed(view: CatalogView, msg: str, hit: Hit, coverage: float) -> _Reading | None:
     """A message written into prose that goes on after it (`I get <message> and the server
     exits`, `[Bug] <message> when serving X`): an exact match whose last placeholder took
     the prose to the line's end, not known well for it, read again up to the first clause
@@ -2789,7 +2785,7 @@ def _trimmed(
     again = ranking.hits[0] if ranking.hits else None
     if again is None or again.kind != "exact" or again.pos != hit.pos:
         return None
-    return (cut, ranking, again) if _known_well(again, cut, coverage) else None
+    return (again.raw, cut, ranking, False) if _known_well(again, cut, coverage) else None
 
 
 def bare_messages(

@@ -685,7 +685,9 @@ class _Stream:
         after a bare `NotImplementedError` or a quoted one) ends the traceback being read.
         `lead`: the words before it of the line of output it was written in."""
         message = head[1]
-        above = self._statement_above(self.i - 1) if self.trace is None and not message else ""
+        # (read before the message's further lines are: a bare assert's statement above it)
+        bare_assert = not message and head[0].rsplit(".", 1)[-1] == "AssertionError"
+        above = self._statement_above(self.i - 1) if bare_assert and self.trace is None else ""
         if more:
             prev = self.lines[self.i - 2] if self.i >= 2 else None
             per_line = bool(
@@ -707,7 +709,7 @@ class _Stream:
                 form = "json"
         # every field positionally: binding keywords costs as much as the rest of this call
         ranks = (rank,) if rank else ()
-        shown = above if not message.strip() and typ.rsplit(".", 1)[-1] == "AssertionError" else ""
+        shown = above if not message.strip() else ""  # (no further lines came)
         err = RaisedError(
             typ, message, frames, (), None, (), 1, ranks, False, line.no, form, lead, shown
         )
