@@ -32,6 +32,7 @@ def _entry(path: str, template: str) -> Entry:
 ENTRIES = (
     _entry(ADAPTED, "Cannot find the config file for <method>"),
     _entry("pkg/own/server.py", "The server cannot start with <n> workers today"),
+    _entry("pkg/own/attn.py", "VLLM_ATTENTION_BACKEND=<backend> is not a known attention backend"),
 )
 
 
@@ -128,6 +129,31 @@ def test_a_paste_that_names_only_a_sibling_engine_gets_a_look_alike(view, text):
 def test_the_engine_named_beside_the_project_or_inside_the_message_is_no_evidence(view, text):
     (exp,) = explain_text(text, view)
     assert exp.matches and exp.matches[0].entry.source.path == "pkg/own/server.py"
+
+
+@pytest.mark.parametrize(
+    "var", ["VLLM_USE_V1=1", "LMDEPLOY_LOG_LEVEL", "VLLM_ALLREDUCE_USE_SYMM_MEM"]
+)
+def test_a_sibling_engines_setting_in_the_messages_own_words_gets_a_look_alike(view, var):
+    """The message goes on past the template with an environment variable of another engine:
+    that engine raised it (its own wording grew a clause about its own setting)."""
+    text = f"AssertionError: The server cannot start with 4 workers today when {var} is set\n"
+    (exp,) = explain_text(text, view)
+    assert not exp.matches and exp.nearest[0].entry.source.path == "pkg/own/server.py"
+    assert any("the paste names" in n for n in exp.notes)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "ValueError: VLLM_ATTENTION_BACKEND=FOO is not a known attention backend\n",
+        # a name that only starts like the setting of an engine
+        "AssertionError: The server cannot start with 4 workers today when MYVLLM_X=1 is set\n",
+    ],
+)
+def test_a_setting_the_template_itself_names_is_no_evidence(view, text):
+    (exp,) = explain_text(text, view)
+    assert exp.matches and not any("the paste names" in n for n in exp.notes)
 
 
 @pytest.mark.parametrize(

@@ -319,7 +319,19 @@ def _named_engine(error: RaisedError, text: str, matches: tuple[Match, ...]) -> 
             rest, found.start()
         ):
             return found.group(1).lower().replace("-", "_")
+    if error.message and entry.template:
+        # an engine's own setting in the words the message has beyond the site's template
+        # (`... under graph capture when VLLM_USE_NCCL_SYMM_MEM=1 is enabled`): that engine's
+        for var in _ENGINE_SETTING.finditer(error.message):
+            if var.group(0) not in entry.template:
+                return var.group(1).lower()
     return None
+
+
+_ENGINE_SETTING = compile_regex(
+    r"(?<![A-Za-z0-9_])(VLLM|LMDEPLOY|APHRODITE)_[A-Z0-9]+(?:_[A-Z0-9]+)*"
+)
+"""An environment variable of a sibling engine (`VLLM_USE_V1`), named in capitals as set."""
 
 
 _WORKS = compile_regex(
