@@ -91,3 +91,34 @@ def test_the_announcing_record_is_explained_beside_a_record_that_reports_the_cra
     answers = _answers(text)
     assert ("b" * 16, 1.0) in answers
     assert any(entry == "a" * 16 and score <= ANNOUNCED_CAP for entry, score in answers)
+
+
+def test_the_posts_own_lines_above_the_log_do_not_count_as_among_its_records():
+    """The lines before a log's first record (the command that was run, `the bug:`) are the
+    post's: with no record above them, they stand before the log, not among its records."""
+    text = (
+        "run command:\n"
+        "python -m demo.launch --workers 4\n"
+        "the bug:\n"
+        "[2026-01-29 13:12:36] Received a stop signal from a child process. It usually means "
+        "the child failed.\n"
+        "[2026-01-29 13:12:36 TP0] Worker loop stopped on an exception: "
+        f"Traceback (most recent call last):\n{CUT}\n"
+    )
+    answers = _answers(text)
+    assert any(entry == "a" * 16 and score <= ANNOUNCED_CAP for entry, score in answers)
+
+
+def test_a_job_runners_relay_label_before_every_line_is_a_stream_prefix():
+    """`<stamp> <job> >> (Actor pid=N) [<stamp> TP7] ...`: a runner that relays a ray job's
+    output labels each line with its job before the actor's own prefix; the frames under the
+    record are read as frames, and the record announces them."""
+    relay = "[2025-12-18T16:24:02+08:00] rl-job-20251218-3da56 >> (Engine pid=3111) "
+    text = (
+        f"{relay}[2025-12-18 08:24:01 TP7] Worker loop stopped on an exception: "
+        "Traceback (most recent call last):\n"
+        + "".join(f"{relay}{line}\n" for line in CUT.splitlines())
+    )
+    exps = explain_text(text, VIEW)
+    assert any(x.error.frames for x in exps)
+    assert any(entry == "a" * 16 and score <= ANNOUNCED_CAP for entry, score in _answers(text))
