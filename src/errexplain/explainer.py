@@ -1386,12 +1386,16 @@ def _twins(ranking: Ranking, hit: Hit) -> set[str]:
 def _unprefixed_above(lines: Sequence[Line], at: int) -> bool:
     """Whether a line without a log prefix (not blank, not a fence) stands between the record
     at `at` and the start of its log (the nearest fence or blank line above, at most
-    BESIDE_NEAR lines up)."""
+    BESIDE_NEAR lines up), with a record above it again: the lines before a log's first record
+    (`the bug:`, the command that was run) are the post's, not the log's."""
+    unprefixed = False
     for ln in reversed(lines[max(0, at - BESIDE_NEAR) : at]):
         st = ln.text.strip()
         if not st or ln.fence:
             return False
         if not ln.record:
+            unprefixed = True
+        elif unprefixed:
             return True
     return False
 

@@ -67,6 +67,8 @@ _PREFIXES: tuple[tuple[re.Pattern[str], bool], ...] = (
     ),
     # kubectl logs --prefix: `[pod/name/container] `
     (compile_regex(r"\[pod/[\w.-]{1,253}/[\w.-]{1,253}\] "), True),
+    # a job runner's source label on every line it relays (`job-20251218-3da56 >> `)
+    (compile_regex(r"[A-Za-z0-9][\w.-]{0,252} >> "), True),
     (
         compile_regex(
             rf"\[{_STAMP}(?:Z|[+-]\d\d:?\d\d)?(?P<rank>(?: [A-Z][A-Z_]{{0,9}}\d{{1,6}}){{0,8}})\] ?"
