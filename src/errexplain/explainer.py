@@ -25,7 +25,14 @@ from errexplain.match.rank import (
     wrapper_head,
 )
 from errexplain.match.release import Facts, Window, guess, pin, site_lines, window
-from errexplain.match.sites import ambiguous, assert_test, condition_key, locate, wants_sites
+from errexplain.match.sites import (
+    ambiguous,
+    assert_test,
+    condition_key,
+    locate,
+    stated_test,
+    wants_sites,
+)
 from errexplain.match.template import (
     compile_template,
     match_prefix,
@@ -957,6 +964,9 @@ def _explain_error(
         error.frames or error.shown or assert_test(error.message)
     ):
         ranking = _with_sites(ranking, error, view, cutoff)
+    elif (test := stated_test(view, error.message, error.type)) is not None:
+        # the message is an assert's test written without `assert`: looked up as the statement
+        ranking = _with_sites(ranking, replace(error, message=f"assert {test}"), view, cutoff)
     matches = _by_form(tuple(_to_match(view, h) for h in ranking.hits), error.form)
     matches, ambiguous = _named_module(
         matches, _still_ambiguous(matches, ranking.ambiguous), error, text, view

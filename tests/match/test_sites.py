@@ -255,6 +255,39 @@ def test_an_assert_statement_without_frames_is_found_by_its_test(view):
     assert exp.matches[0].entry.source.line == 20
 
 
+@pytest.mark.parametrize(
+    "message",
+    [
+        "self.chunked is None",  # the test written without `assert`
+        "chunked is None",  # and without the attribute's owner
+        "assert chunked  is None",  # the statement, `self.` left out
+    ],
+)
+def test_an_assertion_error_whose_message_is_the_test_is_found_by_it(view, message):
+    """A report quotes the check that failed as `AssertionError: <test>`, often without the
+    `self.` the source has: found as the statement, a little lower when `self.` was left out."""
+    exp = explain_error(error("AssertionError", message), view)
+    assert exp.matches and exp.matches[0].entry.source.line == 20
+    assert exp.matches[0].score < 0.92 or "self." in message
+    assert any("assert statement" in r for r in exp.matches[0].reasons)
+
+
+@pytest.mark.parametrize(
+    "type_, message",
+    [
+        ("AssertionError", "self.other is None"),  # a test no site asserts
+        ("ValueError", "self.chunked is None"),  # not an AssertionError
+        ("AssertionError", "chunked is None and the server stops"),  # prose, no expression
+        ("AssertionError", "chunked"),  # a bare name: no operator, call or attribute
+    ],
+)
+def test_other_messages_are_not_read_as_a_test(view, type_, message):
+    exp = explain_error(error(type_, message), view)
+    assert not any("assert statement" in r for m in exp.matches for r in m.reasons) and not any(
+        m.entry.source.line == 20 for m in exp.matches
+    )
+
+
 def _weight_loaders(n: int, test: str) -> tuple[Entry, ...]:
     return tuple(
         entry(

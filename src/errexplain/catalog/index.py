@@ -73,7 +73,7 @@ if TYPE_CHECKING:
     _T = TypeVar("_T")
 
 MAGIC = b"ERRXID15"
-FORMAT = 22
+FORMAT = 23
 """22: a candidate row ends with the first release of its check's oldest wording (`since`).
 21: a candidate row ends with whether its site prints the message. 20: a site key's value
 holds, beside its positions, which of them have a message; entries filed under no word are in

@@ -48,6 +48,8 @@ FILE_SCORE = 0.70
 """Same file, no function named and no source line to compare: any such site of the file."""
 OTHER_LINE_SCORE = 0.60
 """Same function and file, but the frame shows (or the message names) another statement."""
+UNSELFED = 0.03
+"""Cost of a test found only with `self.` left out of it (:func:`condition_sites`)."""
 MOVED, DEEPER, SAME_LINE = 0.05, 0.05, 0.02
 """Cost of a file found by name only (moved), of each frame above the innermost; bonus for the
 recorded line number."""
@@ -81,6 +83,60 @@ def condition_key(test: str) -> str:
     return "\0assert\0" + code_key(test)
 
 
+_SELF = compile_regex(r"(?<![\w.])self\.")
+
+
+def unselfed_key(test: str) -> str:
+    """The lookup key of the assert sites whose test is `test` once every `self.` is left out
+    (recorded for the tests that have one: a paster who writes the test from memory or for a
+    reader drops the attribute's owner, `pool.available_size() <= pool.size`)."""
+    return "\0assert-self\0" + code_key(_SELF.sub("", test))
+
+
+def _condition_keys(test: str) -> tuple[str, ...]:
+    if "self." in test:
+        return condition_key(test), unselfed_key(test)
+    return (condition_key(test),)
+
+
+def condition_sites(view: CatalogView, test: str) -> tuple[list[Candidate], bool]:
+    """(the assert sites whose test is `test`, whether as written): as written; else, with
+    `self.` left out of the paste's test, the sites whose test is that (the paste had it, the
+    source has not) or is that once theirs is left out too."""
+    found = view.sites_at(condition_key(test))
+    if found:
+        return found, True
+    bare = _SELF.sub("", test)
+    if bare != test:
+        found = view.sites_at(condition_key(bare))
+        if found:
+            return found, False
+    return view.sites_at(unselfed_key(bare)), False
+
+
+STATED_TEST_CHARS = 300
+"""The longest AssertionError message read as an assert's test written without `assert`."""
+_TEST_SIGN = compile_regex(r"[=<>!]=|[<>(\[.]| is | in | not ")
+
+
+def stated_test(view: CatalogView, message: str, exc_type: str) -> str | None:
+    """An AssertionError's message that is an assert's test written without `assert`
+    (`AssertionError: pool.available_size() <= pool.size`, as a report quotes a failed check):
+    the message, when it parses as one Python expression with an operator, a call or an
+    attribute in it and some assert site tests it (:func:`condition_sites`); else None."""
+    if exc_type.rsplit(".", 1)[-1] != "AssertionError" or assert_test(message) is not None:
+        return None
+    msg = normalize_ws(message)
+    if not msg or len(msg) > STATED_TEST_CHARS or not _TEST_SIGN.search(msg):
+        return None
+    try:
+        compile(msg, "<message>", "eval")
+    except (SyntaxError, ValueError):
+        return None
+    sites, _ = condition_sites(view, msg)
+    return msg if any(not c.template for c in sites) else None
+
+
 def site_table(entries: Sequence[Entry]) -> dict[str, tuple[int, ...]]:
     """:func:`site_key`, :func:`file_key` and :func:`condition_key` -> positions (in the
     given order) of the locatable entries."""
@@ -106,10 +162,10 @@ def site_table(entries: Sequence[Entry]) -> dict[str, tuple[int, ...]]:
             keys[key_of(path, "")] = None
             if function:
                 keys[key_of(path, function)] = None
+        if e.kind == "assert" and e.condition:
+            keys.update(dict.fromkeys(_condition_keys(e.condition)))
         for key in keys:
             table[key].append(pos)
-        if e.kind == "assert" and e.condition:
-            table[condition_key(e.condition)].append(pos)
     return {k: tuple(v) for k, v in table.items()}
 
 
@@ -483,7 +539,7 @@ def _by_condition(
     statement the innermost frame shows): the error's frames did not find the site by its file,
     so each site scores lower the more sites share the test; one in the frame's function is the
     statement found in a file that moved."""
-    found = view.sites_at(condition_key(test))
+    found, as_written = condition_sites(view, test)
     # an assert with a message prints that message; only some tools print the statement instead
     found = [c for c in found if not c.template] or ([] if shown else found)
     hits = []
@@ -497,6 +553,9 @@ def _by_condition(
             else "the line above the exception shows"
         )
         reasons = [f"{what} this assert statement: assert {cand.condition}"]
+        if not as_written:
+            score -= UNSELFED
+            reasons.append("read with `self.` left out of the tests")
         if len(found) > 1:
             reasons.append(f"{len(found)} sites assert the same test")
         func = str(cand.function).rsplit(".", 1)[-1]
