@@ -383,6 +383,33 @@ def test_a_traceback_pasted_as_list_items_keeps_its_indentation():
     assert [ln.text for ln in clean_lines(mixed)][2] == "      param = params_dict[name]"
 
 
+@pytest.mark.parametrize(
+    "lead, opening, closing",
+    [(" *", " /**", " */"), ("#", "", ""), ("        #", "", ""), ("//", "", "")],
+)
+def test_a_paste_that_is_a_comment_is_read_without_its_leaders(lead, opening, closing):
+    """A docstring of comment lines quoting an error (` * `, `# `, `// ` before each line; a
+    leader alone or the comment's opening and closing are blank lines): the leaders go, what
+    follows each keeps its own indentation, so the quoted message is a line of its own."""
+    body = ["The server rejects the request with:", "", "    Tool 6 has a bad schema: []", ""]
+    text = "\n".join(
+        [opening] * bool(opening)
+        + [f"{lead} {b}".rstrip() for b in body]
+        + [closing] * bool(closing)
+    )
+    lines = [ln.text for ln in clean_lines(text) if ln.text.strip()]
+    assert lines == ["The server rejects the request with:", "    Tool 6 has a bad schema: []"]
+
+
+def test_a_paste_with_a_line_outside_the_comment_keeps_its_leaders():
+    text = "# Error\nValueError: a bad schema\n# that is all\n"
+    assert [ln.text for ln in clean_lines(text)][:3] == [
+        "# Error",
+        "ValueError: a bad schema",
+        "# that is all",
+    ]
+
+
 def test_an_exception_group_header_keeps_its_plus():
     [line] = clean_lines("+ Exception Group Traceback (most recent call last):")
     assert line.text.startswith("+ Exception Group")

@@ -736,10 +736,34 @@ def _at_margin(raws: list[str], head: str) -> list[str]:
     """The lines moved to the paste's margin: a paste indented as a whole (a markdown code
     block, a notebook cell's output) or pasted as list items, by what its first line opens with."""
     if head[:1] == " ":
-        return _dedented(raws)
-    if head in ("- ", "* "):
-        return _unbulleted(raws)
-    return raws
+        raws = _dedented(raws)
+    elif head in ("- ", "* "):
+        raws = _unbulleted(raws)
+    return _uncommented(raws)
+
+
+_COMMENT_LEADERS = ("//", "#", "*")
+_COMMENT_ENDS = frozenset({"/*", "/**", "*/", "**/"})
+
+
+def _uncommented(raws: list[str]) -> list[str]:
+    """The lines without the comment leader every non-blank one opens with, after its
+    indentation (a docstring of C-style comment lines, ` * <message>`; a block of `# ` or `// `
+    lines): a paste that is a comment quoting an error has the error's lines after the leaders,
+    their own indentation kept. A leader alone, or a C comment's opening or closing, is a blank
+    line. A paste where some line has no leader is left as it is."""
+    firsts = [st for r in raws if (st := r.strip()) and st not in _COMMENT_ENDS]
+    lead = next((c for c in _COMMENT_LEADERS if firsts and firsts[0].startswith(c)), None)
+    if lead is None or len(firsts) < 2:
+        return raws
+    gap = lead + " "
+    if not all(f.startswith(gap) or f == lead for f in firsts):
+        return raws
+    out = []
+    for r in raws:
+        st = r.lstrip()
+        out.append(st[len(gap) :] if st.startswith(gap) else "" if r.strip() else r)
+    return out
 
 
 def _unbulleted(raws: list[str]) -> list[str]:
