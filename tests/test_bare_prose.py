@@ -347,6 +347,32 @@ def test_each_error_a_post_quotes_is_explained():
     assert got == ["a" * 16, "b" * 16]
 
 
+@pytest.mark.parametrize(
+    "label", ["Error: ", "- Error: ", "    - **Error**: ", "ERROR: ", "报错\uff1a", "1. error: "]
+)
+def test_a_line_labelled_as_the_error_beside_a_quoted_one_is_explained(label):
+    """A post's notes list what each try gave: one error quoted with its type, another on a
+    line of its own after a failure label. Both are errors the post names."""
+    text = (
+        "- 8 GPUs:\n"
+        '    - "RuntimeError: Paged KV pool page sizes must agree across ranks, got 16 and 32"'
+        " => set the page size\n"
+        "- 16 GPUs:\n"
+        f"{label}Could not resolve the draft model checkpoint under /models/d7\n"
+    )
+    got = [x.matches[0].entry.id for x in explain_text(text, VIEW) if x.matches]
+    assert got == ["a" * 16, "b" * 16]
+
+
+def test_a_label_word_inside_a_line_or_without_its_colon_labels_nothing():
+    text = (
+        '"RuntimeError: Paged KV pool page sizes must agree across ranks, got 16 and 32"\n'
+        "The error Could not resolve the draft model checkpoint under /models/d7 came later\n"
+    )
+    got = [x.matches[0].entry.id for x in explain_text(text, VIEW) if x.matches]
+    assert got == ["a" * 16]
+
+
 def test_an_issue_title_beside_a_cut_traceback_is_read_after_its_colon():
     # the title holds the error the traceback below was cut before, as a markdown heading or
     # as the first line (session 18's rule saw only the heading: the cleaner had taken the

@@ -2264,7 +2264,7 @@ def _bare_candidates(
     fuller readings is known well (`Health check failed.` of a longer quoted message would match
     a shorter template loosely). `quoted`: only the parts in quotes or backticks;
     `records_only`: only log records' messages as printed."""
-    from errexplain.parse.lines import clean_lines, pasted_lines, title_text
+    from errexplain.parse.lines import clean_lines, labelled_text, pasted_lines, title_text
 
     cleaned = list(clean_lines(text))
     raw = pasted_lines(text) if quoted else []
@@ -2285,7 +2285,9 @@ def _bare_candidates(
         spans = _spans(st, joined, at_end=i == last)
         if quoted:
             title = title_text(raw[no - 1]) if no <= len(raw) else None
+            labelled = labelled_text(st)
             parts = spans + ([title, *_suffixes(title)] if title else [])
+            parts += [labelled] if labelled else []
         else:
             parts = [*joined, *spans]
             parts += [s for p in parts[:1] + parts[len(joined) :] for s in _suffixes(p)]

@@ -1047,6 +1047,20 @@ def title_text(line: str) -> str | None:
     return None
 
 
+_LABELLED = compile_regex(
+    r"(?:[-*+]\s+|\d{1,3}[.)]\s+)?[*_]{0,2}(?i:error|exception|报错|错误|エラー)[*_]{0,2}"
+    r"\s{0,3}[:\uff1a][*_]{0,2}\s{0,3}(?P<rest>\S.*)"
+)
+
+
+def labelled_text(line: str) -> str | None:
+    """What a line says after a failure label that opens it (`Error: <message>`, `- **Error**:
+    <message>`, `报错` and a full-width colon), as a post puts the error it met: the message,
+    without a type (a type would have made the line an exception line)."""
+    m = _LABELLED.match(line.strip())
+    return m["rest"].strip() if m else None
+
+
 def quoted_asserts(st: str) -> list[tuple[str, tuple[str, int | None] | None]]:
     """Assert statements quoted in prose (``the assertion `assert x is None` fails in line 9
     of pkg/mod.py``): (the test, the file named in the same line and its line number or None).
