@@ -95,6 +95,11 @@ NOISE: dict[str, Callable[[str], str]] = {
     ),
     # the whole paste logged as a string's repr (`output.error='...\n...'`)
     "logged repr": lambda t: f"output.error={t!r}",
+    # quoted in a code comment: a `#` block, a docblock's ` * ` lines
+    "hash comment": lambda t: "\n".join(("# " + ln).rstrip() for ln in t.split("\n")),
+    "docblock": lambda t: (
+        "/**\n" + "\n".join((" * " + ln).rstrip() for ln in t.split("\n")) + "\n */"
+    ),
 }
 
 
