@@ -130,8 +130,8 @@ def stated_test(view: CatalogView, message: str, exc_type: str) -> str | None:
     if not msg or len(msg) > STATED_TEST_CHARS or not _TEST_SIGN.search(msg):
         return None
     try:
-        compile(msg, "<message>", "eval")
-    except (SyntaxError, ValueError):
+        compile(msg, "<message>", "eval")  # (parsed, never run)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
         return None
     sites, _ = condition_sites(view, msg)
     return msg if any(not c.template for c in sites) else None
