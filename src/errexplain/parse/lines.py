@@ -752,12 +752,19 @@ def _uncommented(raws: list[str]) -> list[str]:
     lines): a paste that is a comment quoting an error has the error's lines after the leaders,
     their own indentation kept. A leader alone, or a C comment's opening or closing, is a blank
     line. A paste where some line has no leader is left as it is."""
-    firsts = [st for r in raws if (st := r.strip()) and st not in _COMMENT_ENDS]
-    lead = next((c for c in _COMMENT_LEADERS if firsts and firsts[0].startswith(c)), None)
-    if lead is None or len(firsts) < 2:
-        return raws
-    gap = lead + " "
-    if not all(f.startswith(gap) or f == lead for f in firsts):
+    lead = gap = ""
+    commented = 0
+    for r in raws:  # (a paste whose first line is no comment is left at that line)
+        st = r.strip()
+        if not st or st in _COMMENT_ENDS:
+            continue
+        if not lead:
+            lead = next((c for c in _COMMENT_LEADERS if st.startswith(c)), "")
+            gap = lead + " "
+        if not lead or not (st.startswith(gap) or st == lead):
+            return raws
+        commented += 1
+    if commented < 2:
         return raws
     out = []
     for r in raws:
