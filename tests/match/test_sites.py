@@ -332,6 +332,33 @@ def test_a_prose_mention_of_the_file_and_the_assert_is_an_exact_hit(view):
     assert exp.matches[0].score > exp.matches[1].score
 
 
+@pytest.mark.parametrize(
+    "line",
+    [
+        "When two requests race, the hard `assert` in `other.check()` fires and the server dies.",
+        "The assertion in other.check failed on rank 3.",
+    ],
+)
+def test_an_assert_named_by_its_module_and_function_is_found_there(view, line):
+    """Prose that names the assert that failed by where it is, not by its statement: the
+    message-less assert of that function, found as a frame there would find it (not sure)."""
+    (exp,) = explain_text(line + "\n", view)
+    assert exp.error.type == "AssertionError" and exp.error.form == "prose"
+    assert exp.matches[0].entry.source.line == 20 and exp.matches[0].score < 0.9
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "The assertion in other.check is fine now.",  # not said to fail
+        "The assert in Other.check fires.",  # a class, not a module
+        "It fires an assertion error somewhere.",  # nothing named
+    ],
+)
+def test_an_assert_mentioned_without_where_it_failed_is_no_error(view, line):
+    assert explain_text(line + "\n", view) == ()
+
+
 def test_a_key_error_with_only_its_key_is_located_at_the_parameter_lookup(view):
     text = (
         "Traceback (most recent call last):\n"

@@ -1068,6 +1068,22 @@ def labelled_text(line: str) -> str | None:
     return m["rest"].strip() if m else None
 
 
+_NAMED_ASSERT = compile_regex(
+    r"\b(?i:assert(?:ion)?)`?\s{1,3}(?:statement\s{1,3}|check\s{1,3})?in\s{1,3}`?"
+    r"(?P<module>[a-z_][a-z0-9_]{2,80})\.(?P<function>[A-Za-z_]\w{2,80})(?:\(\))?`?"
+    r"(?=[^\n]{0,80}\b(?i:fires|fired|fails|failed|triggers|triggered|trips|tripped|is hit|hits)\b)"
+)
+"""An assert named by the module and function it is in, said to fail (`the hard `assert` in
+`lora_manager.fetch_new_loras()` then fires`): the module's name is lower-case (not a class)."""
+
+
+def named_assert(st: str) -> tuple[str, str] | None:
+    """(the file, the function) of an assert a line of prose names by its module and function
+    and says failed, or None."""
+    m = _NAMED_ASSERT.search(st)
+    return (m["module"] + ".py", m["function"]) if m else None
+
+
 def quoted_asserts(st: str) -> list[tuple[str, tuple[str, int | None] | None]]:
     """Assert statements quoted in prose (``the assertion `assert x is None` fails in line 9
     of pkg/mod.py``): (the test, the file named in the same line and its line number or None).

@@ -41,6 +41,7 @@ from errexplain.parse.lines import (
     exception_head,
     indent,
     line_kind,
+    named_assert,
     pasted_lines,
     quoted_asserts,
     skippable,
@@ -498,14 +499,21 @@ class _Stream:
             for typ, message, quoted in heads:  # quoted: prose; else a line of output
                 form, lead = ("prose", "") if quoted else ("log", lead_words(st, typ))
                 self._raise(line, (typ, message), form, more=not quoted, lead=lead)
-        elif "assert " in st:
+        elif "assert" in st:
             self._prose_asserts(line, st)
 
     def _prose_asserts(self, line: Line, st: str) -> None:
         """Assert statements quoted in prose, each an AssertionError whose message is the
         statement, at the file the line names (if any)."""
-        tests = quoted_asserts(st)
+        tests = quoted_asserts(st) if "assert " in st else []
         if not tests:
+            named = named_assert(st)
+            if named is not None:  # (an assert named by where it is: found by that frame)
+                self._close_trace()
+                self.covered.add(line.no)
+                frame = Frame(named[0], None, named[1], None)
+                err = RaisedError("AssertionError", "", (frame,), form="prose")
+                self._emit(replace(err, line_no=line.no))
             return
         self._close_trace()
         self.covered.add(line.no)
