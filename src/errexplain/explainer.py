@@ -311,10 +311,11 @@ space (`使用vllm部署`), and a regex counts ideographs as word characters."""
 
 def _named_engine(error: RaisedError, text: str, matches: tuple[Match, ...]) -> str | None:
     """The sibling engine a paste names outside the error's own message when it never names
-    the best match's project (`vllm serve ...`, a vLLM issue): that engine raised the error,
-    the project's same text is a look-alike. None when the paste names the project too, or the
-    match is no project site; a name on a line that quotes another message is said of that
-    one."""
+    the best match's project (`vllm serve ...`, a vLLM issue), or whose setting the message
+    names in words its template lacks (`... when VLLM_USE_NCCL_SYMM_MEM=1 is enabled`): that
+    engine raised the error, the project's same text is a look-alike. None when the paste names
+    the project too, or the match is no project site; a name on a line that quotes another
+    message is said of that one."""
     if not matches or not text:
         return None
     entry = matches[0].entry
@@ -614,8 +615,8 @@ def _labelled_engine(error: RaisedError, text: str, matches: tuple[Match, ...]) 
     if at <= 0:
         return None
     lead = line[:at]
-    head = max(lead.rfind(error.type), 0) if error.type and error.type in lead else len(lead)
-    lead = lead[:head]
+    if error.type and error.type in lead:
+        lead = lead[: lead.rfind(error.type)]
     if len(lead.strip(" -*>`'\"|:\uff1a")) > LABEL_CHARS or entry.project.lower() in lead.lower():
         return None
     found = _ENGINE_NAMES.search(lead)

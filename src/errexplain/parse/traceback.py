@@ -504,22 +504,27 @@ class _Stream:
 
     def _prose_asserts(self, line: Line, st: str) -> None:
         """Assert statements quoted in prose, each an AssertionError whose message is the
-        statement, at the file the line names (if any)."""
+        statement, at the file the line names (if any); else an assert the line names by its
+        module and function, a message-less AssertionError with a frame there."""
         tests = quoted_asserts(st) if "assert " in st else []
-        if not tests:
-            named = named_assert(st)
-            if named is not None:  # (an assert named by where it is: found by that frame)
-                self._close_trace()
-                self.covered.add(line.no)
-                frame = Frame(named[0], None, named[1], None)
-                err = RaisedError("AssertionError", "", (frame,), form="prose")
-                self._emit(replace(err, line_no=line.no))
+        if tests:
+            errors = [
+                RaisedError(
+                    "AssertionError",
+                    f"assert {test}",
+                    (Frame(where[0], where[1], None, f"assert {test}"),) if where else (),
+                    form="prose",
+                )
+                for test, where in tests
+            ]
+        elif (named := named_assert(st)) is not None:
+            frame = Frame(named[0], None, named[1], None)
+            errors = [RaisedError("AssertionError", "", (frame,), form="prose")]
+        else:
             return
         self._close_trace()
         self.covered.add(line.no)
-        for test, where in tests:
-            frames = (Frame(where[0], where[1], None, f"assert {test}"),) if where else ()
-            err = RaisedError("AssertionError", f"assert {test}", frames, form="prose")
+        for err in errors:
             self._emit(replace(err, line_no=line.no))
 
     def _structure(self, line: Line, st: str, kind: str) -> None:
