@@ -771,6 +771,21 @@ def test_a_log_prefix_naming_another_file_makes_a_logged_text_a_look_alike(prefi
         assert exp.matches[0].entry.id == "l" * 16
 
 
+@pytest.mark.parametrize("bar", ["\r", "\r\n"])
+def test_a_log_prefix_below_a_redrawn_progress_bar_is_read_on_its_own_line(bar):
+    """A progress bar redraws itself with a lone carriage return: the parser breaks the line
+    there, and the record's prefix is read from the line the parser numbered, not from the
+    line that number names when only `\\n` counts."""
+    text = (
+        f"Loading shards:  50% 1/2{bar}Loading shards: 100% 2/2\n"
+        "ERROR 10-10 01:26:34 [executor.py:420] Worker 0 is gone. Look for its own log lines "
+        "above this one.\n"
+    )
+    [exp] = explain_text(text, _log_view())
+    assert not exp.matches and exp.nearest[0].entry.id == "l" * 16
+    assert any("names executor.py:420 as the code that logged it" in n for n in exp.notes)
+
+
 def test_a_same_text_site_with_no_history_in_the_named_file_is_not_disowned():
     """The text is logged at two sites in files of one name: the runtime's launcher (with a
     release history) and the tools' launcher, whose site has none. A prefix naming that file at
@@ -923,6 +938,25 @@ def test_an_assert_statement_many_sites_share_says_so_and_lists_them():
     assert not exp.matches
     assert any("asserts this same statement at 14 places" in n for n in exp.notes)
     assert exp.nearest and all(m.entry.statement == "assert n_heads % tp == 0" for m in exp.nearest)
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "n_heads % tp == 0",  # the test quoted without `assert`
+        "assert self.n_heads % self.tp == 0",  # with `self.` the source has not
+        "self.n_heads % tp == 0",
+    ],
+)
+def test_a_shared_assert_quoted_as_its_test_or_with_self_says_so_too(message):
+    """The sites are found by the test as a report quotes it (without `assert`, or with
+    `self.` the source has not): the note counts them as it counts the statement's."""
+    view = MemoryCatalog(
+        [_bare_assert(c * 16, f"demo/model_{c}.py") for c in "fghijklmnopqrs"] + list(ENTRIES)
+    )
+    [exp] = explain_text(f"AssertionError: {message}\n", view)
+    assert not exp.matches
+    assert any("asserts this same statement at 14 places" in n for n in exp.notes)
 
 
 def test_no_shared_assert_note_for_a_message_or_a_lone_site():

@@ -28,7 +28,7 @@ from errexplain.match.release import Facts, Window, guess, pin, site_lines, wind
 from errexplain.match.sites import (
     ambiguous,
     assert_test,
-    condition_key,
+    condition_sites,
     locate,
     stated_test,
     wants_sites,
@@ -54,7 +54,7 @@ from errexplain.models import (
     at_sites,
 )
 from errexplain.parse import parse_traceback
-from errexplain.parse.lines import BREAK_MARK, readable
+from errexplain.parse.lines import BREAK_MARK, pasted_line, readable
 
 if TYPE_CHECKING:
     from collections.abc import Iterator, Mapping, Sequence
@@ -196,7 +196,7 @@ def _logged_elsewhere(error: RaisedError, text: str, matches: tuple[Match, ...])
         return None
     from errexplain.parse.lines import clean_lines
 
-    head = _pasted_line(text, error.line_no)
+    head = pasted_line(text, error.line_no)
     line = clean_lines(head)[0] if head is not None else None
     found = _PREFIX_FILE.search(line.prefix) if line is not None and line.prefix else None
     if found is None:
@@ -219,14 +219,6 @@ def _logged_elsewhere(error: RaisedError, text: str, matches: tuple[Match, ...])
 LOGGED_LINE_SLACK = 5
 """How far the line a log prefix names may lie from a recorded logging call of the same file
 (a call written over several lines is recorded at its first; Python may name another)."""
-
-
-def _pasted_line(text: str, no: int) -> str | None:
-    """Line `no` of the paste (from 1), numbered as the parser numbers it, or None."""
-    if no <= 0:
-        return None
-    lines = text.split("\n", no)
-    return lines[no - 1] if no <= len(lines) else None
 
 
 def _log_sites(entry: Entry) -> list[tuple[str, int]]:
@@ -608,7 +600,7 @@ def _labelled_engine(error: RaisedError, text: str, matches: tuple[Match, ...]) 
     entry = matches[0].entry
     if entry.kind == "builtin" or not entry.source.path or _ENGINE_NAMES.search(text) is None:
         return None
-    line = _pasted_line(text, error.line_no)
+    line = pasted_line(text, error.line_no)
     if line is None:
         return None
     at = line.find(error.message.split("\n", 1)[0][:60])
@@ -909,13 +901,14 @@ def _state_notes(
 
 
 def _shared_assert(view: CatalogView, error: RaisedError) -> tuple[int, str] | None:
-    """(how many sites, the project) when the message is an assert statement that several
-    message-less sites assert and none was offered: with the message alone, they cannot be
-    told apart."""
-    test = assert_test(error.message)
+    """(how many sites, the project) when the message is an assert statement, or its test
+    quoted without `assert` (:func:`stated_test`), that several message-less sites assert
+    (:func:`condition_sites`: `self.` aside) and none was offered: with the message alone, they
+    cannot be told apart."""
+    test = assert_test(error.message) or stated_test(view, error.message, error.type)
     if test is None:
         return None
-    sites = [c for c in view.sites_at(condition_key(test)) if not c.template]
+    sites = [c for c in condition_sites(view, test)[0] if not c.template]
     if len(sites) < 2:
         return None
     return len(sites), sites[0].project

@@ -718,6 +718,15 @@ class ByStart:
         return self._filed.get((key, text[: self._start]), ())
 
 
+def pasted_line(text: str, no: int) -> str | None:
+    """Line `no` of the text as pasted (from 1), numbered as :func:`clean_lines` numbers it
+    (a lone `\\r` breaks a line too, as a progress bar's redraw does), or None."""
+    if no <= 0:
+        return None
+    lines = _one_break(readable(text)).split("\n", no)
+    return lines[no - 1] if no <= len(lines) else None
+
+
 def pasted_lines(text: str) -> list[str]:
     """The text's lines as pasted, numbered as :func:`clean_lines` numbers them (from 1 for
     index 0): what a cleaned line was before its cleaning (an issue title's tag, taken off)."""
