@@ -395,6 +395,43 @@ def test_a_message_whose_paster_elided_text_matches_in_parts():
         assert not rank(view, msg, "RuntimeError").hits
 
 
+@pytest.mark.parametrize(
+    ("msg", "found"),
+    [
+        # two values pasted where the template puts them, between literal text it matched
+        ("(num_attention_heads=48 / tp_size=16) % page_rows=128 == 0", True),
+        # one value: a fragment that could be cut from a sibling's wording as well
+        ("make sure (num_attention_heads=48 / tp_size=16", False),
+    ],
+)
+def test_a_middle_quoted_with_its_values_in_place_is_a_match(msg, found):
+    """A paster quotes the middle of a long message (`(a=768 / b=8) % c=128 == 0` of `... make
+    sure ({a=} / {b=}) % {c=} == 0 where ...`), cut at both ends: when two or more values lie
+    between the template's literal text, the part counts as a prefix of it would."""
+    from errexplain.models import Entry, Source, make_id
+
+    tmpl = (
+        "For sharded models, please make sure (num_attention_heads=<heads> / tp_size=<tp_size>) % "
+        "page_rows=<page_rows> == 0 where tp_size is the tensor parallel size divided by the "
+        "expert parallel size. You can fix this by setting the sizes correctly."
+    )
+    e = Entry(
+        id=make_id("pkg", "pkg/shard.py", "shard#3", tmpl),
+        project="pkg",
+        exception="ValueError",
+        template=tmpl,
+        source=Source("pkg", "1.0", "pkg/shard.py", 3, "check", None),
+        derived=True,
+    )
+    r = rank(MemoryCatalog((e,)), msg, "ValueError")
+    # (a lone template far ahead of any other may still be offered as probable)
+    own = [h for h in r.hits if not any(w.startswith("probable") for w in h.reasons)]
+    assert bool(own) is found
+    if found:
+        assert FUZZY_CUTOFF <= own[0].score < 0.9
+        assert "its start left out" in own[0].reasons[0]
+
+
 def test_a_template_matched_inside_a_wrapping_lines_value_ranks_below_the_wrapper():
     # a server logs `Error in request: <e>` around whatever went wrong; the line is that log
     # site's, even though the inner text reads like a builtin error

@@ -218,11 +218,13 @@ def test_match_infix_may_open_with_a_bracket_or_a_quote(msg, matched):
     ("msg", "reading"),
     [
         # the tail from a clause's start, to the template's end: quoted whole from there
-        ("switching the cache to page_first layout for direct io backend", (42, True)),
+        ("switching the cache to page_first layout for direct io backend", (42, True, 2)),
         # a tail from inside a clause: a fragment, maybe cut at both ends
-        ("the cache to page_first layout for direct io backend", (32, False)),
+        ("the cache to page_first layout for direct io backend", (32, False, 2)),
         # from a clause's start but cut before the end
-        ("switching the cache to page_first layout for direct", (32, False)),
+        ("switching the cache to page_first layout for direct", (32, False, 1)),
+        # cut before the first value's closing text: no value held
+        ("switching the cache to page_first", (22, False, 0)),
     ],
 )
 def test_infix_reading_tells_a_tail_quoted_from_a_clause_start(msg, reading):

@@ -699,15 +699,24 @@ characters matched in order; scored below a message that starts where the templa
 apart from a sibling."""
 
 
+INFIX_HELD = 2
+"""Placeholders an infix reading must hold between matched literal text to count as a
+boundary (`(a=768 / b=8) % c=128 == 0` of `... make sure ({a=} / {b=}) % {c=} == 0 where ...`):
+the message's values sit where the template's are, which a cut-off fragment of a sibling's
+wording would not do twice."""
+
+
 def _infix_score(template: str, msg: str) -> tuple[float, str] | None:
     """The message is a part of this template from a word inside it, its head left out."""
     compiled = compile_template(template)
-    matched, tail = infix_reading(compiled, msg)
+    matched, tail, held = infix_reading(compiled, msg)
     if matched < INFIX_MIN:
         return None
     share = matched / max(compiled.literal_len, 1)
     if tail:  # (the rest of the template, to its end: quoted whole from there, not cut)
         share = max(share, BOUNDARY_SHARE)
+    elif held >= INFIX_HELD:  # (values where the template puts them, between matched text)
+        share = max(share, PREFIX_SHARE)
     return min(INFIX_CAP, INFIX_BASE + PREFIX_SPAN * share), (
         f"the message is a part of this template, its start left out ({matched} of "
         f"{compiled.literal_len} literal characters in order"

@@ -31,7 +31,10 @@ exists, and its cost is linear in the message length: no backtracking, whatever 
 
 from __future__ import annotations
 
-from errexplain._startup import Record, compile_regex, memo
+from errexplain._startup import TYPE_CHECKING, Record, compile_regex, memo
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
 
 _WS = compile_regex(r"\s+")
 
@@ -310,7 +313,7 @@ def match_infix(compiled: Compiled, msg: str) -> int:
     return infix_reading(compiled, msg)[0]
 
 
-def infix_reading(compiled: Compiled, msg: str) -> tuple[int, bool]:
+def infix_reading(compiled: Compiled, msg: str) -> tuple[int, bool, int]:
     """For a message quoted from the middle of a filled template (its head left out, its end
     perhaps cut: `dispatched to dp_rank 0 but bootstrap_room X implies dp_rank Y` of
     `follow_bootstrap_room conflict: dispatched to dp_rank <r> but ...`): how many literal
@@ -318,13 +321,15 @@ def infix_reading(compiled: Compiled, msg: str) -> tuple[int, bool]:
     text where the message starts (the message's first INFIX_HEAD characters found there, at a
     word start or at a bracket or quote, not at the template's very start); 0 when it is not
     such a part; and whether it is the template's whole tail from the start of a clause (after
-    a comma, a colon, a sentence end: its end was pasted, not cut). Bounded: at most
-    INFIX_TRIES starts are read, each as :func:`match_prefix` reads a message."""
+    a comma, a colon, a sentence end: its end was pasted, not cut); and how many of the
+    template's placeholders the best reading holds between literal text it matched (values
+    pasted where the template puts them). Bounded: at most INFIX_TRIES starts are read, each as
+    :func:`match_prefix` reads a message."""
     head = msg[:INFIX_HEAD]
     if len(head) < INFIX_HEAD or not (head[:1].isalnum() or head[:1] in _INFIX_OPENERS):
-        return 0, False
+        return 0, False, 0
     lits, names = compiled.literals, compiled.names
-    best, tries = 0, 0
+    best, inner, tries = 0, 0, 0
     for i, chunk in enumerate(lits):
         at = chunk.find(head)
         while at >= 0 and tries < INFIX_TRIES:
@@ -333,10 +338,25 @@ def infix_reading(compiled: Compiled, msg: str) -> tuple[int, bool]:
                 rest = (chunk[at:], *lits[i + 1 :])
                 sub = Compiled(rest, names[i:], sum(len(c.strip()) for c in rest))
                 if match_compiled(sub, msg) is not None:
-                    return sub.literal_len, _CLAUSE_END.search(chunk, 0, at) is not None
-                best = max(best, match_prefix(sub, msg)[0])
+                    clause = _CLAUSE_END.search(chunk, 0, at) is not None
+                    return sub.literal_len, clause, len(sub.names)
+                matched = match_prefix(sub, msg)[0]
+                if matched > best:
+                    best, inner = matched, _held_between(rest, matched)
             at = chunk.find(head, at + 1)
-    return best, False
+    return best, False, inner
+
+
+def _held_between(literals: Sequence[str], matched: int) -> int:
+    """How many placeholders lie between literal text a prefix reading of `matched` literal
+    characters (:func:`match_prefix`, stripped chunks) matched on both sides."""
+    held, seen = 0, 0
+    for chunk in literals[:-1]:
+        seen += len(chunk.strip())
+        if seen >= matched:
+            break
+        held += 1
+    return held
 
 
 _LOOSE_DROP = compile_regex(r"[^\w<>\x00]+")
