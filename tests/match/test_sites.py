@@ -476,6 +476,17 @@ def test_a_cut_message_is_not_pinned_on_a_site_the_frame_does_not_show(view):
     assert all(not h.cand.template for h in locate(view, outer))
 
 
+def test_a_paste_cut_at_a_frame_header_tells_no_statement_of_its_function(view):
+    """The paste stops at a frame's `File ... in load` line, before its source line: the call
+    may go on into frames cut away, so no assert or raise of `load` is told; once the
+    exception line is there (an AssertionError without a message) the function's asserts are
+    the candidates again."""
+    header = frame("load", 96, None)
+    assert locate(view, error("", "", header)) == []
+    assert locate(view, error("", "", frame("g", 3, "x()", "/t/nn.py"), header)) == []
+    assert any(not h.cand.template for h in locate(view, error("AssertionError", "", header)))
+
+
 def test_explain_a_traceback_cut_at_the_raise(view):
     text = (
         "Traceback (most recent call last):\n"

@@ -424,6 +424,10 @@ def locate(view: CatalogView, error: RaisedError, *, limit: int = 5) -> list[Hit
     # away, so the site that raised it may carry one (an exception line printed without a
     # message, `ValueError`, was raised without one)
     cut = not error.message.strip() and (error.truncated or not error.type)
+    if cut and error.frames and not error.frames[-1].code and not error.type:
+        # the paste stops at a frame's header, before its source line and any frame below: that
+        # frame may be a caller of frames cut away, so no statement of its function is told
+        return []
     looked: list[tuple[float, int, Frame, Candidate]] = []
     for depth, frame in enumerate(reversed(error.frames[-LOCATE_FRAMES:])):
         key = site_key(frame.path, frame.function) if frame.function else file_key(frame.path)
