@@ -405,6 +405,147 @@ def test_the_same_statement_in_another_function_is_another_check():
     assert len(history.lineages) == 2
 
 
+# modelled on sglang 0.5.16 -> 0.5.17: LlamaForCausalLM.load_weights guarded its
+# `param = params_dict[name]` (no KeyError left there; the function goes on logging), while the
+# LFM2 model's file, beside it, has the same statement in a method of the same name
+LOADER_BARE = """
+class LlamaForCausalLM:
+    def load_weights(self, weights):
+        params_dict = dict(self.named_parameters())
+        for name, w in weights:
+            param = params_dict[name]
+            if param is None:
+                logger.warning(f"Parameter {name} not found in params_dict of the llama model")
+"""
+LOADER_GUARDED = """
+class LlamaForCausalLM:
+    def load_weights(self, weights):
+        params_dict = dict(self.named_parameters())
+        for name, w in weights:
+            if name not in params_dict:
+                logger.warning(f"Parameter {name} not found in params_dict of the llama model")
+                continue
+"""
+LFM2 = """
+class Lfm2BidirectionalModel:
+    def load_weights(self, weights):
+        params_dict = dict(self.named_parameters())
+        for name, w in weights:
+            param = params_dict[name]
+"""
+
+
+def test_a_statement_whose_function_lives_on_is_not_followed_into_another_file():
+    """A message-less site's only identity is its place: while its function still has sites
+    in the new release (it was edited, not moved), the same statement in a like-named method
+    of another file is another check, and the site's lineage ends."""
+    models = "sglang/srt/models/"
+    history = history_of(
+        {models + "llama.py": LOADER_BARE, models + "lfm2.py": ""},
+        {models + "llama.py": LOADER_GUARDED, models + "lfm2.py": LFM2},
+    )
+    (lookup,) = [
+        lin
+        for lin in history.lineages
+        if lin.occurrences[0][1].path.endswith("llama.py") and not lin.occurrences[0][1].template
+    ]
+    assert [v for v, _ in lookup.occurrences] == [0]  # ends: not continued in lfm2.py
+    (copy,) = [lin for lin in history.lineages if lin.last[1].path.endswith("lfm2.py")]
+    assert [v for v, _ in copy.occurrences] == [1]
+
+
+def test_a_statement_whose_file_and_class_were_renamed_together_is_followed():
+    """The old function has no site left in the new release (the module was renamed and its
+    class with it): the same statement in the like-named method is the same check, moved."""
+    history = history_of(
+        {
+            "sglang/srt/models/llama.py": LOADER_BARE.replace(
+                "            if param is None:\n", ""
+            ).replace(
+                '                logger.warning(f"Parameter {name} not found in params_dict of the '
+                'llama model")\n',
+                "",
+            )
+        },
+        {"sglang/srt/models/lfm2.py": LFM2},
+    )
+    (lineage,) = history.lineages
+    assert [s.path.rsplit("/", 1)[-1] for _, s in lineage.occurrences] == ["llama.py", "lfm2.py"]
+
+
+def history_with_classes(*trees: dict[str, str]) -> History:
+    """As :func:`history_of`, each release given the classes it defines (as a build does)."""
+    history = History()
+    for n, tree in enumerate(trees):
+        results = [visit_source(p, dedent(code).encode()) for p, code in sorted(tree.items())]
+        classes = {(c.path, c.name): c.bases for r in results for c in r.classes}
+        history.add(f"0.{n}", resolve(results).sites, classes)
+    return history
+
+
+LOADER_SILENT = """
+class LlamaForCausalLM:
+    def load_weights(self, weights):
+        params_dict = dict(self.named_parameters())
+        for name, w in weights:
+            if name not in params_dict:
+                continue
+"""
+
+
+def test_a_statement_whose_class_lives_on_is_not_followed_into_another_class_elsewhere():
+    """The guarded loader has no site left at all, but its class is still defined in its file:
+    the like-named method of another file's class (no base of it) is another check."""
+    models = "sglang/srt/models/"
+    history = history_with_classes(
+        {models + "llama.py": LOADER_BARE},
+        {models + "llama.py": LOADER_SILENT, models + "lfm2.py": LFM2},
+    )
+    (lookup,) = [
+        lin
+        for lin in history.lineages
+        if lin.occurrences[0][1].path.endswith("llama.py") and not lin.occurrences[0][1].template
+    ]
+    assert [v for v, _ in lookup.occurrences] == [0]
+
+
+SCHEDULER_BEFORE = """
+class Scheduler:
+    def process_batch_result_prefill(self, batch, result):
+        assert result.extend_input_len_per_req is not None
+"""
+SCHEDULER_AFTER = """
+from sglang.srt.managers.scheduler_output_processor_mixin import SchedulerOutputProcessorMixin
+
+class Scheduler(SchedulerOutputProcessorMixin):
+    def event_loop(self):
+        pass
+"""
+MIXIN = """
+class SchedulerOutputProcessorMixin:
+    def process_batch_result_prefill(self, batch, result):
+        assert result.extend_input_len_per_req is not None
+"""
+
+
+def test_a_statement_moved_into_a_mixin_its_class_inherits_is_followed():
+    """The method left `Scheduler` for a mixin `Scheduler` inherits, in a file of its own: the
+    class lives on, but the site moved with its method."""
+    managers = "sglang/srt/managers/"
+    history = history_with_classes(
+        {managers + "scheduler.py": SCHEDULER_BEFORE},
+        {
+            managers + "scheduler.py": SCHEDULER_AFTER,
+            managers + "scheduler_output_processor_mixin.py": MIXIN,
+        },
+    )
+    (lineage,) = history.lineages
+    assert [s.path.rsplit("/", 1)[-1] for _, s in lineage.occurrences] == [
+        "scheduler.py",
+        "scheduler_output_processor_mixin.py",
+    ]
+
+
 # modelled on sglang 0.5.6.post2 -> 0.5.7: the scheduler's watchdog became a shared helper that
 # names what it watches and whether it is soft; the log line kept every word, in order, and
 # grew; nothing of its place (file, function, guard) stayed

@@ -75,6 +75,8 @@ class ReleaseSites(Record):
     sites: tuple[Site, ...]
     paths: tuple[str, ...]
     skipped: int
+    classes: Mapping[tuple[str, str], tuple[str, ...]] | None = None
+    """(path, class name) -> the class's bases as written, of every class the release defines."""
 
 
 def release_sites(source: str | Path, version: str, project: str, cache: FileCache) -> ReleaseSites:
@@ -82,7 +84,8 @@ def release_sites(source: str | Path, version: str, project: str, cache: FileCac
     results = cache.walk(files)
     resolved = resolve(results)
     skipped = sum(1 for r in results if r.error is not None)
-    return ReleaseSites(version, resolved.sites, tuple(f.path for f in files), skipped)
+    classes = {(c.path, c.name): c.bases for r in results for c in r.classes}
+    return ReleaseSites(version, resolved.sites, tuple(f.path for f in files), skipped, classes)
 
 
 # ------------------------------------------------------------------------------- wordings
@@ -628,7 +631,7 @@ def build_history(
     for version, source in sources:
         got = release_sites(source, version, project, cache)
         r = len(history.releases)
-        history.add(version, got.sites)
+        history.add(version, got.sites, got.classes)
         for p in got.paths:
             paths.setdefault(p, set()).add(r)
         if progress is not None:

@@ -9,7 +9,9 @@ at R-1 in three passes:
 2. **Similar**: every site left over is scored against every lineage left over that shares a
    block with it (the same path, file name, last part of the function name, or masked
    template), see :func:`score`; pairs at or above :data:`THRESHOLD` are taken greedily,
-   best first.
+   best first. A site without a message is not followed into another file while its own
+   function still has sites in its file, or its class is still defined there and the other
+   site's class is not one of its bases (:func:`_left_behind`).
 3. **Revival**: a site still left over continues a lineage that ended at most
    :data:`REVIVAL_GAP` releases ago if path, function, exception and template are all the
    same (a file left out of a release, then back): the wording gets a gap.
@@ -62,7 +64,7 @@ from __future__ import annotations
 
 import posixpath
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 from rapidfuzz import fuzz, process
 
@@ -322,17 +324,48 @@ def _blocks(site: Site) -> Iterable[tuple[str, str]]:
         yield ("message", masked)
 
 
+def _left_behind(
+    old: Site,
+    new: Site,
+    alive: set[tuple[str, str]],
+    classes: Mapping[tuple[str, str], tuple[str, ...]] | None,
+) -> bool:
+    """A site worded by its statement alone (no message: its place is all it is) that stayed
+    where it was in the new release, so the same statement in another file is another check:
+    its function still has sites in its own file (edited, not moved), or its class is still
+    defined there and the other site's class is neither it nor one of its bases (a method
+    moved into a mixin its class inherits did move). ``param = params_dict[name]`` guarded in
+    ``LlamaForCausalLM.load_weights`` is not ``lfm2.py``'s
+    ``Lfm2BidirectionalModel.load_weights``."""
+    if not _statement_worded(old) or new.path == old.path:
+        return False
+    if (old.path, old.function) in alive:
+        return True
+    owner = _owner(old.function)
+    if not owner or classes is None or (old.path, owner) not in classes:
+        return False
+    other = _owner(new.function)
+    return other != owner and other not in classes[(old.path, owner)]
+
+
 def _similar(
-    old: Sequence[Site], new: Sequence[Site], olds: Sequence[int], news: Sequence[int]
+    old: Sequence[Site],
+    new: Sequence[Site],
+    olds: Sequence[int],
+    news: Sequence[int],
+    classes: Mapping[tuple[str, str], tuple[str, ...]] | None = None,
 ) -> list[Pairing]:
     index: dict[tuple[str, str], list[int]] = defaultdict(list)
     for i in olds:
         for block in _blocks(old[i]):
             index[block].append(i)
     scored: list[tuple[float, int, int, int, Score]] = []
+    alive = {(site.path, site.function) for site in new}
     for j in news:
         cands = sorted({i for block in _blocks(new[j]) for i in index.get(block, ())})
         for i in cands:
+            if _left_behind(old[i], new[j], alive, classes):
+                continue
             s = score(old[i], new[j])
             if s is not None and s.total >= THRESHOLD:
                 scored.append((-s.total, abs(old[i].line - new[j].line), i, j, s))
@@ -572,16 +605,20 @@ def _inside_word(text: str, start: int, end: int) -> bool:
     return end < len(text) and _word_char(text[end - 1]) and _word_char(text[end])
 
 
-def pair(old: Sequence[Site], new: Sequence[Site]) -> list[Pairing]:
+def pair(
+    old: Sequence[Site],
+    new: Sequence[Site],
+    classes: Mapping[tuple[str, str], tuple[str, ...]] | None = None,
+) -> list[Pairing]:
     """Which new site continues which old one (passes 1 and 2 of the module docstring);
-    sorted by new index."""
+    sorted by new index. ``classes``: the new release's classes (:func:`_left_behind`)."""
     pairs = _exact(old, new)
     taken_old = {p.old for p in pairs}
     taken_new = {p.new for p in pairs}
     rest_old = [i for i in range(len(old)) if i not in taken_old]
     rest_new = [j for j in range(len(new)) if j not in taken_new]
     if rest_old and rest_new:
-        pairs += _similar(old, new, rest_old, rest_new)
+        pairs += _similar(old, new, rest_old, rest_new, classes)
         for follow in (_verbatim, _same_words_in_file, _moved, _grown, _generalised):
             taken_old = {p.old for p in pairs}
             taken_new = {p.new for p in pairs}
@@ -672,12 +709,18 @@ class History:
                 out[j] = n
         return out
 
-    def add(self, version: str, sites: Sequence[Site]) -> None:
-        """Continue the lineages with the sites of the next release ``version``."""
+    def add(
+        self,
+        version: str,
+        sites: Sequence[Site],
+        classes: Mapping[tuple[str, str], tuple[str, ...]] | None = None,
+    ) -> None:
+        """Continue the lineages with the sites of the next release ``version`` (``classes``:
+        the classes it defines, when known: :func:`_left_behind`)."""
         r = len(self.releases)
         self.releases.append(version)
         old = [self.lineages[n].last[1] for n in self.alive]
-        pairs = pair(old, sites)
+        pairs = pair(old, sites, classes)
         owner: dict[int, int] = {}
         for pr in pairs:
             owner[pr.new] = self.alive[pr.old]
