@@ -93,6 +93,22 @@ def test_a_traceback_under_a_prefixed_record_is_read_by_that_record(view):
     assert _paths(exp)[0] == SERVER
 
 
+def test_the_record_above_is_found_below_a_progress_bar_redrawn_with_carriage_returns(view):
+    """The lines are numbered as the parser numbers them (a lone \\r breaks a line): the
+    record read is the images part's, above the traceback, not the server's, logged after it."""
+    text = (
+        "[03-01 10:00:00] worker loop failed:\n"
+        "Loading 10%\rLoading 50%\rLoading 100%\n"
+        "Traceback (most recent call last):\n"
+        '  File "x.py", line 1, in run\n'
+        "RuntimeError: Worker 3 has stopped responding. Look at the worker's own log above.\n"
+        "[2026-03-01 10:00:09 TP0] shutting down\n"
+        "[2026-03-01 10:00:10 TP0] bye\n"
+    )
+    (exp,) = explain_text(text, view)
+    assert _paths(exp)[0] == IMAGES
+
+
 RAISED = "You must pass exactly one of ids or embeds to this model"
 
 

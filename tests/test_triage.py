@@ -121,3 +121,23 @@ def test_groups_key_on_the_first_line_of_the_message():
     (group,) = acc.result()
     assert group.error.message == "boom" and group.error.count == 2
     assert (group.first_seen, group.last_seen, group.files) == ("a", "b", ("f", "g"))
+
+
+def test_a_progress_bar_redrawn_with_carriage_returns_keeps_the_dates_in_place(tmp_path):
+    """A progress bar redraws itself with a lone \\r: the parser counts each redraw as a line,
+    so the lines read for an error's date are numbered the same way; else the record logged
+    after the error (here 10:09) is taken for its date."""
+    log = tmp_path / "node0.log"
+    log.write_bytes(
+        b"[2026-10-02 10:00:00] Load weight begin.\n"
+        b"Loading shards:  10%\rLoading shards:  50%\rLoading shards: 100%\n"
+        b"[2026-10-02 10:00:05] Load weight end.\n"
+        b"Traceback (most recent call last):\n"
+        b'  File "/sgl/python/sglang/srt/models/llama.py", line 7, in load\n'
+        b"    raise ValueError('the end')\n"
+        b"ValueError: the end\n"
+        b"[2026-10-02 10:09:00] Shutting down.\n"
+        b"[2026-10-02 10:09:01] Bye.\n"
+    )
+    (group,) = _scan([log]).groups
+    assert (group.first_seen, group.last_seen) == ("2026-10-02 10:00:05", "2026-10-02 10:00:05")

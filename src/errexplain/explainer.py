@@ -54,7 +54,7 @@ from errexplain.models import (
     at_sites,
 )
 from errexplain.parse import parse_traceback
-from errexplain.parse.lines import BREAK_MARK, pasted_line, readable
+from errexplain.parse.lines import BREAK_MARK, pasted_line, pasted_lines, readable
 
 if TYPE_CHECKING:
     from collections.abc import Iterator, Mapping, Sequence
@@ -1290,7 +1290,6 @@ def _whole_known_lines(
     """The lines that are a known message whole (backticks aside), at BESIDE_SCORE or more:
     beside a traceback cut before its exception line, the error the paste shows (the lines after
     it a summary of where it went)."""
-    from errexplain.parse.lines import pasted_lines
 
     lines = pasted_lines(text)  # (numbered as the errors' line_no)
 
@@ -1750,7 +1749,7 @@ def _log_line(text: str, line_no: int, patterns: tuple[str, ...]) -> tuple[str, 
 
     if line_no <= 0:
         return None
-    head = text.split("\n", line_no)[:line_no]  # (the lines up to the error's own)
+    head = pasted_lines(text)[:line_no]  # (the lines up to the error's own, as numbered)
     lines = clean_lines("\n".join(head[max(0, line_no - 1 - LOG_LOOKBACK) :]))
     compiled = [compile_regex(p) for p in patterns]
     for ln in reversed(lines):
@@ -2258,7 +2257,7 @@ def _bare_candidates(
     fuller readings is known well (`Health check failed.` of a longer quoted message would match
     a shorter template loosely). `quoted`: only the parts in quotes or backticks;
     `records_only`: only log records' messages as printed."""
-    from errexplain.parse.lines import clean_lines, labelled_text, pasted_lines, title_text
+    from errexplain.parse.lines import clean_lines, labelled_text, title_text
 
     cleaned = list(clean_lines(text))
     raw = pasted_lines(text) if quoted else []

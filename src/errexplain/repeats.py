@@ -19,6 +19,7 @@ import re
 from itertools import accumulate, repeat
 
 from errexplain._startup import TYPE_CHECKING, replace
+from errexplain.parse.lines import pasted_lines
 from errexplain.parse.stamps import stamp
 from errexplain.parse.traceback import _key as parser_key
 from errexplain.parse.units import self_contained
@@ -163,6 +164,12 @@ class _Merged:
             self.hi = d
 
 
+def _breaks(data: bytes, end: int) -> int:
+    """Line breaks in ``data[:end]`` as the parser counts them: `\n`, and a lone `\r` (a
+    progress bar's redraw)."""
+    return data.count(b"\n", 0, end) + data.count(b"\r", 0, end) - data.count(b"\r\n", 0, end)
+
+
 def fold_units(
     data: bytes,
     memo: Memo,
@@ -301,7 +308,7 @@ def _finish(
 
     def lines() -> list[str]:
         if not text:
-            text.extend(data.decode("utf-8", errors="replace").split("\n"))
+            text.extend(pasted_lines(data.decode("utf-8", errors="replace")))
         return text
 
     complete = any(not m.first.err.truncated for m in merged.values())
@@ -310,7 +317,7 @@ def _finish(
         err = m.first.err
         if complete and err.truncated:
             continue
-        no = err.line_no + data.count(b"\n", 0, m.pos)
+        no = err.line_no + _breaks(data, m.pos)
         err = replace(err, count=m.count, ranks=tuple(m.ranks), line_no=no)
         exact = shown[pid] == m.hits  # no line outside its own units shows its text
         when = [m.lo, m.hi] if exact and m.lo is not None else dates(lines(), err)

@@ -25,6 +25,7 @@ from errexplain._startup import TYPE_CHECKING, Record
 from errexplain.input.logs import HEADER, expand, open_log, quiet_split, regions
 from errexplain.models import RaisedError
 from errexplain.parse import parse_traceback
+from errexplain.parse.lines import pasted_lines
 from errexplain.parse.stamps import stamp
 from errexplain.repeats import Memo, fold_units, seamless
 
@@ -181,7 +182,7 @@ def _fold(acc: _Acc, data: bytes, name: str, memo: Memo | None = None) -> int:
     errors = parse_traceback(text)
     if not errors:
         return len(data)
-    lines = text.split("\n")
+    lines = pasted_lines(text)  # (numbered as the parser numbers them: a lone \r breaks too)
     for err in errors:
         acc.add(err, _dates(lines, err), (name,), _sample(lines, err.line_no))
     return len(data)
