@@ -100,12 +100,24 @@ NOISE: dict[str, Callable[[str], str]] = {
     "docblock": lambda t: (
         "/**\n" + "\n".join((" * " + ln).rstrip() for ln in t.split("\n")) + "\n */"
     ),
+    # a terminal's log, captured whole: a progress bar above, redrawn with lone carriage returns
+    "progress bar": lambda t: (
+        "\r".join(
+            f"Loading safetensors checkpoint shards: {p:3d}% Completed | {p // 25}/4"
+            for p in range(0, 101, 25)
+        )
+        + "\n"
+        + t
+    ),
 }
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--split", choices=["dev"], default="dev")
+    ap.add_argument(
+        "--only", action="append", choices=sorted(NOISE), help="this dressing only (repeatable)"
+    )
     args = ap.parse_args(argv)
     from errexplain.catalog.store import load
     from errexplain.explainer import explain_text
@@ -122,6 +134,8 @@ def main(argv: list[str] | None = None) -> int:
     kept = [c for c in cases if right(c["text"], c)[0]]
     print(f"{args.split}: {len(kept)} of {len(cases)} pastes right as pasted, each dressed in:")
     for name, dress in NOISE.items():
+        if args.only and name not in args.only:
+            continue
         lost: Counter[str] = Counter()
         for case in kept:
             ok, why = right(dress(case["text"]), case)
