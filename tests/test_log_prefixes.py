@@ -82,31 +82,32 @@ def test_the_log_prefix_picks_the_part_that_logs_so(view, line, first):
         assert exp.matches[0].score >= exp.matches[1].score
 
 
-def test_a_traceback_under_a_prefixed_record_is_read_by_that_record(view):
-    text = (
-        "[2026-03-01 10:00:00 TP0] worker loop failed:\n"
-        "Traceback (most recent call last):\n"
-        '  File "x.py", line 1, in run\n'
-        "RuntimeError: Worker 3 has stopped responding. Look at the worker's own log above.\n"
-    )
-    (exp,) = explain_text(text, view)
-    assert _paths(exp)[0] == SERVER
+TRACEBACK = (
+    "Traceback (most recent call last):\n"
+    '  File "x.py", line 1, in run\n'
+    "RuntimeError: Worker 3 has stopped responding. Look at the worker's own log above.\n"
+)
 
 
-def test_the_record_above_is_found_below_a_progress_bar_redrawn_with_carriage_returns(view):
-    """The lines are numbered as the parser numbers them (a lone \\r breaks a line): the
-    record read is the images part's, above the traceback, not the server's, logged after it."""
-    text = (
-        "[03-01 10:00:00] worker loop failed:\n"
-        "Loading 10%\rLoading 50%\rLoading 100%\n"
-        "Traceback (most recent call last):\n"
-        '  File "x.py", line 1, in run\n'
-        "RuntimeError: Worker 3 has stopped responding. Look at the worker's own log above.\n"
-        "[2026-03-01 10:00:09 TP0] shutting down\n"
-        "[2026-03-01 10:00:10 TP0] bye\n"
-    )
+@pytest.mark.parametrize(
+    ("text", "first"),
+    [
+        ("[2026-03-01 10:00:00 TP0] worker loop failed:\n" + TRACEBACK, SERVER),
+        # the lines are numbered as the parser numbers them (a progress bar's lone \r breaks a
+        # line): the record read is the images part's, above the traceback, not the server's,
+        # logged after it
+        (
+            "[03-01 10:00:00] worker loop failed:\n"
+            "Loading 10%\rLoading 50%\rLoading 100%\n"
+            + TRACEBACK
+            + "[2026-03-01 10:00:09 TP0] shutting down\n[2026-03-01 10:00:10 TP0] bye\n",
+            IMAGES,
+        ),
+    ],
+)
+def test_a_traceback_under_a_prefixed_record_is_read_by_that_record(view, text, first):
     (exp,) = explain_text(text, view)
-    assert _paths(exp)[0] == IMAGES
+    assert _paths(exp)[0] == first
 
 
 RAISED = "You must pass exactly one of ids or embeds to this model"

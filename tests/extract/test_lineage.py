@@ -9,6 +9,7 @@ import pytest
 from errexplain.extract.lineage import (
     THRESHOLD,
     History,
+    Lineage,
     Site,
     message_similarity,
     pair,
@@ -405,6 +406,16 @@ def test_the_same_statement_in_another_function_is_another_check():
     assert len(history.lineages) == 2
 
 
+def _llama_lookup(history: History) -> Lineage:
+    """The lineage of llama.py's message-less site (the `params_dict` lookup)."""
+    (lookup,) = [
+        lin
+        for lin in history.lineages
+        if lin.occurrences[0][1].path.endswith("llama.py") and not lin.occurrences[0][1].template
+    ]
+    return lookup
+
+
 # modelled on sglang 0.5.16 -> 0.5.17: LlamaForCausalLM.load_weights guarded its
 # `param = params_dict[name]` (no KeyError left there; the function goes on logging), while the
 # LFM2 model's file, beside it, has the same statement in a method of the same name
@@ -444,11 +455,7 @@ def test_a_statement_whose_function_lives_on_is_not_followed_into_another_file()
         {models + "llama.py": LOADER_BARE, models + "lfm2.py": ""},
         {models + "llama.py": LOADER_GUARDED, models + "lfm2.py": LFM2},
     )
-    (lookup,) = [
-        lin
-        for lin in history.lineages
-        if lin.occurrences[0][1].path.endswith("llama.py") and not lin.occurrences[0][1].template
-    ]
+    lookup = _llama_lookup(history)
     assert [v for v, _ in lookup.occurrences] == [0]  # ends: not continued in lfm2.py
     (copy,) = [lin for lin in history.lineages if lin.last[1].path.endswith("lfm2.py")]
     assert [v for v, _ in copy.occurrences] == [1]
@@ -501,11 +508,7 @@ def test_a_statement_whose_class_lives_on_is_not_followed_into_another_class_els
         {models + "llama.py": LOADER_BARE},
         {models + "llama.py": LOADER_SILENT, models + "lfm2.py": LFM2},
     )
-    (lookup,) = [
-        lin
-        for lin in history.lineages
-        if lin.occurrences[0][1].path.endswith("llama.py") and not lin.occurrences[0][1].template
-    ]
+    lookup = _llama_lookup(history)
     assert [v for v, _ in lookup.occurrences] == [0]
 
 

@@ -363,24 +363,30 @@ def test_a_few_generic_words_inside_a_long_message_are_not_a_match():
     assert rank(view, "Server error: " + msg, "").hits
 
 
-def test_a_message_whose_paster_elided_text_matches_in_parts():
-    from errexplain.catalog.memory import MemoryCatalog
-    from errexplain.match.rank import rank
+def _lone_template(path: str, function: str, exception: str, template: str) -> MemoryCatalog:
+    """A catalog of one derived entry raising `template` at line 3 of `path`."""
     from errexplain.models import Entry, Source, make_id
 
+    return MemoryCatalog(
+        (
+            Entry(
+                id=make_id("pkg", path, f"{function}#3", template),
+                project="pkg",
+                exception=exception,
+                template=template,
+                source=Source("pkg", "1.0", path, 3, function, None),
+                derived=True,
+            ),
+        )
+    )
+
+
+def test_a_message_whose_paster_elided_text_matches_in_parts():
     tmpl = (
         "alloc_req_slots runs out of memory. Please set a smaller number for "
         "`--max-running-requests`. available_size=<a>, num_reqs=<n>, "
     )
-    e = Entry(
-        id=make_id("pkg", "pkg/alloc.py", "alloc#3", tmpl),
-        project="pkg",
-        exception="RuntimeError",
-        template=tmpl,
-        source=Source("pkg", "1.0", "pkg/alloc.py", 3, "alloc", None),
-        derived=True,
-    )
-    view = MemoryCatalog((e,))
+    view = _lone_template("pkg/alloc.py", "alloc", "RuntimeError", tmpl)
     for msg in (
         "alloc_req_slots runs out of memory ... available_size=6, num_reqs=16",
         "alloc_req_slots runs out of memory … available_size=6, num_reqs=16",
@@ -408,22 +414,12 @@ def test_a_middle_quoted_with_its_values_in_place_is_a_match(msg, found):
     """A paster quotes the middle of a long message (`(a=768 / b=8) % c=128 == 0` of `... make
     sure ({a=} / {b=}) % {c=} == 0 where ...`), cut at both ends: when two or more values lie
     between the template's literal text, the part counts as a prefix of it would."""
-    from errexplain.models import Entry, Source, make_id
-
     tmpl = (
         "For sharded models, please make sure (num_attention_heads=<heads> / tp_size=<tp_size>) % "
         "page_rows=<page_rows> == 0 where tp_size is the tensor parallel size divided by the "
         "expert parallel size. You can fix this by setting the sizes correctly."
     )
-    e = Entry(
-        id=make_id("pkg", "pkg/shard.py", "shard#3", tmpl),
-        project="pkg",
-        exception="ValueError",
-        template=tmpl,
-        source=Source("pkg", "1.0", "pkg/shard.py", 3, "check", None),
-        derived=True,
-    )
-    r = rank(MemoryCatalog((e,)), msg, "ValueError")
+    r = rank(_lone_template("pkg/shard.py", "check", "ValueError", tmpl), msg, "ValueError")
     # (a lone template far ahead of any other may still be offered as probable)
     own = [h for h in r.hits if not any(w.startswith("probable") for w in h.reasons)]
     assert bool(own) is found
