@@ -420,6 +420,42 @@ def test_parameter_dict_lookups_are_keyerror_sites():
     assert "not a parameter of this model" in text
 
 
+EARLY_EXITS = """
+class Model:
+    def load_weights(self, weights, mapping):
+        params_dict = dict(self.named_parameters())
+        for name, w in weights:
+            if name.endswith(".bias") and name not in params_dict:
+                continue  # one term of an `and`: guards nothing
+            a = params_dict[name]
+            if "rotary" in name or name not in params_dict:
+                continue  # one term of an `or` guards
+            b = params_dict[name]  # guarded
+            for param_name, weight_name in mapping:
+                c = params_dict[name]  # guarded: the loop does not bind `name`
+            for shard in range(2):
+                d = params_dict[name]  # not guarded: bound again below, for the next turn
+                name = name.replace("a", "b")
+            e = params_dict[name]  # not guarded: bound in the loop above
+            if name not in params_dict:
+                return None
+            name = name + ".weight"
+            f = params_dict[name]  # not guarded: bound again after the exit
+            if name not in params_dict:
+                raise KeyError(name)
+            g = params_dict[name]  # guarded
+        h = params_dict[name]  # not guarded: the guard was inside the loop's turn
+"""
+
+
+def test_a_lookup_below_an_early_exit_on_the_missing_key_is_no_site():
+    """`if name not in params_dict: continue` (or break, return, raise), then
+    `param = params_dict[name]`: the lookup cannot raise while `name` is not bound again, in
+    its block or any block inside it that does not bind it."""
+    found = [s.statement.split(" =")[0] for s in sites(EARLY_EXITS) if s.kind == "lookup"]
+    assert found == ["a", "d", "e", "f", "h"]
+
+
 # --- helpers of other modules ----------------------------------------------------------------
 COMMON = """
 def raise_error_or_warn(obj, strict, counter_name, message, log_interval=1000):

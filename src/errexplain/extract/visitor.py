@@ -138,6 +138,92 @@ def _child_bodies(node: ast.stmt) -> Iterator[list[ast.stmt]]:
         yield case.body
 
 
+_EXITS = (ast.Continue, ast.Break, ast.Return, ast.Raise)
+
+
+def _exit_guard(stmt: ast.stmt) -> tuple[str, str] | None:
+    """(key, dict) when `stmt` is an early exit on a missing key, `if k not in d: continue`
+    (or `break`, `return`, `raise`; `not in` may be one term of an `or`): below it, in its
+    block, `d[k]` cannot raise a KeyError until `k` is assigned again."""
+    if not isinstance(stmt, ast.If) or stmt.orelse or not stmt.body:
+        return None
+    if not all(isinstance(s, _EXITS) for s in stmt.body):
+        return None
+    test = stmt.test
+    terms = test.values if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.Or) else [test]
+    for term in terms:
+        if (
+            isinstance(term, ast.Compare)
+            and len(term.ops) == 1
+            and isinstance(term.ops[0], ast.NotIn)
+            and isinstance(term.left, ast.Name)
+            and isinstance(term.comparators[0], ast.Name)
+        ):
+            return term.left.id, term.comparators[0].id
+    return None
+
+
+def _binds(stmt: ast.stmt) -> set[str]:
+    """The plain names a statement binds, at its own level or in the blocks inside it
+    (assignments, loop and `with` targets, `:=`); nested functions and classes aside."""
+    out: set[str] = set()
+    todo: list[ast.AST] = [stmt]
+    while todo:
+        node = todo.pop()
+        targets: list[ast.expr] = []
+        if isinstance(node, ast.Assign):
+            targets = list(node.targets)
+        elif isinstance(node, (ast.AugAssign, ast.AnnAssign, ast.For, ast.AsyncFor, ast.NamedExpr)):
+            targets = [node.target]
+        elif isinstance(node, (ast.With, ast.AsyncWith)):
+            targets = [i.optional_vars for i in node.items if i.optional_vars is not None]
+        out.update(n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name))
+        todo.extend(
+            child
+            for child in ast.iter_child_nodes(node)
+            if not isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
+        )
+    return out
+
+
+def exit_guarded(body: list[ast.stmt]) -> set[int]:
+    """The ids of the `x = d[k]` statements of a function's body that an early exit above them
+    guards (:func:`_exit_guard`), in their block or one that encloses it, with `k` not assigned
+    in between: `if name not in params_dict: continue` then `param = params_dict[name]`. Nested
+    functions and classes are left to their own walk."""
+    found: set[int] = set()
+
+    def walk(stmts: list[ast.stmt], inherited: frozenset[tuple[str, str]]) -> None:
+        active = set(inherited)
+        for stmt in stmts:
+            if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                continue
+            value = stmt.value if isinstance(stmt, ast.Assign) else None
+            if (
+                isinstance(value, ast.Subscript)
+                and isinstance(value.value, ast.Name)
+                and isinstance(value.slice, ast.Name)
+                and (value.slice.id, value.value.id) in active
+            ):
+                found.add(id(stmt))
+            inner = frozenset(active)
+            if isinstance(stmt, (ast.For, ast.AsyncFor, ast.While)):
+                # a key bound anywhere in a loop is bound again before the next turn's lookup
+                bound = _binds(stmt)
+                inner = frozenset(g for g in active if g[0] not in bound)
+            for child in _child_bodies(stmt):
+                walk(child, inner)
+            bound = _binds(stmt)
+            if bound:
+                active = {g for g in active if g[0] not in bound}
+            guard = _exit_guard(stmt)
+            if guard is not None:
+                active.add(guard)
+
+    walk(body, frozenset())
+    return found
+
+
 class SiteVisitor:
     """Collects :class:`Site` and :class:`ClassInfo` records from one module's tree.
 
@@ -164,6 +250,7 @@ class SiteVisitor:
         self._scopes: list[Scope] = [Scope(tree.body)]
         self._owners: list[ast.ClassDef | None] = [None]  # the class whose body is visited
         self._guards: list[list[tuple[ast.expr, bool]]] = [[]]
+        self._exit_guarded: list[set[int]] = [set()]
         self._handling: list[list[str]] = [[]]
 
     # --- structure -------------------------------------------------------------------------
@@ -189,10 +276,12 @@ class SiteVisitor:
             self._scopes.append(Scope(func.body, self._scopes[-1], func, self._owners[-1]))
         self._owners.append(node if isinstance(node, ast.ClassDef) else None)
         self._guards.append([])
+        self._exit_guarded.append(exit_guarded(node.body) if func is not None else set())
         self._handling.append([])
         for stmt in node.body:
             self.visit(stmt)
         self._handling.pop()
+        self._exit_guarded.pop()
         self._guards.pop()
         self._owners.pop()
         if func is not None:
@@ -537,6 +626,8 @@ class SiteVisitor:
             return
         if any(_member_test(test, name, negated) for test, negated in self._guards[-1]):
             return  # under `if key in params_dict:` it cannot raise
+        if id(node) in self._exit_guarded[-1]:
+            return  # below `if key not in params_dict: continue` neither
         self._add(node, "lookup", "KeyError", NO_MESSAGE, self._condition())
 
     def visit_Return(self, node: ast.Return) -> None:
