@@ -1749,7 +1749,7 @@ def _log_line(text: str, line_no: int, patterns: tuple[str, ...]) -> tuple[str, 
 
     if line_no <= 0:
         return None
-    head = pasted_lines(text)[:line_no]  # (the lines up to the error's own, as numbered)
+    head = pasted_lines(text, line_no)  # (the lines up to the error's own, as numbered)
     lines = clean_lines("\n".join(head[max(0, line_no - 1 - LOG_LOOKBACK) :]))
     compiled = [compile_regex(p) for p in patterns]
     for ln in reversed(lines):

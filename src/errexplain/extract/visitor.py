@@ -206,16 +206,13 @@ def exit_guarded(body: list[ast.stmt]) -> set[int]:
                 and (value.slice.id, value.value.id) in active
             ):
                 found.add(id(stmt))
-            inner = frozenset(active)
-            if isinstance(stmt, (ast.For, ast.AsyncFor, ast.While)):
-                # a key bound anywhere in a loop is bound again before the next turn's lookup
-                bound = _binds(stmt)
-                inner = frozenset(g for g in active if g[0] not in bound)
-            for child in _child_bodies(stmt):
-                walk(child, inner)
             bound = _binds(stmt)
-            if bound:
-                active = {g for g in active if g[0] not in bound}
+            kept = frozenset(g for g in active if g[0] not in bound)
+            # (a key bound anywhere in a loop is bound again before the next turn's lookup)
+            inner = kept if isinstance(stmt, (ast.For, ast.AsyncFor, ast.While)) else active
+            for child in _child_bodies(stmt):
+                walk(child, frozenset(inner))
+            active = set(kept)
             guard = _exit_guard(stmt)
             if guard is not None:
                 active.add(guard)
@@ -250,7 +247,7 @@ class SiteVisitor:
         self._scopes: list[Scope] = [Scope(tree.body)]
         self._owners: list[ast.ClassDef | None] = [None]  # the class whose body is visited
         self._guards: list[list[tuple[ast.expr, bool]]] = [[]]
-        self._exit_guarded: list[set[int]] = [set()]
+        self._exit_guarded: dict[int, set[int]] = {}  # a function's node -> exit_guarded
         self._handling: list[list[str]] = [[]]
 
     # --- structure -------------------------------------------------------------------------
@@ -276,12 +273,10 @@ class SiteVisitor:
             self._scopes.append(Scope(func.body, self._scopes[-1], func, self._owners[-1]))
         self._owners.append(node if isinstance(node, ast.ClassDef) else None)
         self._guards.append([])
-        self._exit_guarded.append(exit_guarded(node.body) if func is not None else set())
         self._handling.append([])
         for stmt in node.body:
             self.visit(stmt)
         self._handling.pop()
-        self._exit_guarded.pop()
         self._guards.pop()
         self._owners.pop()
         if func is not None:
@@ -626,7 +621,11 @@ class SiteVisitor:
             return
         if any(_member_test(test, name, negated) for test, negated in self._guards[-1]):
             return  # under `if key in params_dict:` it cannot raise
-        if id(node) in self._exit_guarded[-1]:
+        func = self._funcs[-1]
+        guarded = self._exit_guarded.get(id(func))
+        if guarded is None:  # (read once a function has a lookup to check)
+            guarded = self._exit_guarded[id(func)] = exit_guarded(func.body)
+        if id(node) in guarded:
             return  # below `if key not in params_dict: continue` neither
         self._add(node, "lookup", "KeyError", NO_MESSAGE, self._condition())
 

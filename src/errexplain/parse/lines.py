@@ -723,14 +723,16 @@ def pasted_line(text: str, no: int) -> str | None:
     (a lone `\\r` breaks a line too, as a progress bar's redraw does), or None."""
     if no <= 0:
         return None
-    lines = _one_break(readable(text)).split("\n", no)
+    lines = pasted_lines(text, no)
     return lines[no - 1] if no <= len(lines) else None
 
 
-def pasted_lines(text: str) -> list[str]:
+def pasted_lines(text: str, upto: int | None = None) -> list[str]:
     """The text's lines as pasted, numbered as :func:`clean_lines` numbers them (from 1 for
-    index 0): what a cleaned line was before its cleaning (an issue title's tag, taken off)."""
-    return _one_break(readable(text)).split("\n")
+    index 0): what a cleaned line was before its cleaning (an issue title's tag, taken off).
+    `upto`: only the first `upto` lines are needed (the rest is not split)."""
+    text = _one_break(readable(text))
+    return text.split("\n") if upto is None else text.split("\n", upto)[:upto]
 
 
 def _dedented(raws: list[str]) -> list[str]:
