@@ -604,3 +604,43 @@ def test_json_encoder_matches_the_json_module_on_any_value():
         assert encode(value) == json.dumps(value, indent=2, ensure_ascii=False)
 
     check()
+
+
+UNRAISABLE_CTRL_C = """
+import sys, time, weakref
+from errexplain.cli import _unraisable
+sys.unraisablehook = _unraisable
+
+class Lock: pass
+
+def cb(_ref):
+    raise KeyboardInterrupt  # Ctrl-C landing in a weakref callback (3.13's module-lock cb)
+
+lock = Lock()
+ref = weakref.ref(lock, cb)
+try:
+    del lock  # the callback runs here; its exception cannot propagate
+    for _ in range(500):
+        time.sleep(0.01)
+    print("not interrupted")
+except KeyboardInterrupt:
+    print("interrupted")
+"""
+
+
+def test_ctrl_c_inside_a_callback_still_interrupts():
+    """The CI failure of stop 49 (Python 3.13): Ctrl-C delivered inside the import system's
+    weakref callback was printed as "Exception ignored ... Traceback" and lost. With errexplain's
+    hook it is delivered again: the run ends interrupted, and nothing is printed."""
+    proc = start([sys.executable, "-c", UNRAISABLE_CTRL_C])
+    out, err = proc.communicate(timeout=60)
+    assert out.decode().strip() == "interrupted"
+    assert err == b""
+
+
+def test_other_unraisable_errors_are_reported_as_usual():
+    code = UNRAISABLE_CTRL_C.replace("raise KeyboardInterrupt", "raise ValueError('x')")
+    proc = start([sys.executable, "-c", code.replace("range(500)", "range(1)")])
+    out, err = proc.communicate(timeout=60)
+    assert out.decode().strip() == "not interrupted"
+    assert b"ValueError: x" in err

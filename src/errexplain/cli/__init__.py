@@ -282,6 +282,7 @@ def main(*, quick_exit: bool = False) -> None:
     import os
 
     gc.disable()  # see the module docstring
+    sys.unraisablehook = _unraisable
 
     if sys.stdin is None:  # started with stdin closed (<&-): read as empty input
         sys.stdin = open(os.devnull)  # noqa: SIM115 - for the life of the process
@@ -300,6 +301,31 @@ def main(*, quick_exit: bool = False) -> None:
     if quick_exit and _RUN.get("piped"):
         _quick_exit(int(code))
     sys.exit(int(code))
+
+
+def _unraisable(unraisable: Any) -> None:
+    """Ctrl-C that lands inside a callback the interpreter cannot raise from (Python 3.13: the
+    weakref callback that drops an import's module lock) would be printed as "Exception ignored
+    in ... Traceback ... KeyboardInterrupt" and then lost, the run going on as if never
+    interrupted. It is delivered again a millisecond later instead (SIGALRM, whose handler
+    raises KeyboardInterrupt once the hook has returned: raised from the hook itself it would be
+    unraisable in turn), so the run ends as Ctrl-C ends it (exit 130, nothing printed). Anything
+    else, and Ctrl-C off the main thread, is reported as the interpreter would."""
+    if unraisable.exc_type is not None and issubclass(unraisable.exc_type, KeyboardInterrupt):
+        import signal
+
+        def again(signum: int, frame: object) -> None:
+            signal.signal(signal.SIGALRM, previous)
+            raise KeyboardInterrupt
+
+        try:
+            previous = signal.signal(signal.SIGALRM, again)
+        except (ValueError, AttributeError):  # not the main thread; no SIGALRM (Windows)
+            pass
+        else:
+            signal.setitimer(signal.ITIMER_REAL, 0.001)
+            return
+    sys.__unraisablehook__(unraisable)
 
 
 def _quick_exit(code: int) -> None:
