@@ -106,6 +106,26 @@ def test_a_catalogued_log_record_beside_a_traceback_is_an_error_too():
     assert exps[1].error.message == "Watchdog timeout (self.watchdog_timeout=300)"
 
 
+def test_an_unprefixed_line_under_a_traceback_that_is_a_catalogued_message_is_an_error_too():
+    """A log record printed without a prefix (a CI job's output, the whole paste indented) under
+    the traceback of the exception it caught: the line is the program's own error beside it
+    (vw004's `Failed to load hf_quant_config.json ...` under the Hub's HTTP error). Lines
+    indented under the traceback's own (its frames and code) and prose around the words are
+    not read so."""
+    view = _two()
+    indented = "".join("    " + ln + "\n" for ln in TRACE.splitlines())
+    text = indented + "    \n    Watchdog timeout (self.watchdog_timeout=300)\n"
+    exps = explain_text(text, view)
+    assert [x.error.type for x in exps] == ["RuntimeError", ""]
+    assert exps[1].matches[0].entry.id == "b" * 16
+    # deeper than the exception line: a frame's code, never a record of its own
+    deeper = indented + "        Watchdog timeout (self.watchdog_timeout=300)\n"
+    assert [x.error.type for x in explain_text(deeper, view)] == ["RuntimeError"]
+    # far below the error (beyond BESIDE_NEAR lines): not beside it
+    far = TRACE + "ok\n" * 20 + "Watchdog timeout (self.watchdog_timeout=300)\n"
+    assert [x.error.type for x in explain_text(far, view)] == ["RuntimeError"]
+
+
 REPORT = _entry("r", "error", "Failed to render prompt <i>: <e>", "gen.py", 40, "log")
 UNKNOWN = "the cache backend refused the layout chosen for this pipeline"
 UNKNOWN_TRACE = (

@@ -1437,7 +1437,11 @@ def _logged_beside(
     within BESIDE_NEAR lines of an error, at most the last BESIDE_LINES of them, are read (a
     long log costs a bounded number of lookups), each distinct text once, never a traceback's
     own prefixed lines; an entry already given first to an error is not repeated; beside a
-    traceback, the parser's noise (a child's sigquit, `Killed`) is left out as it is there."""
+    traceback, the parser's noise (a child's sigquit, `Killed`) is left out as it is there.
+    A line without a log prefix is read as a record when it comes after an error's line and is
+    not indented deeper than the errors' lines (a handler's record printed bare, as a CI job
+    prints it: `Failed to load hf_quant_config.json for model X: <e>` under the Hub's error);
+    deeper lines are a traceback's frames and code."""
     from errexplain.parse.lines import NOISE, structural
 
     taken_lines = {x.error.line_no for x in found}
@@ -1456,13 +1460,16 @@ def _logged_beside(
         for x in found
     )
     near = {n + d for n in taken_lines for d in range(-BESIDE_NEAR, BESIDE_NEAR + 1)}
+    by_no = {ln.no: ln for ln in cleaned}
+    base = min((_indent(by_no[n].text) for n in taken_lines if n in by_no), default=0)
+    after = {n + d for n in taken_lines for d in range(1, BESIDE_NEAR + 1)}
     records = [
         (ln.no, st)
         for i, ln in enumerate(cleaned)
-        if (ln.record or ln.text.strip() in later)
+        if (ln.record or ln.text.strip() in later or (ln.no in after and not ln.fence))
         and ln.no in near
         and ln.no not in taken_lines
-        and not ln.text[:1].isspace()  # (a traceback's frames and code, prefixed line by line)
+        and _indent(ln.text) <= base  # (a traceback's frames and code, indented under it)
         and len(st := ln.text.strip()) >= BARE_MIN_CHARS
         and "Traceback (most recent call last)" not in st
         and not (_announces(st) and _followed(cleaned, i))
@@ -1507,6 +1514,10 @@ def _logged_beside(
         taken_ids.update(twins)
         out.append(_as_error(view, st, no, ranking, twins, text, release))
     return out
+
+
+def _indent(text: str) -> int:
+    return len(text) - len(text.lstrip())
 
 
 def _part_of(x: Explanation, st: str) -> bool:
