@@ -644,3 +644,24 @@ def test_other_unraisable_errors_are_reported_as_usual():
     out, err = proc.communicate(timeout=60)
     assert out.decode().strip() == "not interrupted"
     assert b"ValueError: x" in err
+
+
+def test_no_exception_found_offers_the_nearest_messages_as_guesses(tmp_path):
+    """Exit 1 as before; the hint lists catalogued messages near the text's lines, each with
+    its score, id, site and line, and how to read one."""
+    paste = tmp_path / "prose.md"
+    paste.write_text(
+        "### Describe the bug\n"
+        "When running inference the process aborts due to memory leak detection in "
+        "`token_to_kv_pool_allocator` and `mamba_pool`.\n"
+    )
+    r = run([str(paste)])
+    assert r.exit_code == 1
+    lines = r.stderr.splitlines()
+    assert lines[0].startswith("errexplain: no Python exception found in")
+    assert lines[1].startswith("hint: expected a line shaped")
+    assert "guesses" in lines[2]
+    assert "token_to_kv_pool_allocator memory leak detected!" in lines[3]
+    assert "near line 2" in lines[3]
+    assert lines[-1] == "read one with: errexplain show ID"
+    assert r.stdout == ""

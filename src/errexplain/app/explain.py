@@ -13,7 +13,7 @@ if TYPE_CHECKING:
     from errexplain.app.context import Context
     from errexplain.errors import ExitCode
     from errexplain.input.read import InputText
-    from errexplain.models import Explanation
+    from errexplain.models import Explanation, Match
 
 PROMPT = (
     "errexplain: paste a traceback or log, then press Ctrl-D on an empty line "
@@ -21,12 +21,31 @@ PROMPT = (
 )
 
 
-def _no_error(inp: InputText) -> NothingFound:
+GUESSES_HEAD = (
+    "nearest catalogued messages to lines of the text (guesses: no line reads as an error):"
+)
+NO_ERROR_HINT = "expected a line shaped 'SomeError: message', e.g. the last line of a traceback"
+
+
+def _no_error(inp: InputText, guesses: Sequence[tuple[int, Match]] = ()) -> NothingFound:
+    """Nothing found: the text's first line, and the catalogued messages nearest to its lines
+    as guesses, each with its score, id, site and the line it is nearest to."""
     first = next((ln.strip() for ln in inp.text.splitlines() if ln.strip()), "")
     shown = first[:80] + ("..." if len(first) > 80 else "")
+    hint = NO_ERROR_HINT
+    if guesses:
+        hint += f"\n{GUESSES_HEAD}"
+        for no, m in guesses:
+            e = m.entry
+            text = f"{e.exception}: {e.template}" if e.exception else e.template
+            text = text if len(text) <= 100 else text[:99] + "…"
+            where = f"{e.source.path}:{e.source.line}" if e.source.path else e.project
+            if e.removed_in:
+                where += f", a wording gone in {e.removed_in}"
+            hint += f"\n  {m.score:.2f}  {e.id}  {text}  ({where}; near line {no})"
+        hint += "\nread one with: errexplain show ID"
     return NothingFound(
-        f"no Python exception found in {inp.name} (first line: {shown!r})",
-        hint="expected a line shaped 'SomeError: message', e.g. the last line of a traceback",
+        f"no Python exception found in {inp.name} (first line: {shown!r})", hint=hint
     )
 
 
@@ -57,7 +76,9 @@ def _explain_one(ctx: Context, path: str) -> tuple[InputText, tuple[Explanation,
     release = stated_releases(ctx, view)
     exps, omitted = explain_text_bounded(inp.text, view, cutoff=ctx.opts.cutoff, release=release)
     if not exps:
-        raise _no_error(inp)
+        from errexplain.explainer import nearest_to_lines
+
+        raise _no_error(inp, nearest_to_lines(inp.text, view))
     if omitted:
         ctx.warn(
             f"{len(exps) + omitted:,} distinct errors found: explained the first {ERRORS - 1:,} "
