@@ -66,6 +66,15 @@ def _texts(text: str) -> list[str]:
             "'a' found in sys.modules",
             None,
         ),
+        # vLLM's logger before 0.6.4, printed by sglang 0.1-0.3's vLLM-based loaders (the
+        # date left out by some configurations)
+        ("INFO 11-26 14:23:34 weight_utils.py:243] Using weights", "Using weights", None),
+        (
+            "ERROR 16:58:08 scheduler.py:2626] Scheduler hit an exception:",
+            "Scheduler hit an exception:",
+            None,
+        ),
+        ("ERROR 05-26 16:58:08 not a file] x", "ERROR 05-26 16:58:08 not a file] x", None),
         # sglang's prefix with its stamp left out by the paster: the ranks alone
         ("[TP0] Watchdog timeout", "Watchdog timeout", "TP0"),
         (

@@ -1050,3 +1050,33 @@ def test_escaped_line_breaks_elsewhere_stay_as_printed():
     """Only a traceback's escapes are read: a message holding `\\n` as text stays one line."""
     (err,) = parse_traceback("ValueError: bad separator '\\n' in 'a\\nb'")
     assert (err.type, err.message) == ("ValueError", "bad separator '\\n' in 'a\\nb'")
+
+
+VLLM_LOGGED = (
+    "ERROR 12-05 20:24:46 engine.py:366]     param = params_dict[name]\n"
+    "ERROR 12-05 20:24:46 engine.py:366]             ~~~~~~~~~~~^^^^^^\n"
+    "ERROR 12-05 20:24:46 engine.py:366]     raise ValueError(\n"
+    "ERROR 12-05 20:24:46 engine.py:366] KeyError: 'language_model.embed_tokens.weight'\n"
+)
+
+
+def test_a_traceback_logged_line_by_line_gives_no_error_per_code_line():
+    """A logger that prints a traceback line by line (vLLM's prefix on each, the paste cut below
+    the header): its code lines, indented under the prefix deeper than its messages, are not
+    errors of their own (`raise ValueError(` read as a repr, `param = params_dict[name]` as an
+    error log line); the exception line is."""
+    got = parse_traceback(VLLM_LOGGED)
+    assert [(e.type, e.message) for e in got] == [
+        ("KeyError", "'language_model.embed_tokens.weight'")
+    ]
+
+
+def test_a_level_padded_to_a_width_indents_every_message_alike():
+    """`%(levelname)-8s`: every record's text starts after the same padding; none is a code
+    line, each error record is read."""
+    text = (
+        "2025-04-17 19:46:42.566927 ERROR    [975] read rpc body failed, error msg:End of file.\n"
+        "2025-04-17 19:46:42.566977 ERROR    [953] read rpc body failed, error msg:End of file.\n"
+    )
+    got = parse_traceback(text)
+    assert [e.message for e in got][:1] == ["[975] read rpc body failed, error msg:End of file."]

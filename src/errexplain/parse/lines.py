@@ -96,6 +96,16 @@ _PREFIXES: tuple[tuple[re.Pattern[str], bool], ...] = (
         ),
         False,
     ),
+    # vLLM's logger before 0.6.4 (`%(levelname)s %(asctime)s %(filename)s:%(lineno)d] `, the
+    # date as `%m-%d %H:%M:%S`), which sglang 0.1-0.3 printed through its vLLM-based loaders:
+    # `INFO 11-26 14:23:34 weight_utils.py:243] `; the date is left out by some configurations
+    (
+        compile_regex(
+            rf"{_LEVEL} (?:\d\d-\d\d )?\d\d:\d\d:\d\d(?:\.\d{{1,9}})? "
+            r"[\w.-]{1,100}\.py:\d{1,7}\] ?"
+        ),
+        False,
+    ),
     (_RAY_PREFIX, True),
     (
         compile_regex(

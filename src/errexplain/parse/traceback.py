@@ -364,6 +364,7 @@ def secondary_candidates(
     """The errors `_secondary` considers, before those that echo an exception are dropped."""
     out = _body_errors(bodies, covered)
     cut = {e.line_no: e for e in primary if e.truncated}
+    records = _Records(lines)
     for idx, ln in enumerate(lines):
         no, text, rank, prefix, _, fence = ln  # (unpacked: this loop sees every line)
         if ": error: " in text and no not in covered and (usage := argparse_error(text.strip())):
@@ -372,7 +373,8 @@ def secondary_candidates(
         if not (prefix or "(" in text or text.lstrip()[:1] == "["):
             continue  # no log prefix, tag or repr
         st = text.strip()
-        if not st or no in covered or no in bodies or fence:
+        # (a traceback's frame or code line printed through the logger is no error of its own)
+        if not st or no in covered or no in bodies or fence or records.code_line(prefix, text):
             continue
         if len(out) >= _MAX_SECONDARY:
             break
@@ -388,6 +390,49 @@ def secondary_candidates(
         if err is not None:
             out.append(replace(err, ranks=ranks))
     return out
+
+
+_DIGITS = compile_regex(r"\d+")
+
+
+def _shape(prefix: str) -> str:
+    """A log prefix with its numbers masked: the records of one logger share it."""
+    return _DIGITS.sub("0", prefix)
+
+
+def _indent(text: str) -> int:
+    return len(text) - len(text.lstrip())
+
+
+class _Records:
+    """Whether a record's text is a traceback's frame or code line printed through the logger:
+    indented after its prefix deeper than the shallowest record of the same prefix shape (the
+    shapes' depths read once, at the first indented record)."""
+
+    def __init__(self, lines: Sequence[Line]) -> None:
+        self._lines = lines
+        self._least: dict[str, int] | None = None
+
+    def code_line(self, prefix: str, text: str) -> bool:
+        if not (prefix and text[:1].isspace()):
+            return False
+        if self._least is None:
+            self._least = _shallowest_records(self._lines)
+        return _indent(text) > self._least.get(_shape(prefix), 0)
+
+
+def _shallowest_records(lines: Sequence[Line]) -> dict[str, int]:
+    """The least indentation of a record's text after its prefix, per prefix shape. A logger
+    that prints a traceback line by line (vLLM's `ERROR 12-05 20:24:46 engine.py:366] ` on
+    each) indents the frames and code lines under it deeper than its messages (`KeyError: x`),
+    while a level padded to a width (`ERROR    [975] ...`) indents every message alike."""
+    least: dict[str, int] = {}
+    for ln in lines:
+        if ln.prefix and ln.text.strip():
+            shape, depth = _shape(ln.prefix), _indent(ln.text)
+            if depth < least.get(shape, depth + 1):
+                least[shape] = depth
+    return least
 
 
 def _body_errors(bodies: dict[int, list[str]], covered: set[int]) -> list[RaisedError]:
