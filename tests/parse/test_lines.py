@@ -75,6 +75,18 @@ def _texts(text: str) -> list[str]:
             None,
         ),
         ("ERROR 05-26 16:58:08 not a file] x", "ERROR 05-26 16:58:08 not a file] x", None),
+        # a collector's stamp before it: the level carries a stamp of its own, so the first
+        # stamp is the collector's, and both prefixes are read
+        (
+            "2026-12-04T10:11:12.123456789Z WARNING 01-30 21:39:03 cuda.py:33] Disabled",
+            "Disabled",
+            None,
+        ),
+        (
+            "2026-12-04T10:11:12.123456789Z ERROR 08-05 23:29:38 [worker.py:226] boom",
+            "boom",
+            None,
+        ),
         # sglang's prefix with its stamp left out by the paster: the ranks alone
         ("[TP0] Watchdog timeout", "Watchdog timeout", "TP0"),
         (

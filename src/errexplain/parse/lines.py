@@ -49,11 +49,12 @@ _PREFIXES: tuple[tuple[re.Pattern[str], bool], ...] = (
     # --timestamps`, a CI runner's raw log: `2026-01-02T10:00:00.123456789Z `): the line
     # follows as the program wrote it (`WARNING:pkg.mod:...` too); a stamp the program's own
     # logger wrote is followed by its level or a separator (`... - name - ERROR -`,
-    # `... | ERROR |`, `...Z  INFO x:`)
+    # `... | ERROR |`, `...Z  INFO x:`), unless the level carries a stamp of its own (vLLM's
+    # `INFO 11-26 14:23:34 ...`: the collector's stamp is before the program's whole prefix)
     (
         compile_regex(
             rf"\d{{4}}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d{{1,9}})?Z "
-            rf"(?! *(?:[-|] |{_LEVEL} |\[{_LEVEL}\]))"
+            rf"(?! *(?:[-|] |{_LEVEL} (?!(?:\d\d-\d\d )?\d\d:\d\d:\d\d)|\[{_LEVEL}\]))"
         ),
         True,
     ),
