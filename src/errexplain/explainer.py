@@ -1085,7 +1085,7 @@ def nearest_to_lines(
 
     lines = [
         ln
-        for ln in clean_lines(readable(text))
+        for ln in clean_lines(text)  # (`readable` included, as the parser reads it)
         if len(st := ln.text.strip()) >= BARE_MIN_CHARS and len(st.split()) >= 3
     ]
     if len(lines) > 2 * GUESS_LINES:
@@ -1483,7 +1483,7 @@ def _logged_beside(
     not indented deeper than the errors' lines (a handler's record printed bare, as a CI job
     prints it: `Failed to load hf_quant_config.json for model X: <e>` under the Hub's error);
     deeper lines are a traceback's frames and code."""
-    from errexplain.parse.lines import NOISE, structural
+    from errexplain.parse.lines import NOISE, indent, structural
 
     taken_lines = {x.error.line_no for x in found}
     taken_ids = {x.matches[0].entry.id for x in found if x.matches}
@@ -1502,7 +1502,7 @@ def _logged_beside(
     )
     near = {n + d for n in taken_lines for d in range(-BESIDE_NEAR, BESIDE_NEAR + 1)}
     by_no = {ln.no: ln for ln in cleaned}
-    base = min((_indent(by_no[n].text) for n in taken_lines if n in by_no), default=0)
+    base = min((indent(by_no[n].text) for n in taken_lines if n in by_no), default=0)
     after = {n + d for n in taken_lines for d in range(1, BESIDE_NEAR + 1)}
     records = [
         (ln.no, st)
@@ -1510,7 +1510,7 @@ def _logged_beside(
         if (ln.record or ln.text.strip() in later or (ln.no in after and not ln.fence))
         and ln.no in near
         and ln.no not in taken_lines
-        and _indent(ln.text) <= base  # (a traceback's frames and code, indented under it)
+        and indent(ln.text) <= base  # (a traceback's frames and code, indented under it)
         and len(st := ln.text.strip()) >= BARE_MIN_CHARS
         and "Traceback (most recent call last)" not in st
         and not (_announces(st) and _followed(cleaned, i))
@@ -1555,10 +1555,6 @@ def _logged_beside(
         taken_ids.update(twins)
         out.append(_as_error(view, st, no, ranking, twins, text, release))
     return out
-
-
-def _indent(text: str) -> int:
-    return len(text) - len(text.lstrip())
 
 
 def _part_of(x: Explanation, st: str) -> bool:

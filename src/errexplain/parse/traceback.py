@@ -400,10 +400,6 @@ def _shape(prefix: str) -> str:
     return _DIGITS.sub("0", prefix)
 
 
-def _indent(text: str) -> int:
-    return len(text) - len(text.lstrip())
-
-
 class _Records:
     """Whether a record's text is a traceback's frame or code line printed through the logger:
     indented after its prefix deeper than the shallowest record of the same prefix shape (the
@@ -418,7 +414,7 @@ class _Records:
             return False
         if self._least is None:
             self._least = _shallowest_records(self._lines)
-        return _indent(text) > self._least.get(_shape(prefix), 0)
+        return indent(text) > self._least.get(_shape(prefix), 0)
 
 
 def _shallowest_records(lines: Sequence[Line]) -> dict[str, int]:
@@ -429,7 +425,7 @@ def _shallowest_records(lines: Sequence[Line]) -> dict[str, int]:
     least: dict[str, int] = {}
     for ln in lines:
         if ln.prefix and ln.text.strip():
-            shape, depth = _shape(ln.prefix), _indent(ln.text)
+            shape, depth = _shape(ln.prefix), indent(ln.text)
             if depth < least.get(shape, depth + 1):
                 least[shape] = depth
     return least
