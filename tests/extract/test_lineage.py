@@ -27,10 +27,14 @@ def sites_of(files: dict[str, str]) -> tuple[Site, ...]:
     ).sites
 
 
-def history_of(*trees: dict[str, str]) -> History:
+def history_of(*trees: dict[str, str], with_classes: bool = False) -> History:
+    """Release 0.n from tree n; `with_classes`: each release given the classes it defines (as
+    a build does), else none (the lineage's class rules then stay out of it)."""
     history = History()
     for n, tree in enumerate(trees):
-        history.add(f"0.{n}", sites_of(tree))
+        results = [visit_source(p, dedent(code).encode()) for p, code in sorted(tree.items())]
+        classes = {(c.path, c.name): c.bases for r in results for c in r.classes}
+        history.add(f"0.{n}", resolve(results).sites, classes if with_classes else None)
     return history
 
 
@@ -480,16 +484,6 @@ def test_a_statement_whose_file_and_class_were_renamed_together_is_followed():
     assert [s.path.rsplit("/", 1)[-1] for _, s in lineage.occurrences] == ["llama.py", "lfm2.py"]
 
 
-def history_with_classes(*trees: dict[str, str]) -> History:
-    """As :func:`history_of`, each release given the classes it defines (as a build does)."""
-    history = History()
-    for n, tree in enumerate(trees):
-        results = [visit_source(p, dedent(code).encode()) for p, code in sorted(tree.items())]
-        classes = {(c.path, c.name): c.bases for r in results for c in r.classes}
-        history.add(f"0.{n}", resolve(results).sites, classes)
-    return history
-
-
 LOADER_SILENT = """
 class LlamaForCausalLM:
     def load_weights(self, weights):
@@ -504,9 +498,10 @@ def test_a_statement_whose_class_lives_on_is_not_followed_into_another_class_els
     """The guarded loader has no site left at all, but its class is still defined in its file:
     the like-named method of another file's class (no base of it) is another check."""
     models = "sglang/srt/models/"
-    history = history_with_classes(
+    history = history_of(
         {models + "llama.py": LOADER_BARE},
         {models + "llama.py": LOADER_SILENT, models + "lfm2.py": LFM2},
+        with_classes=True,
     )
     lookup = _llama_lookup(history)
     assert [v for v, _ in lookup.occurrences] == [0]
@@ -535,12 +530,13 @@ def test_a_statement_moved_into_a_mixin_its_class_inherits_is_followed():
     """The method left `Scheduler` for a mixin `Scheduler` inherits, in a file of its own: the
     class lives on, but the site moved with its method."""
     managers = "sglang/srt/managers/"
-    history = history_with_classes(
+    history = history_of(
         {managers + "scheduler.py": SCHEDULER_BEFORE},
         {
             managers + "scheduler.py": SCHEDULER_AFTER,
             managers + "scheduler_output_processor_mixin.py": MIXIN,
         },
+        with_classes=True,
     )
     (lineage,) = history.lineages
     assert [s.path.rsplit("/", 1)[-1] for _, s in lineage.occurrences] == [
