@@ -565,3 +565,33 @@ def test_what_an_open_quote_at_the_pastes_end_spans():
     assert _open_at_end('the 12" screen shows Rank 0 scheduler died during init') == []
     assert _open_at_end("died with ` Rank 0 scheduler died during init") == []
     assert _open_at_end("died with `Rank 0 died") == []
+
+
+WRAPPER = "Draft worker warmup failed with error: <e>"
+WRAPPED_VIEW = MemoryCatalog([_entry("c", WRAPPER)])
+CAUGHT = "Attempted to read a tensor that the graph capture had freed before replay"
+
+
+@pytest.mark.parametrize(
+    "lead",
+    [
+        "the error info is ",
+        "I got the error ",
+        "after a while it logs ",
+        "\u542f\u52a8\u62a5\u9519 ",
+    ],
+)
+def test_an_introduced_message_with_a_long_value_is_the_line_rest(lead):
+    """A handler's short head with a long value (the error it caught) written into a sentence
+    after words that introduce it: the line's rest is the message as printed, as a whole line
+    would be, though the head's literal text covers less than half of it."""
+    (exp,) = explain_text(f"{lead}Draft worker warmup failed with error: {CAUGHT}\n", WRAPPED_VIEW)
+    assert exp.matches[0].entry.template == WRAPPER
+    assert exp.error.message == f"Draft worker warmup failed with error: {CAUGHT}"
+
+
+def test_a_head_met_mid_sentence_without_an_introducer_must_be_known_well():
+    """The same head in the writer's own sentence, nothing introducing it as quoted: a long
+    value is no proof the rest is that message (another project's look-alike reads so too)."""
+    text = f"we patched it so Draft worker warmup failed with error: {CAUGHT}\n"
+    assert explain_text(text, WRAPPED_VIEW) == ()

@@ -21,6 +21,7 @@ from errexplain.match.rank import (
     cut_literal,
     in_file,
     passes_on,
+    prose_named,
     rank,
     wrapper_head,
 )
@@ -2789,6 +2790,39 @@ def _literal_chars(template: str) -> int:
     return sum(map(len, compile_template(template).literals))
 
 
+_INTRODUCER = compile_regex(
+    r"(?i)(?:\b(?:error|exception|message|msg|output|log|info|it|this|that)\s+"
+    r"(?:is|was|says|said|shows|showed|reads|read|reports|reported)"
+    r"|\b(?:get|gets|got|getting|see|saw|seeing|hit|hitting|receive|received|encounter|"
+    r"encountered|throws|threw|raises|raised|reports|reported|logs|logged|prints|printed)"
+    r"(?:\s+(?:the|this|an?|following|same))*(?:\s+(?:error|exception|message|warning))?"
+    r"|[\u62a5\u9519][\u9519\u8bef]|\u63d0\u793a|\u663e\u793a)\s*$"
+)
+"""The words that end a sentence's lead into a message it quotes without quotes or a colon
+(`error info is <message>`, `I got the error <message>`, `报错 <message>`)."""
+
+
+def _introduced(lead: str) -> bool:
+    """Whether the prose before a message read from the middle of a line introduces it: the
+    message is then the line's rest as printed (:func:`_heads_line`), whatever its values'
+    length. A template's head found mid-sentence with no such lead may be the writer's own
+    words about that error (or another project's look-alike), so it must be known well."""
+    return bool(_INTRODUCER.search(lead))
+
+
+def _prose_to_end(hit: Hit) -> bool:
+    """Whether a match's text runs to its end in a value named for prose (the error a handler
+    caught: `... failed with error: <e>`), with no literal text of the template after it: such
+    a value's extent is the line's rest, while a value of one thing (`got <shape>`) followed by
+    more words is the writer's sentence going on."""
+    compiled = compile_template(hit.cand.template)
+    filled = [i for i, (_, value) in enumerate(hit.values) if value.strip()]
+    if not filled or len(hit.values) != len(compiled.names):
+        return False
+    last = filled[-1]
+    return prose_named(compiled.names[last]) and not "".join(compiled.literals[last + 1 :]).strip()
+
+
 def _from_first(
     view: CatalogView, cands: list[str], first: Ranking | None, coverage: float
 ) -> _Reading | None:
@@ -2798,7 +2832,14 @@ def _from_first(
     for msg in _from_heads(cands[0], first):
         ranking = rank(view, msg)
         hit = ranking.hits[0] if ranking.hits else None
-        if hit is not None and _known_well(hit, msg, coverage):
+        if hit is not None and (
+            _known_well(hit, msg, coverage)
+            or (
+                _introduced(cands[0][: cands[0].find(msg)])
+                and _heads_line(hit, msg)
+                and _prose_to_end(hit)
+            )
+        ):
             return (hit.raw, msg, ranking, False)
         if hit is not None and hit.kind == "exact" and (r := _trimmed(view, msg, hit, coverage)):
             return r
