@@ -122,3 +122,34 @@ def test_a_job_runners_relay_label_before_every_line_is_a_stream_prefix():
     exps = explain_text(text, VIEW)
     assert any(x.error.frames for x in exps)
     assert any(entry == "a" * 16 and score <= ANNOUNCED_CAP for entry, score in _answers(text))
+
+
+def test_a_chain_whose_last_traceback_is_cut_is_announced_by_its_record():
+    """The announced traceback ends a chain (`The above exception was the direct cause ...`)
+    whose earlier link is complete (a socket timeout under the request the worker sent): the
+    error the chain led to was cut, so the link is explained as its cause and the record as
+    what the paste shows of the error itself, not the link alone as the paste's error."""
+    text = (
+        "```\n"
+        "[2026-01-29 13:12:36] Worker loop stopped on an exception: "
+        "Traceback (most recent call last):\n"
+        '  File "/usr/lib/python3.10/socket.py", line 705, in readinto\n'
+        "    return self._sock.recv_into(b)\n"
+        "TimeoutError: timed out\n"
+        "\n"
+        "The above exception was the direct cause of the following exception:\n"
+        "\n"
+        "Traceback (most recent call last):\n"
+        '  File "/env/site-packages/requests/adapters.py", line 667, in send\n'
+        "    resp = conn.urlopen(\n"
+        "```\n"
+    )
+    exps = explain_text(text, VIEW)
+    record = [x for x in exps if x.matches]
+    assert [x.matches[0].entry.id for x in record] == ["a" * 16]
+    assert record[0].matches[0].score <= ANNOUNCED_CAP
+    assert ANNOUNCED_NOTE in record[0].notes
+    (cause,) = [x for x in exps if x.error.type == "TimeoutError"]
+    assert any("caused the error below" in n for n in cause.notes)
+    # each error once: the record is not repeated as a record beside the cut traceback
+    assert len({(x.error.line_no, x.error.message) for x in exps}) == len(exps)

@@ -1296,7 +1296,11 @@ def _with_beside(
         # errors quoted in prose: the other quoted messages the catalog knows are errors
         # the post names beside them (`X: a` on one side and `b` on the other)
         beside += _quoted_beside(text, view, out, release)
-    if all(_cut_or_unexplained(x) for x in out):
+    # (the links of a chain whose last traceback was cut are that error's causes, explained
+    # before it: what the chain led to is still cut)
+    links = {(c.type, c.message, c.line_no) for x in out for c in x.error.chain}
+    finals = [x for x in out if (x.error.type, x.error.message, x.error.line_no) not in links]
+    if all(_cut_or_unexplained(x) for x in finals):
         if beside:
             # records beside a traceback cut before its exception line (a child's death
             # reported by its parent): the record that announced it is still the error it shows
@@ -1318,7 +1322,10 @@ def _with_beside(
                 beside = records + _announcers(text, cleaned, view, out, release) or (
                     _whole_known_lines(text, view, release)
                 )
-    beside = [*reporting, *beside][:room]
+    # (a record read both as reporting an error and as a record beside a cut traceback is one)
+    said = {(x.error.line_no, x.error.message) for x in [*out, *reporting]}
+    beside = [*reporting, *(x for x in beside if (x.error.line_no, x.error.message) not in said)]
+    beside = beside[:room]
     if beside:
         # a record before the exception it reports, on their line (read as printed)
         first = {id(x) for x in reporting}

@@ -22,6 +22,7 @@ from errexplain._startup import TYPE_CHECKING, replace
 from errexplain.parse.lines import pasted_lines
 from errexplain.parse.stamps import stamp
 from errexplain.parse.traceback import _key as parser_key
+from errexplain.parse.traceback import flushed
 from errexplain.parse.units import self_contained
 
 if TYPE_CHECKING:
@@ -316,7 +317,9 @@ def _finish(
     for pid, m in merged.items():
         err = m.first.err
         if complete and err.truncated:
-            continue
+            if not err.chain:
+                continue
+            err = flushed(err)  # (a cut chain read as far as it got, as the parser reads it)
         no = err.line_no + _breaks(data, m.pos)
         err = replace(err, count=m.count, ranks=tuple(m.ranks), line_no=no)
         exact = shown[pid] == m.hits  # no line outside its own units shows its text

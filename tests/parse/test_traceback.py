@@ -440,8 +440,37 @@ def test_chain_whose_final_traceback_is_cut() -> None:
         "Traceback (most recent call last):\n"
         '  File "/sgl-workspace/sglang/python/sglang/srt/utils.py", line 12, in f\n'
     )
+    # the error the chain led to was cut: the paste holds it as a truncated error whose chain
+    # is what came before (the links are explained before it)
     (err,) = parse_traceback(text)
-    assert (err.type, err.message, err.truncated) == ("ValueError", "first failure", False)
+    assert (err.type, err.message, err.truncated) == ("", "", True)
+    assert [(c.type, c.message) for c in err.chain] == [("ValueError", "first failure")]
+    assert err.chain_relation == "context"
+    assert err.frames[-1].line == 12
+
+
+def test_chain_whose_final_traceback_is_cut_beside_a_complete_error_is_its_last_link() -> None:
+    """Where the paste holds a complete error elsewhere, truncated tracebacks are dropped; the
+    chain's links are not: the cut chain is read as far as it got, its last link."""
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "/sgl-workspace/sglang/python/sglang/srt/io.py", line 3, in h\n'
+        "    d[rid]\n"
+        "KeyError: 'rid-7'\n\n"
+        "and on the next request:\n\n"
+        "Traceback (most recent call last):\n"
+        '  File "/sgl-workspace/sglang/python/sglang/srt/utils.py", line 9, in f\n'
+        "    g()\n"
+        "ValueError: first failure\n\n"
+        "The above exception was the direct cause of the following exception:\n\n"
+        "Traceback (most recent call last):\n"
+        '  File "/sgl-workspace/sglang/python/sglang/srt/utils.py", line 12, in f\n'
+    )
+    errs = parse_traceback(text)
+    assert [(e.type, e.message, e.truncated) for e in errs] == [
+        ("KeyError", "'rid-7'", False),
+        ("ValueError", "first failure", False),
+    ]
 
 
 def test_chain_cut_at_the_raise_of_its_last_exception_is_an_error_too() -> None:
@@ -456,10 +485,11 @@ def test_chain_cut_at_the_raise_of_its_last_exception_is_an_error_too() -> None:
         '  File "/sgl-workspace/sglang/python/sglang/srt/managers/detok.py", line 311, in f\n'
         "    raise Runt"
     )
-    first, second = parse_traceback(text)
-    assert (first.type, first.message, first.truncated) == ("KeyError", "'x'", False)
-    assert (second.type, second.message, second.truncated) == ("", "", True)
-    assert [(f.line, f.code) for f in second.frames] == [(311, "raise Runt")]
+    # (the KeyError is the chain that led to it, explained before it)
+    (cut,) = parse_traceback(text)
+    assert [(c.type, c.message, c.truncated) for c in cut.chain] == [("KeyError", "'x'", False)]
+    assert (cut.type, cut.message, cut.truncated) == ("", "", True)
+    assert [(f.line, f.code) for f in cut.frames] == [(311, "raise Runt")]
     # another rank's copy of the complete traceback, cut at the same raise, is not one
     copy = (
         "[2026-01-02 10:00:00 TP0] Traceback (most recent call last):\n"

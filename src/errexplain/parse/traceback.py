@@ -151,6 +151,8 @@ def finish(found: list[RaisedError]) -> tuple[RaisedError, ...]:
     :func:`_cut_at_raise`)."""
     found.sort(key=lambda e: e.line_no)
     found = _without_cut_echoes([_unwrapped(e) for e in found])
+    if any(not e.truncated for e in found):
+        found = [flushed(e) for e in found]
     complete = [e for e in found if not e.truncated]
     if complete and len(complete) < len(found):
         cut = [e for e in found if e.truncated]
@@ -158,6 +160,15 @@ def finish(found: list[RaisedError]) -> tuple[RaisedError, ...]:
         complete += _cut_at_raise(complete, cut)
         complete.sort(key=lambda e: e.line_no)
     return _merge(complete or found)
+
+
+def flushed(e: RaisedError) -> RaisedError:
+    """A cut traceback that ended a chain, as far as the chain got: its last complete link
+    (with the links before it), read where the paste holds complete errors."""
+    if not (e.truncated and e.chain):
+        return e
+    *earlier, last = e.chain
+    return replace(last, chain=tuple(earlier))
 
 
 def _without_cut_echoes(found: list[RaisedError]) -> list[RaisedError]:
@@ -812,7 +823,11 @@ class _Stream:
         trace, self.trace = self.trace, None
         if trace is None:
             return
-        self._flush_chain()
+        # a chain's last traceback cut before its exception line: the error the chain led to
+        # was not pasted; the errors above it are its chain (:func:`finish` flushes it back to
+        # its last link when the paste holds a complete error elsewhere)
+        chain, relation = tuple(self.chain), self.relation
+        self.chain, self.relation = [], None
         self.covered.update(range(trace.start.no, trace.last + 1))
         rank = trace.start.rank
         self.out.append(
@@ -820,6 +835,8 @@ class _Stream:
                 type=cut_type,
                 message="",
                 frames=tuple(trace.frames),
+                chain=chain,
+                chain_relation=relation if chain else None,
                 truncated=True,
                 ranks=(rank,) if rank else (),
                 line_no=trace.start.no,
