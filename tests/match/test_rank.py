@@ -940,3 +940,24 @@ def test_a_traceback_that_passes_through_a_sites_file_but_ends_in_another_is_not
     # ending in another project's file (a library the project calls): not this rule's to judge
     lib = Frame("/env/site-packages/otherlib/pool.py", 10, "copy", "return self.kv_buffer[i]")
     assert rank(view, msg, typ, (outer, lib)).hits[0].id == getattr_site.id
+
+
+@pytest.mark.parametrize(
+    ("message", "first"),
+    [("no kernel config found for", "b" * 16), ("No kernel config found for", "a" * 16)],
+)
+def test_of_texts_tied_but_for_letter_case_the_one_printed_in_the_same_case_comes_first(
+    message, first
+):
+    """Matching ignores letter case, so two sites whose texts differ only in it tie; the
+    paste's own case tells which printed it (a cut message, so both are fuzzy and equal)."""
+    view = MemoryCatalog(
+        [
+            _entry("a" * 16, "ValueError", "No kernel config found for <op> in <path>", "a/x.py"),
+            _entry("b" * 16, "ValueError", "no kernel config found for <op> in <path>", "b/y.py"),
+        ]
+    )
+    hits = rank(view, message).hits
+    assert len(hits) == 2 and hits[0].id == first
+    if message.islower():
+        assert hits[0].raw == hits[1].raw  # (a tie that only the case breaks)

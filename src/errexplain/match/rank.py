@@ -1025,8 +1025,8 @@ def _confident(hit: Hit, msg: str) -> bool:
     return bool(hit.cand.literal_len >= EXACT_CONFIDENT * len(msg))
 
 
-def _order(hits: list[Hit]) -> list[Hit]:
-    def key(h: Hit) -> tuple[float, int, int, int, int, int, int, tuple[int, ...], int, str]:
+def _order(hits: list[Hit], msg: str = "") -> list[Hit]:
+    def key(h: Hit) -> tuple[float, int, int, int, int, int, int, int, tuple[int, ...], int, str]:
         r = h.cand
         return (
             -round(h.raw, 6),
@@ -1036,6 +1036,9 @@ def _order(hits: list[Hit]) -> list[Hit]:
             # no attribute 'x'` as like `'NoneType' object ...`, whose literal it is not
             int(h.kind != "exact"),
             -r.literal_len,
+            # matching ignores letter case; of texts tied so, the one whose opening words the
+            # message prints in the same case (`no safetensors files found` beside `No ...`)
+            int(not _same_case_head(r.template, msg)),
             -int(r.curated),
             # a site's newest wording before its older ones (a placeholder renamed since):
             # the paste's release, when it tells, reorders them later
@@ -1046,6 +1049,14 @@ def _order(hits: list[Hit]) -> list[Hit]:
         )
 
     return sorted(hits, key=key)
+
+
+def _same_case_head(template: str, msg: str) -> bool:
+    """Whether a template that opens with literal text and the message agree in letter case
+    over that opening (as far as both go)."""
+    head = compile_template(template).literals[0].lstrip()
+    n = min(len(head), len(msg))
+    return n > 0 and head[:n] == msg[:n]
 
 
 def _since(cand: Candidate) -> tuple[int, ...]:
@@ -1191,7 +1202,7 @@ def rank(
         h = best[pos]
         why = "its words are only inside the value of a wrapping message's template"
         best[pos] = replace(h, raw=cap, reasons=(*h.reasons, why))
-    ordered = _at_frame_line(view, _order(list(best.values())), seen)
+    ordered = _at_frame_line(view, _order(list(best.values()), msg), seen)
     good = [
         h
         for h in ordered
