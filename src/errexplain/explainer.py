@@ -1298,8 +1298,9 @@ def _with_beside(
         beside += _quoted_beside(text, view, out, release)
     # (the links of a chain whose last traceback was cut are that error's causes, explained
     # before it: what the chain led to is still cut)
-    links = {(c.type, c.message, c.line_no) for x in out for c in x.error.chain}
-    finals = [x for x in out if (x.error.type, x.error.message, x.error.line_no) not in links]
+    # (by type and line: a long message is explained cut to MESSAGE_CHARS)
+    links = {(c.type, c.line_no) for x in out for c in x.error.chain}
+    finals = [x for x in out if (x.error.type, x.error.line_no) not in links]
     if all(_cut_or_unexplained(x) for x in finals):
         if beside:
             # records beside a traceback cut before its exception line (a child's death
