@@ -1305,7 +1305,7 @@ def _with_beside(
         if beside:
             # records beside a traceback cut before its exception line (a child's death
             # reported by its parent): the record that announced it is still the error it shows
-            beside += _announcers(text, cleaned, view, out, release)
+            beside += _announcers(text, cleaned, view, finals, release)
         else:
             # only tracebacks cut before their exception line: the error is the message the
             # paster quoted elsewhere (in quotes or backticks, or an issue title after its colon),
@@ -1320,7 +1320,7 @@ def _with_beside(
                     for x in bare_messages(text, view, release=release, records_only=True)
                     if not _quiet(x)
                 ]
-                beside = records + _announcers(text, cleaned, view, out, release) or (
+                beside = records + _announcers(text, cleaned, view, finals, release) or (
                     _whole_known_lines(text, view, release)
                 )
     # (a record read both as reporting an error and as a record beside a cut traceback is one)
@@ -1387,11 +1387,13 @@ def _announcers(
     out: list[Explanation] = []
     looked: set[str] = set()
     for x in cut:
+        # (a chain's record announces its first traceback: looked for above the chain's root)
+        start = x.error.chain[0].line_no if x.error.chain else x.error.line_no
         at = next(
             (
                 i
                 for i in range(len(lines) - 1, -1, -1)
-                if lines[i].no <= x.error.line_no and TRACEBACK in lines[i].text
+                if lines[i].no <= start and TRACEBACK in lines[i].text
             ),
             None,
         )

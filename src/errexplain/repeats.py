@@ -315,11 +315,11 @@ def _finish(
     complete = any(not m.first.err.truncated for m in merged.values())
     out = []
     for pid, m in merged.items():
-        err = m.first.err
+        # (beside a complete error, a cut chain is read as far as it got, as the parser reads
+        # it, and a cut traceback with no chain is left out)
+        err = flushed(m.first.err) if complete else m.first.err
         if complete and err.truncated:
-            if not err.chain:
-                continue
-            err = flushed(err)  # (a cut chain read as far as it got, as the parser reads it)
+            continue
         no = err.line_no + _breaks(data, m.pos)
         err = replace(err, count=m.count, ranks=tuple(m.ranks), line_no=no)
         exact = shown[pid] == m.hits  # no line outside its own units shows its text

@@ -165,9 +165,12 @@ def finish(found: list[RaisedError]) -> tuple[RaisedError, ...]:
 def flushed(e: RaisedError) -> RaisedError:
     """A cut traceback that ended a chain, as far as the chain got: its last complete link
     (with the links before it), read where the paste holds complete errors."""
-    if not (e.truncated and e.chain):
-        return e
-    *earlier, last = e.chain
+    return _last_link(e.chain) if e.truncated and e.chain else e
+
+
+def _last_link(chain: Sequence[RaisedError]) -> RaisedError:
+    """A chain's last error with the links before it as its chain."""
+    *earlier, last = chain
     return replace(last, chain=tuple(earlier))
 
 
@@ -848,8 +851,7 @@ class _Stream:
     def _flush_chain(self) -> None:
         """A chain whose final exception never came: return its last error, as far as it got."""
         if self.chain:
-            *earlier, last = self.chain
-            self.out.append(replace(last, chain=tuple(earlier)))
+            self.out.append(_last_link(self.chain))
         self.chain, self.relation = [], None
 
     def _group(self, line: Line) -> None:
