@@ -1151,6 +1151,11 @@ def _with_native(
     from errexplain.parse.native import native_errors
 
     natives = native_errors(cleaned if cleaned is not None else clean_lines(text))
+    # a message read from a line's rest after a native source location is the native code's
+    # (FlashInfer's `fmhaRunner.cuh:37: Unsupported architecture`), not a Python raise's that
+    # shares its words: the native error stands for it
+    located = {e.line_no: e.message for e in natives if e.frames}
+    out = [x for x in out if not _native_rest(x.error, located)]
     said = [x.error.message for x in out if x.error.message]
     new = [
         Explanation(e, (), notes=(NATIVE_NOTE,), generic=NATIVE_ABOUT[_native_kind(e)])
@@ -1160,6 +1165,19 @@ def _with_native(
     if not new:
         return tuple(out)
     return tuple(sorted([*out, *new], key=lambda x: x.error.line_no))
+
+
+def _native_rest(error: RaisedError, located: Mapping[int, str]) -> bool:
+    """Whether an error is a message read, without a type or frames, from a line of the paste
+    whose native error (`located`: by line, the message after its source location) holds it."""
+    native = located.get(error.line_no)
+    return (
+        native is not None
+        and not error.type
+        and not error.frames
+        and bool(error.message)
+        and error.message in native
+    )
 
 
 def _holds(message: str, native: RaisedError) -> bool:
@@ -1311,8 +1329,9 @@ def _with_beside(
             # paster quoted elsewhere (in quotes or backticks, or an issue title after its colon),
             # else a log record read as in a paste with no exception line (a logged warning
             # before the cut traceback), else a line that is a known message whole (the lines
-            # after it a summary of where it went); prose around it is not read line by line
-            # (a quiet warning there is the start-up's context, not what the trace cut off)
+            # after it a summary of where it went), else the sentence just above the traceback
+            # that introduces it; prose further away is not read line by line (a quiet
+            # warning there is the start-up's context, not what the trace cut off)
             beside = list(bare_messages(text, view, release=release, quoted=True))
             if not beside:  # (the records are read only when nothing is quoted)
                 records = [
@@ -1320,8 +1339,10 @@ def _with_beside(
                     for x in bare_messages(text, view, release=release, records_only=True)
                     if not _quiet(x)
                 ]
-                beside = records + _announcers(text, cleaned, view, finals, release) or (
-                    _whole_known_lines(text, view, release)
+                beside = (
+                    records + _announcers(text, cleaned, view, finals, release)
+                    or _whole_known_lines(text, view, release)
+                    or _introducing(text, view, finals, release)
                 )
     # (a record read both as reporting an error and as a record beside a cut traceback is one)
     said = {(x.error.line_no, x.error.message) for x in [*out, *reporting]}
@@ -1356,6 +1377,41 @@ def _whole_known_lines(
         and not _announces(x.error.message)
         and x.matches
         and x.matches[0].score >= BESIDE_SCORE
+    ]
+
+
+INTRO_LINES = 3
+"""Lines read above a traceback cut before its exception line for the sentence that introduces
+it (the sentence, a blank line and a fence's opening line)."""
+
+
+def _introducing(
+    text: str,
+    view: CatalogView,
+    cut: Sequence[Explanation],
+    release: Mapping[str, str] | None,
+) -> list[Explanation]:
+    """The messages a post names in the lines just above a traceback cut before its exception
+    line (`... facing <message>. The details:`, then the traceback): read as in a paste with no
+    exception line, at BARE_SCORE or more and not a quiet warning. Asked for only when nothing
+    else in the paste is an error: the sentence that introduces the traceback names what it
+    ended with. (Prose further away is not read: a warning of the start-up quoted there is the
+    context, not the error.)"""
+    lines = pasted_lines(text)  # (numbered as the errors' line_no)
+    keep: set[int] = set()
+    for x in cut:
+        if x.error.type or not x.error.truncated:
+            continue  # (a bare exception has a line of its own, not a sentence above)
+        # (a chain's first traceback is the one introduced)
+        first = x.error.chain[0].line_no if x.error.chain else x.error.line_no
+        keep.update(range(max(1, first - INTRO_LINES), first))
+    if not keep:
+        return []
+    above = "\n".join(ln if no in keep else "" for no, ln in enumerate(lines, 1))
+    return [
+        x
+        for x in bare_messages(above, view, release=release)
+        if not _quiet(x) and x.matches and x.matches[0].score >= BARE_SCORE
     ]
 
 

@@ -155,3 +155,43 @@ def test_the_brief_line_of_a_native_error_says_what_printed_it():
     line = brief_line(exp)
     assert line.startswith("1x  (native code)") and "Fatal Python error: Segmentation fault" in line
     assert "-- The Python interpreter stopped the process" in line
+
+
+def test_flashinfer_s_error_line_is_a_native_error_with_its_function():
+    text = (
+        "Error in function 'MergeStatesKernel' at /env/site-packages/kernels/include/"
+        "merge.cuh:697: Unsupported head_dim: 106\n"
+    )
+    ((typ, msg, _, frame),) = natives(text)
+    assert (typ, msg) == ("", "Unsupported head_dim: 106")
+    assert frame == Frame("/env/site-packages/kernels/include/merge.cuh", 697, "MergeStatesKernel")
+
+
+def test_a_function_named_without_a_source_location_is_not_native():
+    assert natives("Error in function 'run' at startup: no device\n") == []
+
+
+HEAD_DIM = Entry(
+    id="h" * 16,
+    project="demo",
+    exception="ValueError",
+    kind="raise",
+    template="Unsupported head_dim: <head_dim>",
+    source=Source("demo", "1.0", "demo/attention.py", 30, "check_dims", None),
+)
+
+
+def test_a_message_after_a_native_source_location_is_not_read_as_a_python_raise():
+    # the Python site shares the words; the line says compiled code printed them
+    view = MemoryCatalog([HEAD_DIM])
+    for line in (
+        "/env/site-packages/kernels/include/merge.cuh:697: Unsupported head_dim: 106",
+        "Error in function 'MergeStatesKernel' at /env/kernels/merge.cuh:697: "
+        "Unsupported head_dim: 106",
+    ):
+        (exp,) = explain_text(f"The server stops at start-up:\n```\n{line}\n```\n", view)
+        assert exp.error.form == "native" and not exp.matches
+        assert exp.notes == (NATIVE_NOTE,)
+    # the same words on a line of their own are the Python site's
+    (exp,) = explain_text("```\nUnsupported head_dim: 106\n```\n", view)
+    assert exp.matches[0].entry.id == "h" * 16

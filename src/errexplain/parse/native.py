@@ -5,8 +5,9 @@ serving process prints afterwards (`Scheduler ... terminated with 255`, `crashed
 -6`, a `device-side assert triggered` traceback): a CUDA kernel's failed assertion
 (`IndexKernel.cu:92: operator(): block: [3,0,0], thread: [5,0,0] Assertion `idx < n` failed.`),
 a C/C++ source location followed by its message (`ibgda.cpp:2174: NULL value Unable to create
-ah.`), `Fatal Python error: Segmentation fault` (also quoted in a sentence), and `terminate
-called after throwing an instance of 'c10::Error'` with its `what():` line. Each is read as an
+ah.`, also after FlashInfer's `Error in function 'X' at `), `Fatal Python error: Segmentation
+fault` (also quoted in a sentence), and `terminate called after throwing an instance of
+'c10::Error'` with its `what():` line. Each is read as an
 error of form "native" (its frame the printed source location), one per distinct message: the
 thread and block coordinates of a kernel assertion are left out, so the copies every GPU thread
 prints are counted, not listed. Pure, linear in the lines, every pattern anchored (the quoted
@@ -44,6 +45,10 @@ _TERMINATE = compile_regex(
     r"terminate called after throwing an instance of '(?P<type>[\w:<>, ]{1,200})'\s*$"
 )
 _WHAT = compile_regex(r"what\(\):\s+(?P<msg>[^\n]{1,600})$")
+_IN_FUNCTION = compile_regex(r"Error in function '(?P<fn>[^'\n]{1,200})' at (?=\S)")
+"""The opening of FlashInfer's error lines (`Error in function 'BatchPrefill...' at
+.../prefill.cuh:2215: Unsupported max_mma_kv: 0`): the function, then the source location and
+its message."""
 _JOINED = compile_regex(r"(?<=failed\.)(?=\S)")
 _NOT_ERRORS = ("warning", "note:", "In function", "In member function", "In instantiation")
 
@@ -100,15 +105,17 @@ def _read(st: str, no: int, nxt: str) -> tuple[RaisedError | None, bool]:
 
 
 def _located(st: str, no: int, nxt: str) -> tuple[RaisedError | None, bool]:
-    """A line that opens with a C/C++/CUDA source location: a kernel's failed assertion, or a
-    location and its message (on the next line when the line ends at the location)."""
+    """A line that opens with a C/C++/CUDA source location (after FlashInfer's `Error in
+    function '<name>' at `, if any): a kernel's failed assertion, or a location and its message
+    (on the next line when the line ends at the location)."""
     joined = st.endswith(":") and "Assertion `" in nxt  # (the kernel's name ends the line)
     m = _KERNEL_ASSERT.match(f"{st} {nxt}" if joined else st)
     if m:
         frame = Frame(m["path"], int(m["line"]), m["fn"].strip() or None, None)
         msg = f"Assertion `{m['cond']}` failed."
         return RaisedError("", msg, (frame,), line_no=no, form="native"), joined
-    m = _LOCATED.match(st)
+    named = _IN_FUNCTION.match(st)
+    m = _LOCATED.match(st, named.end() if named else 0)
     if not m:
         return None, False
     rest = m["rest"].strip()
@@ -117,7 +124,7 @@ def _located(st: str, no: int, nxt: str) -> tuple[RaisedError | None, bool]:
         rest, used = nxt, True  # `file.cpp:180:` and the message on the next line
     if not rest or rest.startswith(_NOT_ERRORS) or rest[:1] in "{}();,":
         return None, False
-    fn = None
+    fn = named["fn"] if named else None
     a = _ASSERT_ONLY.match(rest)
     if a:
         fn = (a["fn"] or "").strip() or None
