@@ -127,6 +127,10 @@ def test_placeholder_followed_by_literal_greater_than():
         ("Rank <i> scheduler is dead but its port is open.", "Rank 0 scheduler is dead", True),
         ("Rank <i> scheduler is dead but its port is open.", "Rank 0 scheduler is", False),
         ("<a> has no native kernel andromeda", "Qwen has no native kernel", False),
+        # before a parenthesis that opens an aside: the details of a whole clause left out
+        ("<name> watchdog timeout (limit=<t>, soft=<s>)", "Scheduler watchdog timeout", True),
+        ("<name> watchdog timeout (limit=<t>, soft=<s>)", "Scheduler watchdog time", False),
+        ("<name> watchdog timeout(<t>)", "Scheduler watchdog timeout", False),
         # not before a comma: what follows one is as often the same clause's detail (`NCCL error:
         # remote process exited or there was a network error, NCCL version <v>`)
         ("Rank <i> scheduler is dead, pid <p>.", "Rank 0 scheduler is dead", False),
@@ -138,7 +142,7 @@ def test_a_message_cut_at_a_sentence_end_is_at_a_boundary(template, msg, expecte
     matched, boundary = match_prefix(compile_template(template), msg)
     assert boundary is expected
     if expected:  # the literal characters matched (around the value "0": "Rank", "scheduler ...")
-        assert matched == {"R": 21, "D": 29, "T": 27, "Q": 20}[msg[0]]
+        assert matched == {"R": 21, "D": 29, "T": 27, "Q": 20, "S": 16}[msg[0]]
 
 
 @pytest.mark.parametrize(

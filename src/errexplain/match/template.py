@@ -157,10 +157,12 @@ def _sentence_end(text: str, at: int) -> bool:
     return at > 1 and text[at - 1].isalnum() and text.startswith(_CLAUSE_HEADS, at)
 
 
-_CLAUSE_HEADS = (" and ", " but ", " because ", " which ", " so that ")
+_CLAUSE_HEADS = (" and ", " but ", " because ", " which ", " so that ", " (")
 """Where a clause of a template's sentence ends (`<arch> has no SGlang implementation` of `...
-implementation and the Transformers implementation is not compatible ...`): a paster who
-stops there quoted a whole clause, as one who stops at a sentence end did. Not a comma: what
+implementation and the Transformers implementation is not compatible ...`), or an aside opens
+(`<name> watchdog timeout` of `... watchdog timeout (self.watchdog_timeout=<t>, ...)`): a
+paster who stops there quoted a whole clause, as one who stops at a sentence end did. Not a
+comma: what
 follows one is as often a detail of the same clause (`... network error, NCCL version <v>`),
 and reading a cut there as whole outranked a short template the message fills exactly."""
 
