@@ -345,6 +345,29 @@ def test_a_traceback_ending_in_another_package_that_reaches_the_site_keeps_the_m
     assert exp.matches[0].entry.id == CURATED
 
 
+SHORTENED = """\
+The warm-up crashes:
+```
+demo/runner.py:30
+demo/loader.py:12
+kernels/grids.py:88, in check_grids
+ValueError: feature length does not match image grids: 5824 != 5760
+```
+"""
+
+
+def test_a_shortened_traceback_ending_in_a_package_path_is_a_look_alike(view):
+    """Frames written relative to where packages are installed (as a poster shortens a
+    traceback): the innermost one names its package by its first directory."""
+    [exp] = explain_text(SHORTENED, view)
+    assert not exp.matches and exp.nearest[0].entry.id == CURATED
+    assert any("ends in kernels, below demo's code" in n for n in exp.notes)
+    # a checkout's or a machine's directories are not packages; the project's own frame is its
+    for inner in ("python/demo/grids.py:88", "scripts/grids.py:88", "demo/grids.py:88"):
+        [exp] = explain_text(SHORTENED.replace("kernels/grids.py:88", inner), view)
+        assert exp.matches and exp.matches[0].entry.id == CURATED, inner
+
+
 def test_a_traceback_cut_inside_its_frames_keeps_the_match(view):
     """No exception line after the frames: the traceback was cut, the raise may lie below."""
     text = THROUGH_THE_PROJECT.rsplit("\n", 2)[0] + "\n"

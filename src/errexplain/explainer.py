@@ -169,13 +169,33 @@ def _ends_in_package(error: RaisedError, matches: tuple[Match, ...]) -> str | No
     if not root or entry.kind in UNRAISED_KINDS or entry.kind in ("builtin", "lookup"):
         return None
     inner = error.frames[-1]
-    pkg = frames_package((inner,))
+    pkg = frames_package((inner,)) or _relative_package(inner)
     if pkg is None or pkg == root or reraises(inner.code):
         return None
     paths = {entry.source.path, *(p for p, _ in at_sites(entry.at))}
     if any(in_file(f, p) for f in error.frames for p in paths if p):
         return None
     return pkg
+
+
+_NOT_PACKAGES = frozenset({"python", "src", "lib", "lib64", "usr", "home", "opt", "root", "tmp"})
+_NOT_PACKAGES |= {"workspace", "app", "code", "mnt", "data", "srv", "var", "scripts", "tests"}
+"""First parts of a relative path that are directories of a machine or a checkout, not
+packages."""
+
+
+def _relative_package(frame: Frame) -> str | None:
+    """The package a frame's path names by its first part when the path is relative to where
+    packages are installed (`flashinfer/gdn_prefill.py:289, in chunk_gated_delta_rule`, as a
+    poster shortens a traceback, or as a tool prints frames relative to site-packages): a Python
+    name, at least one directory deep, and not a directory of a machine or checkout."""
+    path = frame.path.replace("\\", "/")
+    if path.startswith(("/", "~", ".", "<")) or path[1:2] == ":" or not path.endswith(".py"):
+        return None
+    first, sep, _ = path.partition("/")
+    if not sep or not first.isidentifier() or first.lower() in _NOT_PACKAGES:
+        return None
+    return first
 
 
 _PREFIX_FILE = compile_regex(r"(?<![\w./-])([A-Za-z_][\w-]*\.py):(\d+)\b")
