@@ -1,13 +1,12 @@
 """A traceback cut before its exception line, introduced by the sentence just above it (`...
 facing <message>. The details:` and then the traceback): when nothing else in the paste is an
-error, that sentence's catalogued message is the error (a quiet warning logged right above it
-too, with its note); prose further away, or a traceback that ends in its own exception, is not
-read this way."""
+error, that sentence's catalogued message is the error; prose further away, a quiet warning,
+or a traceback that ends in its own exception is not read this way."""
 
 from __future__ import annotations
 
 from errexplain.catalog.memory import MemoryCatalog
-from errexplain.explainer import QUIET_NOTE, explain_text
+from errexplain.explainer import explain_text
 from errexplain.models import Entry, Source
 
 SLOTS = Entry(
@@ -55,13 +54,8 @@ def test_not_prose_further_above_the_traceback():
     assert _answers(text) == []
 
 
-def test_a_quiet_warning_logged_right_above_is_read_with_its_note():
-    # what the program said last before it failed, said to be often context
-    record = "[2026-04-22 14:31:38 TP1] Using the default pool size of 8 slots for this device."
-    (exp,) = [x for x in explain_text(f"{record}\n{CUT}\n", VIEW) if x.matches]
-    assert exp.matches[0].entry.id == "q" * 16 and QUIET_NOTE in exp.notes
-    # further above, it is the start-up's context: not read
-    text = f"{record}\nThe server had run for an hour.\nThen requests failed.\n\n{CUT}\n"
+def test_not_a_quiet_warning_above_the_traceback():
+    text = f"I see: Using the default pool size of 8 slots for this device.\n{CUT}\n"
     assert _answers(text) == []
 
 

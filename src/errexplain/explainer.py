@@ -1413,11 +1413,10 @@ def _introducing(
 ) -> list[Explanation]:
     """The messages a post names in the lines just above a traceback cut before its exception
     line (`... facing <message>. The details:`, then the traceback): read as in a paste with no
-    exception line, at BARE_SCORE or more. Asked for only when nothing else in the paste is an
-    error: the sentence that introduces the traceback names what it ended with, and a warning
-    logged right before it is what the program said last before it failed (explained with the
-    quiet note when its words report no failure). (Prose further away is not read: a warning of
-    the start-up quoted there is the context, not the error.)"""
+    exception line, at BARE_SCORE or more and not a quiet warning. Asked for only when nothing
+    else in the paste is an error: the sentence that introduces the traceback names what it
+    ended with. (Prose further away is not read: a warning of the start-up quoted there is the
+    context, not the error.)"""
     lines = pasted_lines(text)  # (numbered as the errors' line_no)
     keep: set[int] = set()
     for x in cut:
@@ -1432,7 +1431,7 @@ def _introducing(
     return [
         x
         for x in bare_messages(above, view, release=release)
-        if x.matches and x.matches[0].score >= BARE_SCORE
+        if not _quiet(x) and x.matches and x.matches[0].score >= BARE_SCORE
     ]
 
 
