@@ -146,11 +146,15 @@ def test_a_traceback_cut_before_its_exception_line_gives_way_to_the_quoted_messa
 
 
 def test_only_quoted_text_is_read_beside_a_cut_traceback():
-    """Prose around a cut traceback is not read line by line: only what the paster quoted, and
-    an issue title's text after its colon (the title is where posters put the error)."""
+    """Prose around a cut traceback is not read line by line: only what the paster quoted, an
+    issue title's text after its colon (the title is where posters put the error), and the
+    sentence just above the traceback that introduces it (tests/test_introducing.py)."""
     text = CUT_TRACEBACK.replace('"Paged KV', "Paged KV").replace('32."', "32.")
     text = text.replace("[Bug] New model: ", "The new model fails: ")
-    assert not any(x.matches for x in explain_text(text, VIEW))
+    further = text.replace("\n\n```", "\nIt worked last week.\nNothing else changed.\n\n```")
+    assert not any(x.matches for x in explain_text(further, VIEW))
+    # right above the traceback, the sentence introduces it
+    assert [x.matches[0].entry.template for x in explain_text(text, VIEW) if x.matches] == [POOL]
 
 
 def test_a_log_record_above_a_cut_traceback_is_read_when_nothing_is_quoted():
