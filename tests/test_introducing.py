@@ -5,25 +5,24 @@ or a traceback that ends in its own exception is not read this way."""
 
 from __future__ import annotations
 
+from tests.views import demo_entry
+
 from errexplain.catalog.memory import MemoryCatalog
 from errexplain.explainer import explain_text
-from errexplain.models import Entry, Source
 
-SLOTS = Entry(
-    id="s" * 16,
-    project="demo",
-    exception="RuntimeError",
-    kind="raise",
-    template="Worker pool has no free slot for request <rid>. Raise --max-slots or retry later.",
-    source=Source("demo", "1.0", "demo/pool.py", 77, "acquire", None),
+SLOTS = demo_entry(
+    "s",
+    "RuntimeError",
+    "raise",
+    "Worker pool has no free slot for request <rid>. Raise --max-slots or retry later.",
+    "demo/pool.py:77",
 )
-DEFAULT = Entry(
-    id="q" * 16,
-    project="demo",
-    exception="info",
-    kind="log",
-    template="Using the default pool size of <n> slots for this device.",
-    source=Source("demo", "1.0", "demo/pool.py", 20, "configure", None),
+DEFAULT = demo_entry(
+    "q",
+    "info",
+    "log",
+    "Using the default pool size of <n> slots for this device.",
+    "demo/pool.py:20",
 )
 VIEW = MemoryCatalog([SLOTS, DEFAULT])
 

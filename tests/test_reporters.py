@@ -5,21 +5,12 @@ error of its own at the site that logged it, listed first (read as printed)."""
 
 from __future__ import annotations
 
+from tests.views import demo_entry
+
 from errexplain.catalog.memory import MemoryCatalog
 from errexplain.explainer import explain_text
-from errexplain.models import Entry, Source
 
-
-def _entry(letter: str, exception: str, kind: str, template: str, where: str) -> Entry:
-    path, _, line = where.partition(":")
-    return Entry(
-        id=letter * 16,
-        project="demo",
-        exception=exception,
-        kind=kind,
-        template=template,
-        source=Source("demo", "1.0", path, int(line), "f", None),
-    )
+_entry = demo_entry
 
 
 RECORD = _entry(

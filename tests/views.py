@@ -42,3 +42,19 @@ def lettered_entry(letter: str, template: str, exception: str = "ValueError"):
         source=Source("demo", "1.0", f"demo/{letter}.py", 10, "f", None),
         kind="raise",
     )
+
+
+def demo_entry(letter: str, exception: str, kind: str, template: str, where: str):
+    """An entry of project `demo` of any kind (`raise`, `log`, ...) at `where` (`path:line`), in
+    `f`, its id the letter sixteen times."""
+    from errexplain.models import Entry, Source
+
+    path, _, line = where.partition(":")
+    return Entry(
+        id=letter * 16,
+        project="demo",
+        exception=exception,
+        kind=kind,
+        template=template,
+        source=Source("demo", "1.0", path, int(line), "f", None),
+    )
