@@ -844,7 +844,6 @@ def test_frames_condensed_to_path_line_function_are_frames() -> None:
             "pool needs dense buffers",
         ),
         ("attn_pool.py:27    KeyError: 'layer.3'", "KeyError", "'layer.3'"),
-        ("attn_pool.py:27    Note: dense buffers only", "", ""),  # no exception: code as before
     ],
 )
 def test_a_condensed_frame_that_ends_in_its_exception_raises_it(line, typ, message) -> None:
@@ -854,7 +853,19 @@ def test_a_condensed_frame_that_ends_in_its_exception_raises_it(line, typ, messa
     assert (err.type, err.message) == (typ, message)
     (frame,) = err.frames
     assert (frame.path, frame.line) == ("attn_pool.py", 27)
-    assert frame.code == (None if typ else line.split("  ", 1)[1].strip())
+    assert frame.code is None
+
+
+def test_one_condensed_frame_alone_is_a_reference_not_a_traceback() -> None:
+    """A post pointing at a line of code (`path.py:27` and the code) with no header, no other
+    frame and no exception: a reference, not a traceback cut before its exception line. Two
+    condensed frames are a summary's traceback, cut; a header makes one frame a traceback."""
+    line = "attn_pool.py:27    Note: dense buffers only"
+    assert parse_traceback(f"The rule is here:\n    {line}\nIt is coarse.\n") == ()
+    (err,) = parse_traceback(f"Boot fails:\n  warmup_runner.py:141 warm\n  {line}\n")
+    assert err.truncated and [f.line for f in err.frames] == [141, 27]
+    (err,) = parse_traceback(f"Traceback (most recent call last):\n  {line}\n")
+    assert err.truncated and [f.line for f in err.frames] == [27]
 
 
 def test_a_ray_log_whose_line_breaks_were_lost_is_read_record_by_record() -> None:

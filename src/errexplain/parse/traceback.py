@@ -33,6 +33,7 @@ from errexplain.parse.lines import (
     JFRAME_OLD,
     NOISE,
     SHORT_FRAME,
+    TRACEBACK,
     ByStart,
     Line,
     clean_lines,
@@ -86,17 +87,25 @@ _ECHO_CHECKED = 64
 _JUPYTER_CONTEXT = "context"
 
 
+def _reference_only(trace: _Trace, chain: Sequence[RaisedError]) -> bool:
+    """Whether a traceback that ended with no exception line is only one place written as
+    `path.py:12` (a post pointing at a line of code, `python/sglang/srt/server_args.py:8511`
+    and the code under it), with no header and no chain: a reference, not a traceback."""
+    return not chain and trace.short == len(trace.frames) == 1 and TRACEBACK not in trace.start.text
+
+
 class _Trace:
     """A traceback being read: where it started, the frames seen so far, the last line it
     covers and whether it is an IPython traceback."""
 
-    __slots__ = ("frames", "jupyter", "last", "start")
+    __slots__ = ("frames", "jupyter", "last", "short", "start")
 
     def __init__(self, start: Line, jupyter: bool = False) -> None:
         self.start = start
         self.frames: list[Frame] = []
         self.jupyter = jupyter
         self.last = start.no
+        self.short = 0  # (frames condensed to `path.py:12 ...`)
 
 
 def parse_traceback(text: str) -> tuple[RaisedError, ...]:
@@ -631,6 +640,7 @@ class _Stream:
             raised = exception_head(code, False) if code and short["code"] else None
             code = None if raised else code
             frame = Frame(short["path"], int(short["line"]), _dunder(short["func"]), code)
+            self.trace.short += 1
         else:
             assert m is not None
             func = _dunder(m["func"].strip()) if m["func"] else None
@@ -829,6 +839,8 @@ class _Stream:
         # a chain's last traceback cut before its exception line: the error the chain led to
         # was not pasted; the errors above it are its chain (:func:`finish` flushes it back to
         # its last link when the paste holds a complete error elsewhere)
+        if _reference_only(trace, self.chain):
+            return
         chain, relation = tuple(self.chain), self.relation
         self.chain, self.relation = [], None
         self.covered.update(range(trace.start.no, trace.last + 1))
