@@ -387,6 +387,19 @@ def test_an_issue_title_beside_a_cut_traceback_is_read_after_its_colon():
         assert exp.matches[0].entry.template == POOL
 
 
+def test_a_document_s_title_heading_is_read_as_an_issue_title():
+    # a post or a notes file whose first-level heading names the error (no issue tag): its title,
+    # read after its colon as an issue title is
+    text = CUT_TRACEBACK.replace('[Bug] New model: "Paged KV', "# New model: Paged KV")
+    text = text.replace('32."', "32.")
+    text = text.replace("\n\n```", "\nIt worked last week.\nNothing else changed.\n\n```")
+    (exp,) = [x for x in explain_text(text, VIEW) if x.matches]
+    assert exp.matches[0].entry.template == POOL
+    # a lower heading is a section's name, not the post's title
+    text = text.replace("# New model", "### New model")
+    assert not any(x.matches for x in explain_text(text, VIEW))
+
+
 STOPPED_CHAIN = """[Bug] Paged KV pool page sizes must agree across ranks, got 16 and 32
 
 Starting the server on two nodes fails:

@@ -1066,13 +1066,17 @@ _TITLE_TAGS = ("[bug]", "[feature]", "[question]", "[usage]", "bug:", "bug repor
 def title_text(line: str) -> str | None:
     """An issue title's text after its tag, when the line (as pasted: the cleaner takes a
     leading tag off) is one: it opens with an issue tag, after a markdown heading's `#` if any
-    (`# [Bug] X fails to start: <message>`, `[Bug] <message>`). Posters put the error there,
-    whole or after a colon, as they would in quotes."""
-    st = line.strip().lstrip("#> ")
+    (`# [Bug] X fails to start: <message>`, `[Bug] <message>`), or it is a first-level heading
+    (`# <message>`, a post's or a notes file's title). Posters put the error there, whole or
+    after a colon, as they would in quotes."""
+    raw = line.strip()
+    st = raw.lstrip("#> ")
     low = st.lower()
     for tag in _TITLE_TAGS:
         if low.startswith(tag):
             return st[len(tag) :].lstrip(": ").strip() or None
+    if raw.startswith("# "):
+        return st or None
     return None
 
 
