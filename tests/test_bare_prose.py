@@ -396,8 +396,9 @@ def test_a_document_s_title_heading_is_read_as_an_issue_title():
     (exp,) = [x for x in explain_text(text, VIEW) if x.matches]
     assert exp.matches[0].entry.template == POOL
     # a lower heading is a section's name, not the post's title
-    text = text.replace("# New model", "### New model")
-    assert not any(x.matches for x in explain_text(text, VIEW))
+    assert not any(x.matches for x in explain_text(text.replace("# New", "### New"), VIEW))
+    # nor is a line of a `#` comment block below the paste's first line
+    assert not any(x.matches for x in explain_text("# Notes from the run\n" + text, VIEW))
 
 
 STOPPED_CHAIN = """[Bug] Paged KV pool page sizes must agree across ranks, got 16 and 32

@@ -2396,6 +2396,7 @@ def _bare_candidates(
 
     cleaned = list(clean_lines(text))
     raw = pasted_lines(text) if quoted else []
+    opening = next((no for no, ln in enumerate(raw, 1) if ln.strip()), 0)  # (the paste's title)
     records = {ln.no for ln in cleaned if ln.record}
     lines = [(ln.no, ln.text.strip()) for ln in cleaned]
     seen: set[str] = set()
@@ -2412,7 +2413,7 @@ def _bare_candidates(
             joined.append(f"{joined[-1]} {nxt}")
         spans = _spans(st, joined, at_end=i == last)
         if quoted:
-            title = title_text(raw[no - 1]) if no <= len(raw) else None
+            title = title_text(raw[no - 1], no == opening) if no <= len(raw) else None
             labelled = labelled_text(st)
             parts = spans + ([title, *_suffixes(title)] if title else [])
             parts += [labelled] if labelled else []

@@ -1063,19 +1063,20 @@ _PATH_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ012
 _TITLE_TAGS = ("[bug]", "[feature]", "[question]", "[usage]", "bug:", "bug report:")
 
 
-def title_text(line: str) -> str | None:
+def title_text(line: str, first: bool = False) -> str | None:
     """An issue title's text after its tag, when the line (as pasted: the cleaner takes a
     leading tag off) is one: it opens with an issue tag, after a markdown heading's `#` if any
     (`# [Bug] X fails to start: <message>`, `[Bug] <message>`), or it is a first-level heading
-    (`# <message>`, a post's or a notes file's title). Posters put the error there, whole or
-    after a colon, as they would in quotes."""
+    that opens the paste (`first`: `# <message>`, a post's or a notes file's title; not a line
+    of a `#` comment block). Posters put the error there, whole or after a colon, as they would
+    in quotes."""
     raw = line.strip()
     st = raw.lstrip("#> ")
     low = st.lower()
     for tag in _TITLE_TAGS:
         if low.startswith(tag):
             return st[len(tag) :].lstrip(": ").strip() or None
-    if raw.startswith("# "):
+    if first and raw.startswith("# "):
         return st or None
     return None
 
