@@ -162,9 +162,9 @@ _CLAUSE_HEADS = (" and ", " but ", " because ", " which ", " so that ", " (")
 implementation and the Transformers implementation is not compatible ...`), or an aside opens
 (`<name> watchdog timeout` of `... watchdog timeout (self.watchdog_timeout=<t>, ...)`): a
 paster who stops there quoted a whole clause, as one who stops at a sentence end did. Not a
-comma: what
-follows one is as often a detail of the same clause (`... network error, NCCL version <v>`),
-and reading a cut there as whole outranked a short template the message fills exactly."""
+comma: what follows one is as often a detail of the same clause (`... network error, NCCL
+version <v>`), and reading a cut there as whole outranked a short template the message fills
+exactly."""
 
 
 _SENTENCE_STOP = compile_regex(r"(?<!\d)[.!?](?=\s)")

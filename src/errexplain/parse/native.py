@@ -7,11 +7,11 @@ serving process prints afterwards (`Scheduler ... terminated with 255`, `crashed
 a C/C++ source location followed by its message (`ibgda.cpp:2174: NULL value Unable to create
 ah.`, also after FlashInfer's `Error in function 'X' at `), `Fatal Python error: Segmentation
 fault` (also quoted in a sentence), and `terminate called after throwing an instance of
-'c10::Error'` with its `what():` line. Each is read as an
-error of form "native" (its frame the printed source location), one per distinct message: the
-thread and block coordinates of a kernel assertion are left out, so the copies every GPU thread
-prints are counted, not listed. Pure, linear in the lines, every pattern anchored (the quoted
-fatal error is searched for, bounded, only on a line that holds its words).
+'c10::Error'` with its `what():` line. Each is read as an error of form "native" (its frame
+the printed source location), one per distinct message: the thread and block coordinates of a
+kernel assertion are left out, so the copies every GPU thread prints are counted, not listed.
+Pure, linear in the lines, every pattern anchored (the quoted fatal error is searched for,
+bounded, only on a line that holds its words).
 """
 
 from __future__ import annotations
