@@ -1400,6 +1400,12 @@ def _whole_known_lines(
     ]
 
 
+def _root_line(error: RaisedError) -> int:
+    """Where an error's first traceback starts: its chain's root (a chain's first traceback is
+    the one a sentence introduces or a record announces), else its own line."""
+    return error.chain[0].line_no if error.chain else error.line_no
+
+
 INTRO_LINES = 3
 """Lines read above a traceback cut before its exception line for the sentence that introduces
 it (the sentence, a blank line and a fence's opening line)."""
@@ -1422,8 +1428,7 @@ def _introducing(
     for x in cut:
         if x.error.type or not x.error.truncated:
             continue  # (a bare exception has a line of its own, not a sentence above)
-        # (a chain's first traceback is the one introduced)
-        first = x.error.chain[0].line_no if x.error.chain else x.error.line_no
+        first = _root_line(x.error)
         keep.update(range(max(1, first - INTRO_LINES), first))
     if not keep:
         return []
@@ -1463,8 +1468,7 @@ def _announcers(
     out: list[Explanation] = []
     looked: set[str] = set()
     for x in cut:
-        # (a chain's record announces its first traceback: looked for above the chain's root)
-        start = x.error.chain[0].line_no if x.error.chain else x.error.line_no
+        start = _root_line(x.error)
         at = next(
             (
                 i
