@@ -134,6 +134,25 @@ def test_placeholder_followed_by_literal_greater_than():
         # not before a comma: what follows one is as often the same clause's detail (`NCCL error:
         # remote process exited or there was a network error, NCCL version <v>`)
         ("Rank <i> scheduler is dead, pid <p>.", "Rank 0 scheduler is dead", False),
+        # one whole value where the template's sentence ends right after it (`<path>. Falling`):
+        # the sentence quoted whole, its stop left out; not a value with a space in it (the
+        # message went on in words of its own), not a value whose sentence goes on
+        (
+            "Cannot open table file at <p>. Falling back to <x>.",
+            "Cannot open table file at /a/b.json",
+            True,
+        ),
+        (
+            "Cannot open table file at <p>. Falling back to <x>.",
+            "Cannot open table file at /a b",
+            False,
+        ),
+        (
+            "Cannot open table file at <p> now. Falling back.",
+            "Cannot open table file at /a/b.json",
+            False,
+        ),
+        ("Table at <p>. Falling back to <x>.", "Table at /a/b.json", False),
     ],
 )
 def test_a_message_cut_at_a_sentence_end_is_at_a_boundary(template, msg, expected):
@@ -142,7 +161,7 @@ def test_a_message_cut_at_a_sentence_end_is_at_a_boundary(template, msg, expecte
     matched, boundary = match_prefix(compile_template(template), msg)
     assert boundary is expected
     if expected:  # the literal characters matched (around the value "0": "Rank", "scheduler ...")
-        assert matched == {"R": 21, "D": 29, "T": 27, "Q": 20, "S": 16}[msg[0]]
+        assert matched == {"R": 21, "D": 29, "T": 27, "Q": 20, "S": 16, "C": 25}[msg[0]]
 
 
 @pytest.mark.parametrize(

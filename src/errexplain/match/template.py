@@ -199,10 +199,19 @@ def _cut_inside(lits: tuple[str, ...], i: int, rest: str, matched: int, overlap:
     in a placeholder that holds whole sentences (:func:`_sentence_slot`)."""
     if overlap:
         return False
-    long_head = matched >= INSIDE_MIN or (matched >= VALUE_MIN and _whole_value(rest))
+    long_head = matched >= INSIDE_MIN or (
+        matched >= VALUE_MIN and (_whole_value(rest) or _value_ends_sentence(lits[i], rest))
+    )
     if not long_head:
         return False
     return _sentence_slot(lits[i - 1], lits[i], rest) or not _runs_on(rest, lits[i:])
+
+
+def _value_ends_sentence(after: str, rest: str) -> bool:
+    """Whether the message's `rest` is one value (no space in it) of a placeholder that ends a
+    sentence of the template (`after` opens with its stop: `Config file not found at <path>.
+    Fallback to ...`): the paster quoted that sentence whole, its stop left out."""
+    return after[:2] in (". ", ".\n") and bool(rest.strip()) and not any(c.isspace() for c in rest)
 
 
 def _sentence_slot(before: str, after: str, rest: str) -> bool:
