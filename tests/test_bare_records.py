@@ -54,6 +54,27 @@ def test_a_reworded_message_on_a_log_record_line_is_taken():
     assert explain_text(f"I get this: {REWORDED}", view) == ()
 
 
+def test_a_line_alone_in_a_code_block_is_taken_as_a_record_is():
+    # a code block holding one line is output copied whole, one message as printed
+    view = _view()
+    (exp,) = explain_text(f"Our start-up failed:\n\n```\n{REWORDED}\n```\n\nAny idea?", view)
+    assert exp.error.message == REWORDED and exp.matches[0].entry.id == "a" * 16
+    # with other lines in the block, or in prose, the higher bar holds
+    assert explain_text(f"Failed:\n```\n{REWORDED}\nthen it exited\n```\n", view) == ()
+    assert explain_text(f"Our start-up failed:\n\n{REWORDED}\n\nAny idea?", view) == ()
+
+
+def test_a_line_alone_in_a_code_block_does_not_outrank_its_own_message_after_a_label():
+    # `Error: <message>` alone in a block: the message after the label, matched exactly, is
+    # the reading, not the whole line matched loosely
+    view = _view(
+        _entry("e", "ValueError", "The input has <n> tokens, too many", "in.py", 5, "raise")
+    )
+    (exp,) = explain_text("```\nError: The input has 90 tokens, too many\n```\n", view)
+    assert exp.error.message == "The input has 90 tokens, too many"
+    assert exp.matches[0].kind == "exact"
+
+
 def test_a_log_record_is_known_by_its_literal_text_whatever_the_length_of_its_values():
     # 23 literal characters, a 120-character value: the whole record is the message
     view = _view(_entry("c", "error", "config file <path> does not exist", "cfg.py", 30, "log"))

@@ -2402,6 +2402,7 @@ def _bare_candidates(
     raw = pasted_lines(text) if quoted else []
     opening = next((no for no, ln in enumerate(raw, 1) if ln.strip()), 0)  # (the paste's title)
     records = {ln.no for ln in cleaned if ln.record}
+    alone = {no: (st,) for no, st in _fenced_alone(cleaned).items() if no not in records}
     lines = [(ln.no, ln.text.strip()) for ln in cleaned]
     seen: set[str] = set()
     out: list[tuple[int, list[str], list[str], dict[str, str]]] = []
@@ -2433,7 +2434,7 @@ def _bare_candidates(
         whole = {st, *(h for h in heads if st.startswith(h))} if no in records else set()
         if records_only:
             fresh, later = [c for c in fresh if c in whole], [h for h in later if h in whole]
-        printed = dict.fromkeys(whole, "record")
+        printed = dict.fromkeys(whole, "record") | dict.fromkeys(alone.get(no, ()), "alone")
         if not records_only:
             printed = _as_printed(printed, st, spans, fresh)
         if fresh or later:
@@ -2441,6 +2442,28 @@ def _bare_candidates(
             total += len(fresh) + len(later)
         if total >= BARE_MAX_CANDIDATES:
             break
+    return out
+
+
+def _fenced_alone(cleaned: Sequence[Line]) -> dict[int, str]:
+    """The lines each alone in a markdown code block (one nonblank line between its fences), by
+    number, with their text: a program's output the paster copied whole, one message as
+    printed, as a log record's text is (a lone line in prose may be any sentence). Its reading
+    is known well from BARE_RECORD_SCORE, but does not outrank the other readings of the line
+    as a record's whole text does (`Error: <message>`: the message after the label)."""
+    out: dict[int, str] = {}
+    inside: list[Line] | None = None
+    for ln in cleaned:
+        if ln.fence:
+            if inside is not None:
+                body = [x for x in inside if x.text.strip()]
+                if len(body) == 1:
+                    out[body[0].no] = body[0].text.strip()
+                inside = None
+            else:
+                inside = []
+        elif inside is not None:
+            inside.append(ln)
     return out
 
 
@@ -2637,7 +2660,7 @@ def _best_reading(
             hit = ranking.hits[0] if ranking.hits else None
             # a log record's message as printed, or a span quoted whole matched exactly (its
             # values however long): known as a record is
-            whole = printed.get(msg) == "record" or (
+            whole = printed.get(msg) in ("record", "alone") or (
                 printed.get(msg) == "quoted" and hit is not None and hit.kind == "exact"
             )
             if (
