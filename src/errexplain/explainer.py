@@ -1078,6 +1078,7 @@ def explain_text_bounded(
         if cleaned is None:
             cleaned = clean_lines(text)
         out = _with_beside(text, cleaned, view, out, release, ERRORS - len(errors))
+    out = _unpolluted(view, out, cutoff, text, release)
     out = _with_carried(view, out, text, release)
     out = [short_starts_capped(x) for x in out]
     return _with_native(text, cleaned, out), len(errors) - len(kept)
@@ -1373,6 +1374,39 @@ def _with_beside(
         first = {id(x) for x in reporting}
         out = sorted([*out, *beside], key=lambda x: (x.error.line_no, id(x) not in first))
     return out
+
+
+def _unpolluted(
+    view: CatalogView,
+    out: list[Explanation],
+    cutoff: float,
+    text: str,
+    release: Mapping[str, str] | None,
+) -> list[Explanation]:
+    """`out` with each message that runs on over the line of another error the paste holds
+    (a known message, read on its own line: `ModuleNotFoundError: No module named 'x'`, then
+    the record `Can not initialize ...` under it) explained without that line and those after
+    it: the lines were read as the message's continuation, but the catalog knows them as an
+    error of their own, explained beside it."""
+    known = {
+        (x.error.line_no, x.error.message.strip())
+        for x in out
+        if x.matches and "\n" not in x.error.message
+    }
+    if not known:
+        return out
+    fixed = []
+    for x in out:
+        lines = x.error.message.split("\n")
+        cut = next(
+            (k for k in range(1, len(lines)) if (x.error.line_no + k, lines[k].strip()) in known),
+            0,
+        )
+        if cut and lines[0].strip():
+            error = replace(x.error, message="\n".join(lines[:cut]))
+            x = _explain_one(error, view, cutoff, text, release)
+        fixed.append(x)
+    return fixed
 
 
 def _whole_known_lines(

@@ -1,0 +1,46 @@
+"""A message that runs on over the next line, when that line is an error of its own: the
+catalog knows the line as a message read there (a record logged under the exception, or a
+paster who listed two lines), so the first error's message stops before it."""
+
+from __future__ import annotations
+
+from errexplain.catalog.memory import MemoryCatalog
+from errexplain.explainer import explain_text
+from errexplain.models import Entry, Source
+
+
+def _entry(letter: str, exception: str, template: str, path: str, kind: str) -> Entry:
+    return Entry(
+        id=letter * 16,
+        project="demo",
+        exception=exception,
+        template=template,
+        source=Source("demo", "1.0", f"demo/{path}", 3, "f", None),
+        kind=kind,
+    )
+
+
+VIEW = MemoryCatalog(
+    [
+        _entry("a", "ImportError", "Missing plugin <name>", "plug.py", "raise"),
+        _entry("b", "warning", "Cannot start the responses endpoint, error: <e>", "http.py", "log"),
+    ]
+)
+
+
+def test_a_known_message_on_the_next_line_is_not_the_message_run_on():
+    text = (
+        "Warnings at start:\n\n```\nImportError: Missing plugin 'harmony'\n"
+        "Cannot start the responses endpoint\n```\n"
+    )
+    first, second = explain_text(text, VIEW)
+    assert first.error.message == "Missing plugin 'harmony'"
+    assert first.matches[0].entry.id == "a" * 16 and first.matches[0].score >= 0.9
+    assert second.error.message == "Cannot start the responses endpoint"
+    assert second.matches[0].entry.id == "b" * 16
+
+
+def test_a_continuation_line_the_catalog_does_not_know_stays_in_the_message():
+    text = "ImportError: Missing plugin 'harmony'\nthe wheel was built without it\n"
+    (exp,) = explain_text(text, VIEW)
+    assert exp.error.message == "Missing plugin 'harmony'\nthe wheel was built without it"
