@@ -835,6 +835,26 @@ def test_frames_condensed_to_path_line_function_are_frames() -> None:
     assert line_kind("kernels/attn_pool.py:27    return self.buffers[layer]") == "frame"
 
 
+def test_a_frame_with_its_code_after_an_arrow_has_that_code() -> None:
+    # a paster's condensed `File` line: the function, then the line it ran after an arrow
+    text = (
+        'File "app/loader.py", line 40, in load_all\n'
+        'File "app/layers.py", line 118, in fill  ->  slot.copy_rows(\n'
+        "AssertionError: rows=3, slots=4\n"
+    )
+    (err,) = parse_traceback(text)
+    assert [(f.function, f.code) for f in err.frames] == [
+        ("load_all", None),
+        ("fill", "slot.copy_rows("),
+    ]
+    # a frame's code on its own line below still counts first; a plain name is kept whole
+    (err,) = parse_traceback(
+        'Traceback (most recent call last):\n  File "app/layers.py", line 118, in fill\n'
+        "    slot.copy_rows(data)\nAssertionError: rows=3, slots=4\n"
+    )
+    assert [(f.function, f.code) for f in err.frames] == [("fill", "slot.copy_rows(data)")]
+
+
 @pytest.mark.parametrize(
     ("line", "typ", "message"),
     [

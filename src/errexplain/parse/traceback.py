@@ -94,6 +94,14 @@ def _reference_only(trace: _Trace, chain: Sequence[RaisedError]) -> bool:
     return not chain and trace.short == len(trace.frames) == 1 and TRACEBACK not in trace.start.text
 
 
+_ARROW_CODE = compile_regex(
+    r"(?P<func>[\w.<>]{1,200}) {1,10}(?:\u2192|->|=>) {1,10}(?P<code>\S.{0,1000})"
+)
+"""A frame's function followed by its code after an arrow, as a paster condenses a traceback
+(`File "x.py", line 12, in load  ->  param.load_qkv_weight(`): the function is the name before
+the arrow, the code what follows it."""
+
+
 class _Trace:
     """A traceback being read: where it started, the frames seen so far, the last line it
     covers and whether it is an IPython traceback."""
@@ -644,9 +652,12 @@ class _Stream:
         else:
             assert m is not None
             func = _dunder(m["func"].strip()) if m["func"] else None
-            if func and len(line.text) >= _CUT_FRAME_MIN:
+            arrow = _ARROW_CODE.fullmatch(func) if func else None
+            if arrow is not None:  # (a condensed frame: its code written after an arrow)
+                func = arrow["func"]
+            elif func and len(line.text) >= _CUT_FRAME_MIN:
                 func += self._func_rest(line)
-            code = self._code_after(line)
+            code = self._code_after(line) or (arrow["code"] if arrow is not None else None)
             more = self._code_more(line) if code else None
             frame = Frame(m["path"], int(m["line"]), func, code, more)
         self.trace.frames.append(frame)
