@@ -172,6 +172,8 @@ def _ends_in_package(error: RaisedError, matches: tuple[Match, ...]) -> str | No
     pkg = frames_package((inner,)) or _relative_package(inner)
     if pkg is None or pkg == root or reraises(inner.code):
         return None
+    if any((m.entry.source.path or "").startswith(f"{root}/{pkg}/") for m in matches):
+        return None  # (a path relative to the project's own package: `srt/layers/x.py`)
     paths = {entry.source.path, *(p for p, _ in at_sites(entry.at))}
     if any(in_file(f, p) for f in error.frames for p in paths if p):
         return None
