@@ -4,13 +4,21 @@ Each DIR holds `truth.yaml` and `cases/<id>.txt` (bench/real/README.md). Cases a
 bench/real/cases/ with their ids prefixed by `--prefix` when given; a case whose source URL and
 final message are already in the corpus is skipped. Every new case is given a split, dev or
 test, once, at random (seeded by its id, so folding in the same cases again gives the same split);
-an existing case's split is never changed.
+an existing case's split is never changed. A case whose text shares half of its 8-word runs with
+a case in the corpus (the same paste in another copy of a file, another index id, a thread's
+digest) is not folded in unless `--force`.
+
+`python tools/corpus.py --exclude ID[,ID...] --reason TEXT` moves cases out of the corpus into
+bench/real/excluded.yaml (their id, split, source, final message and the reason; the paste's
+text is deleted): a case found not to be a real paste after it was folded in. A source listed
+there is never folded in again.
 """
 
 from __future__ import annotations
 
 import argparse
 import hashlib
+import re
 import sys
 from pathlib import Path
 
@@ -53,16 +61,85 @@ def _site(alt: object) -> dict[str, object]:
     return {"path": path.strip(), "line": int(line)}
 
 
+EXCLUDED_KEYS = ("id", "split", "source", "final_message", "reason")
+
+
+def _read(path: Path) -> list[dict[str, object]]:
+    return (yaml.safe_load(path.read_text(encoding="utf-8")) or []) if path.exists() else []
+
+
+def _write(path: Path, cases: list[dict[str, object]]) -> None:
+    cases.sort(key=lambda c: str(c["id"]))
+    path.write_text(
+        yaml.safe_dump(cases, sort_keys=False, allow_unicode=True, width=100), encoding="utf-8"
+    )
+
+
+def exclude(ids: list[str], reason: str) -> int:
+    """Move the cases `ids` from truth.yaml to excluded.yaml with `reason`; their text goes."""
+    truth_path, excluded_path = CORPUS / "truth.yaml", CORPUS / "excluded.yaml"
+    cases, excluded = _read(truth_path), _read(excluded_path)
+    unknown = set(ids) - {str(c["id"]) for c in cases}
+    if unknown:
+        print(f"error: not in the corpus: {', '.join(sorted(unknown))}", file=sys.stderr)
+        return 2
+    for c in cases:
+        if c["id"] in ids:
+            excluded.append({k: (reason if k == "reason" else c.get(k)) for k in EXCLUDED_KEYS})
+            (CORPUS / "cases" / f"{c['id']}.txt").unlink(missing_ok=True)
+    _write(truth_path, [c for c in cases if c["id"] not in ids])
+    _write(excluded_path, excluded)
+    print(f"excluded {len(ids)}; corpus now {len(cases) - len(ids)} cases")
+    return 0
+
+
+OVERLAP = 0.5
+"""Share of a new case's 8-word runs found in one corpus case that makes it a copy of that one."""
+_WORD = re.compile(r"\w+")
+
+
+def shingles(text: str) -> set[tuple[str, ...]]:
+    """The 8-word runs of a text, lower-cased (its words only: punctuation and layout aside)."""
+    words = _WORD.findall(text.lower())
+    return {tuple(words[i : i + 8]) for i in range(max(0, len(words) - 7))}
+
+
+def copy_of(text: str, corpus: dict[str, set[tuple[str, ...]]]) -> tuple[str, float] | None:
+    """The corpus case `text` mostly repeats (OVERLAP or more of its 8-word runs), or None."""
+    own = shingles(text)
+    if not own:
+        return None
+    shares = ((k, len(own & v) / len(own)) for k, v in corpus.items())
+    best = max(shares, key=lambda kv: kv[1], default=None)
+    return best if best is not None and best[1] >= OVERLAP else None
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("dirs", nargs="+", type=Path)
+    ap.add_argument("dirs", nargs="*", type=Path)
     ap.add_argument("--prefix", default="")
+    ap.add_argument("--exclude", default="", help="comma-separated case ids to move out")
+    ap.add_argument("--reason", default="", help="why the excluded cases are no real pastes")
+    ap.add_argument("--force", action="store_true", help="fold in copies of corpus cases too")
     args = ap.parse_args(argv)
+    if args.exclude:
+        if not args.reason.strip():
+            print("error: --exclude needs --reason", file=sys.stderr)
+            return 2
+        return exclude([i.strip() for i in args.exclude.split(",") if i.strip()], args.reason)
+    if not args.dirs:
+        print("error: give round directories to fold in, or --exclude", file=sys.stderr)
+        return 2
     truth_path = CORPUS / "truth.yaml"
-    cases = yaml.safe_load(truth_path.read_text(encoding="utf-8")) if truth_path.exists() else []
-    seen = {(c["source"], c.get("final_message")) for c in cases}
-    ids = {c["id"] for c in cases}
+    cases = _read(truth_path)
+    excluded = _read(CORPUS / "excluded.yaml")
+    seen = {(c["source"], c.get("final_message")) for c in [*cases, *excluded]}
+    ids = {c["id"] for c in [*cases, *excluded]}
     (CORPUS / "cases").mkdir(parents=True, exist_ok=True)
+    runs = {
+        p.stem: shingles(p.read_text(encoding="utf-8", errors="replace"))
+        for p in (CORPUS / "cases").glob("*.txt")
+    }
     added = 0
     for d in args.dirs:
         for c in yaml.safe_load((d / "truth.yaml").read_text(encoding="utf-8")) or []:
@@ -72,6 +149,15 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"skip {d}/{c['id']}: already in the corpus", file=sys.stderr)
                 continue
             text = (d / "cases" / f"{c['id']}.txt").read_bytes()
+            copy = None if args.force else copy_of(text.decode("utf-8", "replace"), runs)
+            if copy is not None:
+                print(
+                    f"skip {d}/{c['id']}: {copy[1]:.0%} of its text is case {copy[0]}'s "
+                    "(--force folds it in)",
+                    file=sys.stderr,
+                )
+                continue
+            runs[new_id] = shingles(text.decode("utf-8", "replace"))
             (CORPUS / "cases" / f"{new_id}.txt").write_bytes(text)
             c = {**c, "id": new_id, "split": c.get("split") or split_of(new_id)}
             c["expected_alternatives"] = [_site(a) for a in c.get("expected_alternatives") or []]
@@ -79,10 +165,7 @@ def main(argv: list[str] | None = None) -> int:
             seen.add(key)
             ids.add(new_id)
             added += 1
-    cases.sort(key=lambda c: c["id"])
-    truth_path.write_text(
-        yaml.safe_dump(cases, sort_keys=False, allow_unicode=True, width=100), encoding="utf-8"
-    )
+    _write(truth_path, cases)
     print(f"added {added}; corpus now {len(cases)} cases")
     return 0
 
