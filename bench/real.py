@@ -22,7 +22,9 @@ is raised (docs: bench/real/README.md). Each paste goes through the real pipelin
 
 Reported: right-first per split, per category, per paste format (with its misses' failure
 classes) and per failure class of the misses, the false-confident rate, and how often a right
-answer for sglang's own errors is given as confident (the other side of calibration). The split
+answer for sglang's own errors is given as confident (the other side of calibration); and the
+test half's right-first apart for the test pastes that are near-copies of a dev paste (one
+person's text cross-posted, two copies of a notes file: COPY_RUNS) and for the rest. The split
 (dev/test) is fixed in truth.yaml; study dev, only score test.
 """
 
@@ -370,8 +372,49 @@ def main(argv: list[str] | None = None) -> int:
         part = [r for r in results if r[0].get("split") == split]
         if part:
             report(part, f"{split} half ({len(part)} pastes)")
+    tested = [r for r in results if r[0].get("split") == "test"]
+    if tested:
+        copies = dev_copies(args.corpus, {r[0]["id"] for r in tested})
+        for label, part in (
+            ("with no near-copy in the dev half", [r for r in tested if r[0]["id"] not in copies]),
+            ("near-copies of a dev paste", [r for r in tested if r[0]["id"] in copies]),
+        ):
+            print(f"  test pastes {label}: {_pct(sum(r[2] for r in part), len(part))}")
     report(results, f"all ({len(results)} pastes)")
     return 0
+
+
+COPY_RUNS, COPY_SHARE = 40, 0.8
+"""A test paste is a near-copy of a dev paste when they share at least COPY_RUNS 8-word runs,
+COPY_SHARE of the shorter one's (one person's text cross-posted, two copies of a notes file):
+studying the dev paste was studying it, so its score is reported apart."""
+
+
+def dev_copies(corpus: Path, test_ids: set[str]) -> set[str]:
+    """The test pastes that are near-copies of a dev paste (COPY_RUNS, COPY_SHARE)."""
+    sys.path.insert(0, str(REPO / "tools"))
+    from corpus import shingles  # (tools/corpus.py: the runs its fold compares, too)
+
+    truth = {c["id"]: c.get("split") for c in load_truth(corpus)}
+    runs = {
+        cid: shingles(
+            (corpus / "cases" / f"{cid}.txt").read_text(encoding="utf-8", errors="replace")
+        )
+        for cid in truth
+    }
+    dev_index: dict[tuple[str, ...], set[str]] = defaultdict(set)
+    for cid, own in runs.items():
+        if truth[cid] == "dev":
+            for run_ in own:
+                dev_index[run_].add(cid)
+    out = set()
+    for cid in test_ids:
+        shared: Counter[str] = Counter(d for run_ in runs.get(cid, ()) for d in dev_index[run_])
+        for dev, n in shared.items():
+            if n >= COPY_RUNS and n >= COPY_SHARE * min(len(runs[cid]), len(runs[dev])):
+                out.add(cid)
+                break
+    return out
 
 
 if __name__ == "__main__":
