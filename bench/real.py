@@ -386,14 +386,15 @@ def main(argv: list[str] | None = None) -> int:
 
 COPY_RUNS, COPY_SHARE = 40, 0.8
 """A test paste is a near-copy of a dev paste when they share at least COPY_RUNS 8-word runs,
-COPY_SHARE of the shorter one's (one person's text cross-posted, two copies of a notes file):
+COPY_SHARE of the shorter one's (one person's text cross-posted, two copies of a notes file),
+runs found in many pastes left out (tools/corpus.py COMMON_IN: an issue template's checklist):
 studying the dev paste was studying it, so its score is reported apart."""
 
 
 def dev_copies(corpus: Path, test_ids: set[str]) -> set[str]:
     """The test pastes that are near-copies of a dev paste (COPY_RUNS, COPY_SHARE)."""
     sys.path.insert(0, str(REPO / "tools"))
-    from corpus import shingles  # (tools/corpus.py: the runs its fold compares, too)
+    from corpus import common_runs, shingles  # (tools/corpus.py: what its fold compares)
 
     truth = {c["id"]: c.get("split") for c in load_truth(corpus)}
     runs = {
@@ -402,6 +403,8 @@ def dev_copies(corpus: Path, test_ids: set[str]) -> set[str]:
         )
         for cid in truth
     }
+    common = common_runs(runs)  # (boilerplate: an issue template's checklist)
+    runs = {cid: own - common for cid, own in runs.items()}
     dev_index: dict[tuple[str, ...], set[str]] = defaultdict(set)
     for cid, own in runs.items():
         if truth[cid] == "dev":

@@ -4,9 +4,10 @@ Each DIR holds `truth.yaml` and `cases/<id>.txt` (bench/real/README.md). Cases a
 bench/real/cases/ with their ids prefixed by `--prefix` when given; a case whose source URL and
 final message are already in the corpus is skipped. Every new case is given a split, dev or
 test, once, at random (seeded by its id, so folding in the same cases again gives the same split);
-an existing case's split is never changed. A case whose text shares half of its 8-word runs with
-a case in the corpus (the same paste in another copy of a file, another index id, a thread's
-digest) is not folded in unless `--force`.
+an existing case's split is never changed. A case whose text shares half of its 8-word runs (40 at
+least) with a case in the corpus (the same paste in another copy of a file, another index id, a
+thread's digest) is not folded in unless `--force`: look at both (two people's pastes of one
+stack share most of their runs too).
 
 `python tools/corpus.py --exclude ID[,ID...] --reason TEXT` moves cases out of the corpus into
 bench/real/excluded.yaml (their id, split, source, final message and the reason; the paste's
@@ -93,8 +94,10 @@ def exclude(ids: list[str], reason: str) -> int:
     return 0
 
 
-OVERLAP = 0.5
-"""Share of a new case's 8-word runs found in one corpus case that makes it a copy of that one."""
+OVERLAP, OVERLAP_RUNS = 0.5, 40
+"""Share of a new case's 8-word runs found in one corpus case, and their least number, that make
+it a copy of that one (a paste of a message alone shares all its few runs with every other paste
+of that message: not a copy)."""
 _WORD = re.compile(r"\w+")
 
 
@@ -104,14 +107,33 @@ def shingles(text: str) -> set[tuple[str, ...]]:
     return {tuple(words[i : i + 8]) for i in range(max(0, len(words) - 7))}
 
 
-def copy_of(text: str, corpus: dict[str, set[tuple[str, ...]]]) -> tuple[str, float] | None:
-    """The corpus case `text` mostly repeats (OVERLAP or more of its 8-word runs), or None."""
-    own = shingles(text)
+COMMON_IN = 5
+"""A run found in this many corpus cases is boilerplate (sglang's issue template checklist, a
+standard CUDA error's advice), not evidence of a copy: left out when cases are compared."""
+
+
+def common_runs(corpus: dict[str, set[tuple[str, ...]]]) -> set[tuple[str, ...]]:
+    """The runs found in COMMON_IN corpus cases or more."""
+    seen: dict[tuple[str, ...], int] = {}
+    for own in corpus.values():
+        for run in own:
+            seen[run] = seen.get(run, 0) + 1
+    return {run for run, n in seen.items() if n >= COMMON_IN}
+
+
+def copy_of(
+    text: str, corpus: dict[str, set[tuple[str, ...]]], common: set[tuple[str, ...]]
+) -> tuple[str, float] | None:
+    """The corpus case `text` mostly repeats (OVERLAP or more of its 8-word runs, boilerplate
+    runs left out), or None."""
+    own = shingles(text) - common
     if not own:
         return None
-    shares = ((k, len(own & v) / len(own)) for k, v in corpus.items())
+    shares = ((k, len(own & v)) for k, v in corpus.items())
     best = max(shares, key=lambda kv: kv[1], default=None)
-    return best if best is not None and best[1] >= OVERLAP else None
+    if best is None or best[1] < OVERLAP_RUNS or best[1] < OVERLAP * len(own):
+        return None
+    return best[0], best[1] / len(own)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -140,6 +162,7 @@ def main(argv: list[str] | None = None) -> int:
         p.stem: shingles(p.read_text(encoding="utf-8", errors="replace"))
         for p in (CORPUS / "cases").glob("*.txt")
     }
+    common = common_runs(runs)
     added = 0
     for d in args.dirs:
         for c in yaml.safe_load((d / "truth.yaml").read_text(encoding="utf-8")) or []:
@@ -149,7 +172,7 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"skip {d}/{c['id']}: already in the corpus", file=sys.stderr)
                 continue
             text = (d / "cases" / f"{c['id']}.txt").read_bytes()
-            copy = None if args.force else copy_of(text.decode("utf-8", "replace"), runs)
+            copy = None if args.force else copy_of(text.decode("utf-8", "replace"), runs, common)
             if copy is not None:
                 print(
                     f"skip {d}/{c['id']}: {copy[1]:.0%} of its text is case {copy[0]}'s "

@@ -15,8 +15,11 @@ sys.path.insert(0, str(TOOLS))
 import corpus  # noqa: E402
 
 PASTE = (
-    "The server died while loading the second shard of the checkpoint and the log ended with "
-    "RuntimeError: the pool ran out of pinned buffers for layer 3 after the warm-up finished\n"
+    "".join(
+        f"[rank{r}] shard {r} of the checkpoint loaded into the pinned pool at offset {r * 4096}\n"
+        for r in range(8)
+    )
+    + "RuntimeError: the pool ran out of pinned buffers for layer 3 after the warm-up finished\n"
 )
 
 
@@ -44,10 +47,13 @@ def test_a_copy_of_a_corpus_case_is_not_folded_in(home: Path, tmp_path: Path):
     assert corpus.main([str(_round(tmp_path / "r1", {"aa001": PASTE}))]) == 0
     copy = "Notes, second copy:\n" + PASTE
     other = "A different paste: ValueError: bad page size 64 for the cache\n"
-    assert corpus.main([str(_round(tmp_path / "r2", {"bb001": copy, "bb002": other}))]) == 0
-    assert _ids(home, "truth.yaml") == ["aa001", "bb002"]
+    # the error line alone, as another person pastes it: few runs, all shared, no copy
+    alone = PASTE.splitlines()[-1] + "\n"
+    rnd = _round(tmp_path / "r2", {"bb001": copy, "bb002": other, "bb003": alone})
+    assert corpus.main([str(rnd)]) == 0
+    assert _ids(home, "truth.yaml") == ["aa001", "bb002", "bb003"]
     assert corpus.main(["--force", str(tmp_path / "r2")]) == 0
-    assert _ids(home, "truth.yaml") == ["aa001", "bb001", "bb002"]
+    assert _ids(home, "truth.yaml") == ["aa001", "bb001", "bb002", "bb003"]
 
 
 def test_an_excluded_case_leaves_the_corpus_and_stays_out(home: Path, tmp_path: Path):
