@@ -44,3 +44,26 @@ def test_a_continuation_line_the_catalog_does_not_know_stays_in_the_message():
     text = "ImportError: Missing plugin 'harmony'\nthe wheel was built without it\n"
     (exp,) = explain_text(text, VIEW)
     assert exp.error.message == "Missing plugin 'harmony'\nthe wheel was built without it"
+
+
+def test_a_record_the_project_logs_under_an_exception_line_is_not_its_message():
+    # the record's log prefix left out by the paster: its whole text is a logged message
+    view = MemoryCatalog(
+        [
+            _entry("c", "RuntimeError", "Pool exhausted for layer <n>", "pool.py", "raise"),
+            _entry(
+                "d",
+                "warning",
+                "Scheduler got a quit signal, a child process failed.",
+                "m.py",
+                "log",
+            ),
+        ]
+    )
+    text = (
+        "RuntimeError: Pool exhausted for layer 3\n"
+        "Scheduler got a quit signal, a child process failed.\n"
+    )
+    exp = explain_text(text, view)[0]
+    assert exp.error.message == "Pool exhausted for layer 3"
+    assert exp.matches[0].entry.id == "c" * 16 and exp.matches[0].score >= 0.9
