@@ -4,20 +4,14 @@ paster who listed two lines), so the first error's message stops before it."""
 
 from __future__ import annotations
 
+from tests.views import demo_entry
+
 from errexplain.catalog.memory import MemoryCatalog
 from errexplain.explainer import explain_text
-from errexplain.models import Entry, Source
 
 
-def _entry(letter: str, exception: str, template: str, path: str, kind: str) -> Entry:
-    return Entry(
-        id=letter * 16,
-        project="demo",
-        exception=exception,
-        template=template,
-        source=Source("demo", "1.0", f"demo/{path}", 3, "f", None),
-        kind=kind,
-    )
+def _entry(letter: str, exception: str, template: str, path: str, kind: str):
+    return demo_entry(letter, exception, kind, template, f"demo/{path}:3")
 
 
 VIEW = MemoryCatalog(
