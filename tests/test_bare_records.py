@@ -859,6 +859,20 @@ def test_the_source_line_under_a_warning_is_not_read_as_its_message():
     assert dict(exp.matches[0].values) == {"e": "boom happened"}
 
 
+def test_a_template_quoted_in_prose_with_its_placeholder_is_the_message_named():
+    """A person who names the error by its template (`reports: "... {e} ..."`, copied from the
+    source or the docs) quotes the message; only a line of code (an f-string, `.format(`) is
+    the message's source."""
+    view = _view(
+        _entry("s", "error", "Session <req.session_id> of the pool is not alive", "p.py", 7, "log")
+    )
+    prose = 'After a restart it reports: "Session {req.session_id} of the pool is not alive".\n'
+    [exp] = explain_text(prose, view)
+    assert exp.matches[0].entry.id == "s" * 16
+    code = '    logger.error(f"Session {req.session_id} of the pool is not alive")\n'
+    assert explain_text(code, view) == ()
+
+
 def test_of_two_sites_with_one_text_the_logged_one_comes_before_a_scripts_print():
     """A library logs `Fail to set RLIMIT_NOFILE: <e>` and a bench script prints the same text:
     of equal scores the logged site is the answer, though the script's path is shorter."""

@@ -2413,11 +2413,19 @@ def _sentence_heads(st: str) -> list[str]:
     return heads[:SENTENCE_HEADS]
 
 
-def _source_text(hit: Hit) -> bool:
+def _source_text(hit: Hit, line: str) -> bool:
     """Whether the reading is the message's source code, not a printed message: a value is its
-    own placeholder in braces (`{get_exception_traceback()}` of the line under a Python warning,
-    `warnings.warn(f"Error in stream_executor: {get_exception_traceback()}")`)."""
-    return any(value == "{" + name + "}" for name, value in hit.values)
+    own placeholder in braces on a line of code that opens an f-string or formats one
+    (`{get_exception_traceback()}` of the line under a Python warning,
+    `warnings.warn(f"Error in stream_executor: {get_exception_traceback()}")`). A person who
+    names the error by its template in prose (`reports: "... session {req.session_id} is not
+    alive"`) quotes the message, not its code."""
+    return _FORMATTED.search(line) is not None and any(
+        value == "{" + name + "}" for name, value in hit.values
+    )
+
+
+_FORMATTED = compile_regex(r"(?<![\w])[rRbB]?[fF][rR]?[\"']|\.format\(")
 
 
 def _bare_candidates(
@@ -3078,7 +3086,9 @@ def bare_messages(
                 readings.append(more)
         for raw, msg, ranking, whole in readings:
             pos = ranking.hits[0].pos
-            if (pos in found and found[pos][0] >= raw) or _source_text(ranking.hits[0]):
+            if (pos in found and found[pos][0] >= raw) or _source_text(
+                ranking.hits[0], pasted_line(text, no) or msg
+            ):
                 continue
             known = {
                 h.id
