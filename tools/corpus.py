@@ -122,11 +122,13 @@ def common_runs(corpus: dict[str, set[tuple[str, ...]]]) -> set[tuple[str, ...]]
 
 
 def copy_of(
-    text: str, corpus: dict[str, set[tuple[str, ...]]], common: set[tuple[str, ...]]
+    runs: set[tuple[str, ...]],
+    corpus: dict[str, set[tuple[str, ...]]],
+    common: set[tuple[str, ...]],
 ) -> tuple[str, float] | None:
-    """The corpus case `text` mostly repeats (OVERLAP or more of its 8-word runs, boilerplate
-    runs left out), or None."""
-    own = shingles(text) - common
+    """The corpus case a text of these 8-word `runs` mostly repeats (OVERLAP or more of them,
+    boilerplate runs left out), or None."""
+    own = runs - common
     if not own:
         return None
     shares = ((k, len(own & v)) for k, v in corpus.items())
@@ -172,7 +174,8 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"skip {d}/{c['id']}: already in the corpus", file=sys.stderr)
                 continue
             text = (d / "cases" / f"{c['id']}.txt").read_bytes()
-            copy = None if args.force else copy_of(text.decode("utf-8", "replace"), runs, common)
+            own = shingles(text.decode("utf-8", "replace"))
+            copy = None if args.force else copy_of(own, runs, common)
             if copy is not None:
                 print(
                     f"skip {d}/{c['id']}: {copy[1]:.0%} of its text is case {copy[0]}'s "
@@ -180,7 +183,7 @@ def main(argv: list[str] | None = None) -> int:
                     file=sys.stderr,
                 )
                 continue
-            runs[new_id] = shingles(text.decode("utf-8", "replace"))
+            runs[new_id] = own
             (CORPUS / "cases" / f"{new_id}.txt").write_bytes(text)
             c = {**c, "id": new_id, "split": c.get("split") or split_of(new_id)}
             c["expected_alternatives"] = [_site(a) for a in c.get("expected_alternatives") or []]

@@ -2413,16 +2413,16 @@ def _sentence_heads(st: str) -> list[str]:
     return heads[:SENTENCE_HEADS]
 
 
-def _source_text(hit: Hit, line: str) -> bool:
-    """Whether the reading is the message's source code, not a printed message: a value is its
-    own placeholder in braces on a line of code that opens an f-string or formats one
-    (`{get_exception_traceback()}` of the line under a Python warning,
+def _source_text(hit: Hit, text: str, no: int, msg: str) -> bool:
+    """Whether the reading `msg` of line `no` is the message's source code, not a printed
+    message: a value is its own placeholder in braces on a line of code that opens an f-string
+    or formats one (`{get_exception_traceback()}` of the line under a Python warning,
     `warnings.warn(f"Error in stream_executor: {get_exception_traceback()}")`). A person who
     names the error by its template in prose (`reports: "... session {req.session_id} is not
-    alive"`) quotes the message, not its code."""
-    return _FORMATTED.search(line) is not None and any(
-        value == "{" + name + "}" for name, value in hit.values
-    )
+    alive"`) quotes the message, not its code. The line is looked up only for such a value."""
+    if not any(value == "{" + name + "}" for name, value in hit.values):
+        return False
+    return _FORMATTED.search(pasted_line(text, no) or msg) is not None
 
 
 _FORMATTED = compile_regex(r"(?<![\w])[rRbB]?[fF][rR]?[\"']|\.format\(")
@@ -2446,7 +2446,7 @@ def _bare_candidates(
     raw = pasted_lines(text) if quoted else []
     opening = next((no for no, ln in enumerate(raw, 1) if ln.strip()), 0)  # (the paste's title)
     records = {ln.no for ln in cleaned if ln.record}
-    alone = {no: (st,) for no, st in _fenced_alone(cleaned).items() if no not in records}
+    alone = _fenced_alone(cleaned) - records
     lines = [(ln.no, ln.text.strip()) for ln in cleaned]
     seen: set[str] = set()
     out: list[tuple[int, list[str], list[str], dict[str, str]]] = []
@@ -2478,7 +2478,7 @@ def _bare_candidates(
         whole = {st, *(h for h in heads if st.startswith(h))} if no in records else set()
         if records_only:
             fresh, later = [c for c in fresh if c in whole], [h for h in later if h in whole]
-        printed = dict.fromkeys(whole, "record") | dict.fromkeys(alone.get(no, ()), "alone")
+        printed = dict.fromkeys(whole, "record") | ({st: "alone"} if no in alone else {})
         if not records_only:
             printed = _as_printed(printed, st, spans, fresh)
         if fresh or later:
@@ -2489,20 +2489,20 @@ def _bare_candidates(
     return out
 
 
-def _fenced_alone(cleaned: Sequence[Line]) -> dict[int, str]:
-    """The lines each alone in a markdown code block (one nonblank line between its fences), by
-    number, with their text: a program's output the paster copied whole, one message as
-    printed, as a log record's text is (a lone line in prose may be any sentence). Its reading
-    is known well from BARE_RECORD_SCORE, but does not outrank the other readings of the line
-    as a record's whole text does (`Error: <message>`: the message after the label)."""
-    out: dict[int, str] = {}
+def _fenced_alone(cleaned: Sequence[Line]) -> set[int]:
+    """The numbers of the lines each alone in a markdown code block (one nonblank line between
+    its fences): a program's output the paster copied whole, one message as printed, as a log
+    record's text is (a lone line in prose may be any sentence). Its reading is known well from
+    BARE_RECORD_SCORE, but does not outrank the other readings of the line as a record's whole
+    text does (`Error: <message>`: the message after the label)."""
+    out: set[int] = set()
     inside: list[Line] | None = None
     for ln in cleaned:
         if ln.fence:
             if inside is not None:
                 body = [x for x in inside if x.text.strip()]
                 if len(body) == 1:
-                    out[body[0].no] = body[0].text.strip()
+                    out.add(body[0].no)
                 inside = None
             else:
                 inside = []
@@ -3087,7 +3087,7 @@ def bare_messages(
         for raw, msg, ranking, whole in readings:
             pos = ranking.hits[0].pos
             if (pos in found and found[pos][0] >= raw) or _source_text(
-                ranking.hits[0], pasted_line(text, no) or msg
+                ranking.hits[0], text, no, msg
             ):
                 continue
             known = {

@@ -193,14 +193,14 @@ def site_key(path: str, function: str) -> str:
     return name + "\0" + function.rsplit(".", 1)[-1]
 
 
-def _calls_site(cand: Candidate, frame: Frame) -> bool:
-    """Whether a frame's shown line calls the candidate's function by name (`param.load_qkv_
-    weight(` of `_ColumnvLLMParameter.load_qkv_weight`), in another file: the frames below it
-    were left out, the site's own among them."""
+def _called_site(cand: Candidate, frame: Frame) -> str | None:
+    """The candidate's function's name when a frame's shown line calls it by that name
+    (`param.load_qkv_weight(` of `_ColumnvLLMParameter.load_qkv_weight`), in another file: the
+    frames below it were left out, the site's own among them; else None."""
     func = (cand.function or "").rsplit(".", 1)[-1]
     if not frame.code or not func.isidentifier() or func.startswith("__"):
-        return False
-    return any(m.group(1) == func for m in _CALL.finditer(frame.code))
+        return None
+    return func if any(m.group(1) == func for m in _CALL.finditer(frame.code)) else None
 
 
 _CALL = compile_regex(r"(?<![\w.])(?:[A-Za-z_][\w]*\.)*([A-Za-z_]\w*) ?\(")
@@ -211,8 +211,8 @@ def _frame_reason(cand: Candidate, frames: FrameSites) -> tuple[float, str | Non
         return 0.0, None
     best: tuple[float, str | None] = (0.0, None)
     last = frames.frames[-1]
-    if _file_of(cand, last) is None and _calls_site(cand, last):
-        func = (cand.function or "").rsplit(".", 1)[-1]
+    func = _called_site(cand, last) if _file_of(cand, last) is None else None
+    if func is not None:
         code = (last.code or "").strip()
         why = f"the innermost frame calls {func}, this site's function (`{code}`): the frames"
         best = (FRAME_FILE + FRAME_FUNC + FRAME_LAST, why + " below it were left out")
@@ -250,7 +250,7 @@ def _ends_elsewhere(cand: Candidate, frames: FrameSites) -> Frame | None:
     last = frames.frames[-1]
     if not last.code or (raises_here(last.code) and not _raises_own_text(last.code)):
         return None  # (a line that raises may pass on what it caught, from anywhere)
-    if _calls_site(cand, last):
+    if _called_site(cand, last) is not None:
         return None  # (it calls the site's function: the frames below it were left out)
     return last if _in_package(cand, last) else None
 
