@@ -538,6 +538,14 @@ def test_a_message_quoted_across_a_wrapped_line_is_read_whole_and_once():
     exps = explain_text(note, view)
     assert [e.matches[0].entry.id for e in exps] == ["k" * 16]
     assert exps[0].error.message.endswith("is not enabled.")
+    # the quote opened inside a bracket, as prose puts an aside
+    note = (
+        "With a 24 GiB pool it did not start (`Graph pool is disabled for prefill when the\n"
+        "  paged graph mode is not enabled.`), so we raised it.\n"
+    )
+    exps = explain_text(note, view)
+    assert [e.matches[0].entry.id for e in exps] == ["k" * 16]
+    assert exps[0].error.message.endswith("is not enabled.")
 
 
 # ------------------------------------- a value printed empty; the module the paste names

@@ -31,6 +31,7 @@ from errexplain.match.sites import (
     assert_test,
     condition_sites,
     locate,
+    passer_sites,
     stated_test,
     wants_sites,
 )
@@ -753,6 +754,21 @@ def _with_sites(ranking: Ranking, error: RaisedError, view: CatalogView, cutoff:
     return Ranking(tuple(hits), (), ambiguous(hits) if hits[0] in good else ranking.ambiguous)
 
 
+def _with_passer(ranking: Ranking, passed: Sequence[Hit]) -> Ranking:
+    """The message's hits and the raise its innermost frame shows handing on a text made
+    elsewhere (errexplain.match.sites.passer_sites), best first: a site whose template holds the
+    message's own words outranks that raise when it scores more (where the text was made tells
+    what it means), else the raise comes first (`raise Exception(f"{output_batch.error}")` of a
+    text another release's worker logged too)."""
+    best = {h.pos: h for h in ranking.hits}
+    for h in passed:
+        if h.pos not in best or h.raw > best[h.pos].raw:
+            best[h.pos] = h
+    hits = sorted(best.values(), key=lambda h: -round(h.raw, 6))[:5]
+    first = hits[0] in passed
+    return Ranking(tuple(hits), ranking.nearest, ambiguous(hits) if first else ranking.ambiguous)
+
+
 def _first_guess(
     text: str, error: RaisedError, view: CatalogView, stated: Mapping[str, str]
 ) -> tuple[Facts | None, ReleaseGuess | None]:
@@ -984,6 +1000,8 @@ def _explain_error(
     elif (test := stated_test(view, error.message, error.type)) is not None:
         # the message is an assert's test written without `assert`: looked up as the statement
         ranking = _with_sites(ranking, replace(error, message=f"assert {test}"), view, cutoff)
+    elif passed := passer_sites(view, error):
+        ranking = _with_passer(ranking, passed)
     matches = _by_form(tuple(_to_match(view, h) for h in ranking.hits), error.form)
     matches, ambiguous = _named_module(
         matches, _still_ambiguous(matches, ranking.ambiguous), error, text, view
@@ -2364,12 +2382,13 @@ def _open_at_end(st: str) -> list[str]:
 def _quoted_across(st: str, joined: Sequence[str]) -> list[str]:
     """Text quoted from the line `st` into one of the next (`joined`: the line joined with
     them): a quoted message that prose wrapped at its width. The span opens at the line's last
-    quote that reads as an opening one (after a space or the line's start, before a word) and
-    closes at the first matching quote after the line."""
+    quote that reads as an opening one (after a space, an opening bracket or the line's start,
+    before a word: `refused to start (`Loaded weights leave no`) and closes at the first matching
+    quote after the line."""
     out: list[str] = []
     for left, right in _QUOTES:
         at = st.rfind(left)
-        if at < 0 or (at > 0 and not st[at - 1].isspace()) or at + 1 >= len(st):
+        if at < 0 or (at > 0 and not _opens_after(st[at - 1])) or at + 1 >= len(st):
             continue
         if st[at + 1].isspace():
             continue  # (it closes a span on the line: `--flag` is on)
@@ -2381,6 +2400,11 @@ def _quoted_across(st: str, joined: Sequence[str]) -> list[str]:
                     out.append(inner)
                 break
     return out
+
+
+def _opens_after(ch: str) -> bool:
+    """Whether a quote after `ch` may open a span: after a space or an opening bracket."""
+    return ch.isspace() or ch in "([{\uff08"
 
 
 _SEPARATORS = (": ", "] ", "\uff1a")  # a colon, the end of a [tag], a full-width colon

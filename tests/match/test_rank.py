@@ -961,3 +961,25 @@ def test_of_texts_tied_but_for_letter_case_the_one_printed_in_the_same_case_come
     assert len(hits) == 2 and hits[0].id == first
     if message.islower():
         assert hits[0].raw == hits[1].raw  # (a tie that only the case breaks)
+
+
+@pytest.mark.parametrize(
+    "msg",
+    [
+        "... is incompatible with page streaming (--stream-mode chunked)",
+        "\u2026 is incompatible with page streaming (--stream-mode chunked)",
+    ],
+)
+def test_a_message_whose_head_the_paster_elided_is_read_from_the_templates_middle(msg):
+    """`ValueError: ... incompatible with speculative decoding (--speculative-algorithm EAGLE)`:
+    the paster opened the message with an ellipsis; the rest is read as a part of the template
+    from a word inside it, never with confidence (the left-out head may tell siblings apart)."""
+    from errexplain.match.rank import lead_elided
+
+    tmpl = "--decode-radix-cache-enable is incompatible with page streaming (--stream-mode <m>)"
+    r = rank(_lone_template("pkg/args.py", "check", "ValueError", tmpl), msg, "ValueError")
+    assert r.hits and FUZZY_CUTOFF <= r.hits[0].score < 0.9
+    assert "marked the start as left out" in r.hits[0].reasons[0]
+    assert lead_elided(msg) == "is incompatible with page streaming (--stream-mode chunked)"
+    assert lead_elided("..... a rule of dots") is None
+    assert lead_elided("no ellipsis ...") is None

@@ -289,14 +289,46 @@ def _ends_beside(cand: Candidate, frames: FrameSites) -> Frame | None:
     return last
 
 
+_STRING = compile_regex(r"""(["'])((?:\\.|(?!\1).)*)\1""")
+_FIELD = compile_regex(r"\{[^{}]*\}")
+
+
+def shown_literal(code: str) -> list[str]:
+    """The words of the string literals a source line shows (an f-string's fields left out)."""
+    return words(" ".join(_FIELD.sub(" ", m.group(2)) for m in _STRING.finditer(code)))
+
+
+_PASSING = compile_regex(
+    r"raise +(?:[A-Za-z_]\w*\.)*(?P<name>[A-Za-z_]\w*)\((?P<args>.*)\)(?: +from +\S+)?"
+)
+
+
+def passes_text(code: str | None) -> str | None:
+    """The exception a frame's line raises with a text made elsewhere, whole on the line and
+    without a literal word of its own (`raise Exception(f"{output_batch.error}")`, `raise
+    ValueError(message)`); else None. The message then names the code that made the text, and
+    the raise is found by its frame: its catalogued template is a placeholder alone."""
+    m = _PASSING.fullmatch((code or "").strip())
+    if m is None or m["name"][:1].islower() or shown_literal(code or ""):
+        return None
+    args = m["args"]
+    depth = 0
+    for ch in args:
+        depth += (ch in "([{") - (ch in ")]}")
+        if depth < 0:
+            return None  # (`raise X(a)(b)`, `raise X(a) or Y(b)`: not one call's arguments)
+    return m["name"] if depth == 0 and args.strip() else None
+
+
 _OWN_RAISE = compile_regex(r"raise +[A-Za-z_][\w.]{0,200}\( *(?:[rfbu]{0,2}[\"']|$)")
 """`raise X(` with its arguments on the lines below, or `raise X("...`, `raise X(f"...`: an
 exception made there with a text of its own (not `raise`, `raise e`, `raise X(str(e))`)."""
 
 
 def _raises_own_text(code: str) -> bool:
-    """Whether a frame's line makes a new exception with its own text (:data:`_OWN_RAISE`)."""
-    return _OWN_RAISE.match(code.strip()) is not None
+    """Whether a frame's line makes a new exception with its own text (:data:`_OWN_RAISE`); not
+    one that hands on a text made elsewhere (`raise Exception(f"{batch.error}")`)."""
+    return _OWN_RAISE.match(code.strip()) is not None and passes_text(code) is None
 
 
 def _elsewhere(hit: Hit, frames: FrameSites) -> bool:
@@ -728,21 +760,39 @@ wording would not do twice."""
 
 
 def _infix_score(template: str, msg: str) -> tuple[float, str] | None:
-    """The message is a part of this template from a word inside it, its head left out."""
+    """The message is a part of this template from a word inside it, its head left out (by the
+    paster's ellipsis, `... incompatible with speculative decoding (...)`, or unmarked)."""
     compiled = compile_template(template)
-    matched, tail, held = infix_reading(compiled, msg)
+    body = lead_elided(msg)
+    matched, tail, held = infix_reading(compiled, body if body is not None else msg)
     if matched < INFIX_MIN:
         return None
     share = matched / max(compiled.literal_len, 1)
     if tail:  # (the rest of the template, to its end: quoted whole from there, not cut)
         share = max(share, BOUNDARY_SHARE)
-    elif held >= INFIX_HELD:  # (values where the template puts them, between matched text)
+    elif held >= INFIX_HELD or (body is not None and held):
+        # (values where the template puts them, between matched text; one is enough when
+        # the paster marked the head as left out: the part was quoted on purpose)
         share = max(share, PREFIX_SHARE)
+    marked = "; the paster marked the start as left out (...)" if body is not None else ""
     return min(INFIX_CAP, INFIX_BASE + PREFIX_SPAN * share), (
         f"the message is a part of this template, its start left out ({matched} of "
         f"{compiled.literal_len} literal characters in order"
         + (", to the template's end)" if tail else ")")
+        + marked
     )
+
+
+def lead_elided(msg: str) -> str | None:
+    """The message after the ellipsis its paster opened it with (`... incompatible with
+    speculative decoding`: the head left out), or None when it opens with none (a row of four
+    or more dots is a rule, not an ellipsis)."""
+    stripped = msg.lstrip()
+    for mark in ELLIPSES:
+        if stripped.startswith(mark) and not stripped.startswith("...."):
+            rest = stripped[len(mark) :].lstrip(" .\u2026")
+            return rest or None
+    return None
 
 
 @memo(maxsize=256)

@@ -20,9 +20,17 @@ Pure: the catalog view is passed in. Only entries :func:`locatable` are looked u
 
 from __future__ import annotations
 
-from errexplain._startup import TYPE_CHECKING, compile_regex
+from errexplain._startup import TYPE_CHECKING, compile_regex, replace
 from errexplain.match.normalize import words
-from errexplain.match.rank import TYPE_MISMATCH, Hit, in_file, recorded_lines, site_key
+from errexplain.match.rank import (
+    TYPE_MISMATCH,
+    Hit,
+    in_file,
+    passes_text,
+    recorded_lines,
+    shown_literal,
+    site_key,
+)
 from errexplain.match.template import compile_template, normalize_ws
 from errexplain.models import UNRAISED_KINDS, Frame, at_sites, raises_here
 
@@ -61,8 +69,6 @@ FAR = 10**6
 MIN_SHOWN_WORDS = 2
 """Literal words a raise line must show of a message to name it (fewer: only its exception)."""
 
-_STRING = compile_regex(r"""(["'])((?:\\.|(?!\1).)*)\1""")
-_FIELD = compile_regex(r"\{[^{}]*\}")
 _RAISED = compile_regex(r"raise\s+([\w.]+)")
 
 
@@ -285,11 +291,6 @@ def _recorded(cand: Candidate) -> str | None:
     return None
 
 
-def shown_literal(code: str) -> list[str]:
-    """The words of the string literals a source line shows (an f-string's fields left out)."""
-    return words(" ".join(_FIELD.sub(" ", m.group(2)) for m in _STRING.finditer(code)))
-
-
 def _in_order(part: Sequence[str], whole: Sequence[str]) -> bool:
     it = iter(whole)
     return all(w in it for w in part)
@@ -459,6 +460,46 @@ def locate(view: CatalogView, error: RaisedError, *, limit: int = 5) -> list[Hit
         ),
     )
     return ordered[:limit]
+
+
+def _placeholder_only(cand: Candidate) -> bool:
+    """Whether a site raises a text it was handed, with no literal of its own (`<msg>`)."""
+    if cand.kind != "raise" or not cand.template:
+        return False
+    return not "".join(compile_template(str(cand.template)).literals).strip()
+
+
+def passer_sites(view: CatalogView, error: RaisedError, *, limit: int = 3) -> list[Hit]:
+    """The sites of the innermost frame's function that raise a text handed to them, when that
+    frame's line does so (:func:`passes_text`) and the error carries a message: the message was
+    made elsewhere (an attribute set in another file, a helper's argument), so only the frame
+    finds the raise. Best first, unfiltered by any cutoff."""
+    if not error.frames or not error.message.strip():
+        return []
+    frame = error.frames[-1]
+    name = passes_text(frame.code)
+    if name is None or not frame.function:
+        return []
+    hits: list[Hit] = []
+    for cand in view.sites_at(site_key(frame.path, frame.function)):
+        if not _placeholder_only(cand) or name not in (cand.exception, cand.base):
+            continue
+        hit, _ = _score(view, cand, frame, 0, error, None)
+        reasons = [r for r in hit.reasons if not r.startswith("the frame's source line raises it")]
+        reasons.append(
+            f"the frame's source line raises {name} with a text made elsewhere, as this site does"
+        )
+        score = hit.raw - FUNCTION_SCORE + PASSER_SCORE
+        hits.append(replace(hit, raw=score, kind="exact", reasons=tuple(reasons)))
+    hits.sort(key=lambda h: (-round(h.raw, 6), h.cand.line or 0))
+    return hits[:limit]
+
+
+PASSER_SCORE = 0.88
+"""A raise of a handed text (:func:`passer_sites`) in the frame's file and function, raising the
+frame's exception class with no literal. Below confident: such a raise is often a helper that
+many callers hand their texts to (`raise_error_or_warn`), and the text's own site, which tells
+what it means, is the answer when the catalog knows it; the recorded line lifts it to 0.90."""
 
 
 def _best_lined(
