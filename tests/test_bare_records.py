@@ -626,6 +626,39 @@ def test_the_function_a_paste_names_tells_one_modules_same_text_sites_apart():
     assert not any("the paste names" in r for m in exp.matches for r in m.reasons)
 
 
+def test_the_function_a_paste_names_brings_an_older_wording_of_the_same_file_first():
+    """`clear` answered `Storage tier is not enabled.` until release 1.1 reworded it there (an
+    older wording: OLDER_PRIOR below the current sites' reading); attach and detach still
+    answer it. A paste that names `clear` means the older wording's site; one that names none
+    keeps a current site first. An older wording in another file is not weighed so: the
+    paste's words only tell one file's functions apart."""
+    from errexplain.match.release import Facts
+
+    def site(letter: str, function: str, line: int, releases, path="store.py", **more):
+        entry = _entry(letter, "abort", "Storage tier is not enabled.", path, line, "abort")
+        return replace(
+            entry, source=replace(entry.source, function=function), releases=releases, **more
+        )
+
+    attach = site("m", "Store.attach_storage_wrapped", 10, ("1.0", "1.2"))
+    detach = site("n", "Store.detach_storage_wrapped", 40, ("1.0", "1.2"))
+    clear = site("p", "Store.clear_storage_wrapped", 70, ("1.0", "1.0"), lineage="q" * 16)
+    moved = site("r", "Old.clear_storage_wrapped", 70, ("1.0", "1.0"), "old.py", lineage="q" * 16)
+    facts = Facts("demo", ("1.0", "1.1", "1.2"), {})
+    # (quoted without its full stop: read ignoring punctuation, below 1.0, where the older
+    # wording's prior shows)
+    paste = 'A clear call answers 400 ("Storage tier is not enabled")\n'
+    (exp,) = explain_text(paste, MemoryCatalog([attach, detach, clear], release_facts=[facts]))
+    top = exp.matches[0]
+    assert top.entry.id == "p" * 16
+    assert any("the paste names clear (Store.clear_storage_wrapped)" in r for r in top.reasons)
+    view = MemoryCatalog([attach, detach, clear], release_facts=[facts])
+    (exp,) = explain_text(paste.replace("A clear call", "Each call"), view)
+    assert exp.matches[0].entry.id in ("m" * 16, "n" * 16)
+    (exp,) = explain_text(paste, MemoryCatalog([attach, detach, moved], release_facts=[facts]))
+    assert exp.matches[0].entry.id in ("m" * 16, "n" * 16)
+
+
 def test_the_module_a_message_value_names_comes_before_the_rest_of_the_paste():
     """`Ignore import error when loading <name>: <e>` is logged by two registries; the value
     names the processors' package, while the paste's prose names models too: the value

@@ -16,6 +16,7 @@ from errexplain.match.normalize import reports_failure
 from errexplain.match.rank import (
     FUZZY_CUTOFF,
     OLDER_AGE,
+    OLDER_PRIOR,
     Hit,
     Ranking,
     cut_literal,
@@ -1868,12 +1869,22 @@ def _named_module(
     if not matches or not text:
         return matches, ambiguous
     top = matches[0]
-    # (older wordings of one text differ by their age's prior alone, OLDER_AGE at most: a
-    # prior the paste's words overrule as they order sites tied outright)
+    # (wordings of one text differ by their age's prior alone, OLDER_AGE at most: a prior the
+    # paste's words overrule as they order sites tied outright; so is an older wording's
+    # OLDER_PRIOR in the best match's own file, whose functions the paste's words tell apart:
+    # the function it names kept the text until a later release reworded it there)
+    path = top.entry.source.path
     same = [
         m
         for m in matches
-        if top.score - m.score <= OLDER_AGE and m.entry.template == top.entry.template
+        if m.entry.template == top.entry.template
+        and (
+            top.score - m.score <= OLDER_AGE
+            or (
+                m.entry.source.path == path
+                and top.score - m.score <= OLDER_PRIOR + OLDER_AGE + 1e-9
+            )
+        )
     ]
     if len(same) < 2 or not (ambiguous or all(m.entry.older for m in same)):
         return matches, ambiguous

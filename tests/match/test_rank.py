@@ -983,3 +983,22 @@ def test_a_message_whose_head_the_paster_elided_is_read_from_the_templates_middl
     assert lead_elided(msg) == "is incompatible with page streaming (--stream-mode chunked)"
     assert lead_elided("..... a rule of dots") is None
     assert lead_elided("no ellipsis ...") is None
+
+
+def test_self_documenting_fields_whose_values_are_reprs_are_found_with_a_line_left_out():
+    """`{a.shape=} {b.shape=} {c.shape=}` printed over lines, one left out by the paster: each
+    value is a repr (`torch.Size([2])`), read from its `=` to the next space as one value, so
+    the lines kept are found in order in the three-field template, which outranks a one-field
+    template that holds a single name."""
+    view = MemoryCatalog(
+        [
+            _entry(
+                "a" * 16, "AssertionError", "rows.shape=<r!r> cols.shape=<c!r> slots.shape=<s!r>"
+            ),
+            _entry("b" * 16, "AssertionError", "slots.shape=<s!r>"),
+        ]
+    )
+    msg = "rows.shape=torch.Size([2])\n      slots.shape=torch.Size([6])"
+    r = rank(view, msg, "AssertionError")
+    assert r.hits[0].id == "a" * 16
+    assert "sentences are found in order" in r.hits[0].reasons[0]

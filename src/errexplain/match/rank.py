@@ -938,6 +938,11 @@ def _elided_score(
     for i, part in enumerate(parts):
         seg = _collapse(mask(part))
         found = masked.find(seg, pos)
+        if found < 0 and "=\x00" in masked:
+            # a self-documenting field's value printed whole (`{x.shape=}` as `x.shape=torch.
+            # Size([2])`): read from its `=` to the next space as the one value it is
+            seg = _NAMED_VALUE.sub("=\x00", seg)
+            found = masked.find(seg, pos)
         if i == 0 and found != 0:
             # a first part whose values are words (`Target model's context_length (262144)
             # ...` of `Warning: <reason> context_length (<n>) ...`): the start of a filling
@@ -961,6 +966,10 @@ def _elided_score(
         f"the message elides text of this template (…): its {len(parts)} parts are found in "
         f"order{label}"
     )
+
+
+_NAMED_VALUE = compile_regex(r"=[^\s=]+")
+"""A value after `name=` up to the next space (or `=`): a repr printed by `{name=}`."""
 
 
 LABEL_COST = 0.01
