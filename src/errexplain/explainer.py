@@ -747,12 +747,17 @@ def _with_sites(ranking: Ranking, error: RaisedError, view: CatalogView, cutoff:
         if ranking.hits or not located:
             return ranking
         return Ranking((), tuple(located[:3]), False)
-    best = {h.pos: h for h in ranking.hits}
-    for h in good:
+    hits = _merged(ranking.hits, good)
+    return Ranking(hits, (), ambiguous(hits) if hits[0] in good else ranking.ambiguous)
+
+
+def _merged(hits: Sequence[Hit], more: Sequence[Hit]) -> tuple[Hit, ...]:
+    """The best five of two hit lists, each site once at its better score."""
+    best = {h.pos: h for h in hits}
+    for h in more:
         if h.pos not in best or h.raw > best[h.pos].raw:
             best[h.pos] = h
-    hits = sorted(best.values(), key=lambda h: -round(h.raw, 6))[:5]
-    return Ranking(tuple(hits), (), ambiguous(hits) if hits[0] in good else ranking.ambiguous)
+    return tuple(sorted(best.values(), key=lambda h: -round(h.raw, 6))[:5])
 
 
 def _with_passer(ranking: Ranking, passed: Sequence[Hit]) -> Ranking:
@@ -761,13 +766,9 @@ def _with_passer(ranking: Ranking, passed: Sequence[Hit]) -> Ranking:
     message's own words outranks that raise when it scores more (where the text was made tells
     what it means), else the raise comes first (`raise Exception(f"{output_batch.error}")` of a
     text another release's worker logged too)."""
-    best = {h.pos: h for h in ranking.hits}
-    for h in passed:
-        if h.pos not in best or h.raw > best[h.pos].raw:
-            best[h.pos] = h
-    hits = sorted(best.values(), key=lambda h: -round(h.raw, 6))[:5]
+    hits = _merged(ranking.hits, passed)
     first = hits[0] in passed
-    return Ranking(tuple(hits), ranking.nearest, ambiguous(hits) if first else ranking.ambiguous)
+    return Ranking(hits, ranking.nearest, ambiguous(hits) if first else ranking.ambiguous)
 
 
 def _first_guess(

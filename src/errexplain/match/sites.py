@@ -300,6 +300,10 @@ def _raise_evidence(cand: Candidate, frame: Frame, reasons: list[str]) -> tuple[
     """(score, identified) of a message-carrying site whose message the paste lost, by the raise
     (or assert) line its frame shows: the literal words shown, else the exception raised."""
     code = frame.code or ""
+    if _placeholder_only(cand) and passes_text(code) in (cand.exception, cand.base):
+        why = f"the frame's source line raises {cand.exception} with a text made elsewhere"
+        reasons.append(why + ", as this site does")
+        return PASSER_SCORE, False
     shown = shown_literal(code)
     if len(shown) >= MIN_SHOWN_WORDS:
         if _in_order(shown, words(" ".join(compile_template(str(cand.template)).literals))):
@@ -485,12 +489,9 @@ def passer_sites(view: CatalogView, error: RaisedError, *, limit: int = 3) -> li
         if not _placeholder_only(cand) or name not in (cand.exception, cand.base):
             continue
         hit, _ = _score(view, cand, frame, 0, error, None)
-        reasons = [r for r in hit.reasons if not r.startswith("the frame's source line raises it")]
-        reasons.append(
-            f"the frame's source line raises {name} with a text made elsewhere, as this site does"
-        )
-        score = hit.raw - FUNCTION_SCORE + PASSER_SCORE
-        hits.append(replace(hit, raw=score, kind="exact", reasons=tuple(reasons)))
+        # (the statement is as good as identified: the frame raises the site's class with no
+        # text of its own, as the site does)
+        hits.append(replace(hit, kind="exact"))
     hits.sort(key=lambda h: (-round(h.raw, 6), h.cand.line or 0))
     return hits[:limit]
 
