@@ -296,11 +296,15 @@ def _in_order(part: Sequence[str], whole: Sequence[str]) -> bool:
     return all(w in it for w in part)
 
 
-def _raise_evidence(cand: Candidate, frame: Frame, reasons: list[str]) -> tuple[float, bool]:
+def _raise_evidence(
+    cand: Candidate, frame: Frame, reasons: list[str], handed: bool = False
+) -> tuple[float, bool]:
     """(score, identified) of a message-carrying site whose message the paste lost, by the raise
-    (or assert) line its frame shows: the literal words shown, else the exception raised."""
+    (or assert) line its frame shows: the literal words shown, else the exception raised.
+    `handed`: the paste holds a message that the frame's line hands on (:func:`passer_sites`):
+    a site that raises a handed text, of the class the line raises, is what the frame tells."""
     code = frame.code or ""
-    if _placeholder_only(cand) and passes_text(code) in (cand.exception, cand.base):
+    if handed and _placeholder_only(cand) and passes_text(code) in (cand.exception, cand.base):
         why = f"the frame's source line raises {cand.exception} with a text made elsewhere"
         reasons.append(why + ", as this site does")
         return PASSER_SCORE, False
@@ -337,7 +341,9 @@ def _raise_evidence(cand: Candidate, frame: Frame, reasons: list[str]) -> tuple[
     return FUNCTION_SCORE, False
 
 
-def _evidence(cand: Candidate, frame: Frame, test: str | None) -> tuple[float, bool, list[str]]:
+def _evidence(
+    cand: Candidate, frame: Frame, test: str | None, handed: bool = False
+) -> tuple[float, bool, list[str]]:
     """(score, the statement itself is identified, reasons) of a site in the frame's file and
     function."""
     recorded = _recorded(cand)
@@ -359,7 +365,7 @@ def _evidence(cand: Candidate, frame: Frame, test: str | None) -> tuple[float, b
             score = OTHER_LINE_SCORE
             reasons.append("but the message names another assert statement")
     elif cand.template and frame.code:
-        score, exact = _raise_evidence(cand, frame, reasons)
+        score, exact = _raise_evidence(cand, frame, reasons, handed)
     elif frame.code and recorded:
         fits, named = _code_fits(frame, recorded)
         if named:
@@ -385,10 +391,11 @@ def _score(
     error: RaisedError,
     test: str | None,
     lined: bool = True,
+    handed: bool = False,
 ) -> tuple[Hit, int]:
     """The hit and how far (lines) the frame's line is from the site's line in any release
     (not `lined`: the hit without its line evidence, which only adds SAME_LINE, and FAR)."""
-    score, exact, reasons = _evidence(cand, frame, test)
+    score, exact, reasons = _evidence(cand, frame, test, handed)
     if not in_file(frame, str(cand.path)):
         score -= MOVED
         reasons.append(f"the file is found by name only (moved from {cand.path}?)")
@@ -488,7 +495,7 @@ def passer_sites(view: CatalogView, error: RaisedError, *, limit: int = 3) -> li
     for cand in view.sites_at(site_key(frame.path, frame.function)):
         if not _placeholder_only(cand) or name not in (cand.exception, cand.base):
             continue
-        hit, _ = _score(view, cand, frame, 0, error, None)
+        hit, _ = _score(view, cand, frame, 0, error, None, handed=True)
         # (the statement is as good as identified: the frame raises the site's class with no
         # text of its own, as the site does)
         hits.append(replace(hit, kind="exact"))
