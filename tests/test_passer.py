@@ -79,3 +79,13 @@ def test_a_frame_that_raises_its_own_text_finds_no_handing_raise():
     view = MemoryCatalog([PASSER])
     (exp,) = explain_text(_paste('raise Exception(f"job {batch.error}")'), view)
     assert all(m.entry.id != "a" * 16 for m in exp.matches)
+
+
+def test_a_traceback_cut_before_its_exception_line_gets_no_handed_text_evidence():
+    # the message is lost with the exception line: nothing was handed on that the paste shows,
+    # so the frame tells the function's sites apart no better than before
+    view = MemoryCatalog([PASSER])
+    paste = _paste('raise Exception(f"{batch.error}")').rsplit("Exception:", 1)[0]
+    exps = explain_text(paste, view)
+    reasons = [r for e in exps for m in (*e.matches, *e.nearest) for r in m.reasons]
+    assert reasons and not any("a text made elsewhere" in r for r in reasons)
