@@ -301,10 +301,10 @@ def _raise_evidence(
 ) -> tuple[float, bool]:
     """(score, identified) of a message-carrying site whose message the paste lost, by the raise
     (or assert) line its frame shows: the literal words shown, else the exception raised.
-    `handed`: the paste holds a message that the frame's line hands on (:func:`passer_sites`):
-    a site that raises a handed text, of the class the line raises, is what the frame tells."""
+    `handed`: :func:`passer_sites` found the frame's line handing on a text of this site's
+    class, and the site raising only a handed text: that is what the frame tells."""
     code = frame.code or ""
-    if handed and _placeholder_only(cand) and passes_text(code) in (cand.exception, cand.base):
+    if handed:
         why = f"the frame's source line raises {cand.exception} with a text made elsewhere"
         reasons.append(why + ", as this site does")
         return PASSER_SCORE, False
