@@ -353,6 +353,32 @@ def test_a_warning_is_explained_when_pasted_and_stays_context_beside_an_error():
     assert [e.matches[0].entry.id for e in explain_text(crash, view)] == ["x" * 16, "a" * 16]
 
 
+def test_a_warning_above_a_traceback_cut_before_its_error_is_explained():
+    """The notice stays context beside an explained error, but when every error beside it is
+    unexplained (a traceback cut before its exception line), the warning its process logged just
+    before is the most telling line the paste has."""
+    notice = _entry(
+        "w", "warning", "Using the default tile config for <n> experts", "moe.py", 40, "log"
+    )
+    view = _view(TOKENIZER, notice)
+    record = "[2026-10-02 11:04:09 TP0] Using the default tile config for 256 experts\n"
+    cut = (
+        "Exception in thread Thread-5 (worker):\n"
+        "Traceback (most recent call last):\n"
+        '  File "/srv/demo/moe.py", line 80, in worker\n'
+        "    self.send(\n"
+        '  File "/srv/demo/moe.py", line 92, in send\n'
+    )
+    exps = explain_text(record + cut, view)
+    assert [x.matches[0].entry.id for x in exps if x.matches] == ["w" * 16]
+    assert any(not x.matches and x.error.frames for x in exps)  # the cut traceback stays
+    explained = TRACE.replace(
+        "RuntimeError: step failed badly for no reason anyone has catalogued",
+        "ValueError: Failed to load the tokenizer for Qwen/Qwen3-8B, check the path",
+    )
+    assert [x.matches[0].entry.id for x in explain_text(record + explained, view)] == ["a" * 16]
+
+
 # --------------------------------------------- a generic lead passing on a caught exception
 
 WRAPPER = _entry("w", "abort", "Internal server error: <str(e)>", "serving.py", 90, "abort")

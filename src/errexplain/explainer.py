@@ -1670,6 +1670,16 @@ def _logged_beside(
         for x in found
         if len(m := x.error.message) >= BARE_MIN_CHARS and "\n" not in m and not x.matches
     ]
+    # the record logged last before a traceback cut ahead of its exception line (no type, no
+    # match): what its process said just before it failed, the most telling line it has left
+    cut_at = [
+        x.error.line_no
+        for x in found
+        if x.error.truncated and not x.error.type and not x.matches and x.error.line_no
+    ]
+    before_cut = {
+        max((ln.no for ln in cleaned if ln.record and ln.no < at), default=0) for at in cut_at
+    }
     out: list[Explanation] = []
     looked: set[str] = set()
     for no, st in records:
@@ -1693,7 +1703,11 @@ def _logged_beside(
             or hit.score < (INSIDE_SCORE if loose or reported else BESIDE_SCORE)
             or hit.id in taken_ids
             or not _known_well(hit, st, 0.5, True)
-            or (hit.cand.kind == "log" and not reports_failure(hit.cand.exception, hit.template))
+            or (
+                hit.cand.kind == "log"
+                and not reports_failure(hit.cand.exception, hit.template)
+                and no not in before_cut
+            )
         ):
             continue  # (a warning beside an error is context unless it reports a failure)
         # the sites that raise the same text as well are listed too (the paste may tell them
