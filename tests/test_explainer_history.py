@@ -854,3 +854,44 @@ def test_a_frame_at_an_older_line_tells_twins_of_one_file_apart():
         x = one(paste.replace("line 460", "line 999").replace("in f\n", "in __init__\n"), view)
         assert {m.entry.id for m in x.matches[:2]} == {"c0000000000000b1", "c0000000000000b2"}
         assert x.ambiguous
+
+
+# ------------------------------------------- a removed check whose place another site took
+
+
+def test_a_removed_wording_follows_replaced_by_to_where_its_check_lives_now():
+    """The warning of a message was dropped and the raise beside it kept (`replaced_by`), and
+    that raise was later reworded into a helper (its lineage's head, live): the warning's match
+    names the helper's wording as where the check lives now. A chain that ends in a removed
+    check, or loops, names nothing."""
+    from errexplain.explainer import _replaced_now
+    from errexplain.models import Match
+
+    warned = replace(
+        _wording("a" * 16, "pool leak detected! <size>", ("1.0", "1.0"), "1.1"),
+        exception="warning",
+        kind="log",
+        replaced_by="b" * 16,
+    )
+    raised = replace(
+        _wording("b" * 16, "pool leak detected! <size>", ("1.0", "1.1"), "1.2"),
+        lineage="e" * 16,
+    )
+    head = replace(NEW_LEAK, source=replace(NEW_LEAK.source, path="sglang/check.py", line=77))
+    view = MemoryCatalog([warned, raised, head])
+    m = _replaced_now(view, Match(warned, 0.9, "fuzzy"))
+    assert m.current is not None and (m.current.id, m.current.path) == (head.id, "sglang/check.py")
+    # a match whose check lives on already is left as it is
+    live = Match(warned, 0.9, "fuzzy", current=m.current)
+    assert _replaced_now(view, live) is live
+    # the chain ends in a removed check: nothing is named
+    gone = replace(head, removed_in="2.0")
+    assert (
+        _replaced_now(MemoryCatalog([warned, raised, gone]), Match(warned, 0.9, "fuzzy")).current
+        is None
+    )
+    # a loop names nothing and ends
+    looped = replace(raised, lineage=None, replaced_by="a" * 16)
+    assert (
+        _replaced_now(MemoryCatalog([warned, looped]), Match(warned, 0.9, "fuzzy")).current is None
+    )

@@ -855,6 +855,40 @@ def _follow_release(view: CatalogView, m: Match, g: ReleaseGuess | None, facts: 
     return replace(m, entry=e, current=current, borrowed=borrowed)
 
 
+def _replaced_now(view: CatalogView, m: Match) -> Match:
+    """A removed wording whose check no later wording continues, nor any match's text, but
+    whose lineage a later site replaced (:func:`_replacing`): where that check lives now."""
+    if m.current is not None or m.entry.releases is None:
+        return m
+    now = _replacing(view, _head(view, m.entry) or m.entry)
+    return m if now is None else replace(m, current=_current(now))
+
+
+def _replacing(view: CatalogView, head: Entry) -> Entry | None:
+    """The live check that took the place of a removed lineage (its head's `replaced_by`,
+    followed through lineages removed in turn, REPLACED_HOPS at most): `KV cache pool leak
+    detected!` warned and raised in one function, the warning dropped, the raise reworded
+    into a helper's `<pool_name> memory leak detected!`."""
+    seen = {head.id}
+    for _ in range(REPLACED_HOPS):
+        if not head.removed_in or not head.replaced_by or head.replaced_by in seen:
+            return None
+        seen.add(head.replaced_by)
+        pos = view.position(head.replaced_by)
+        if pos is None:
+            return None
+        nxt = view.entry(pos)
+        head = _head(view, nxt) or nxt
+        if not head.removed_in:
+            return head
+    return None
+
+
+REPLACED_HOPS = 6
+"""Removed lineages followed through their `replaced_by` at most (a check reworded and moved
+release after release)."""
+
+
 def _same_text_now(matches: tuple[Match, ...]) -> tuple[Match, ...]:
     """A removed wording whose exact text a current entry among the matches raises, or whose
     text a current match generalizes (:func:`_generalizes`): that is where the check lives now
@@ -1014,6 +1048,7 @@ def _explain_error(
     if facts is not None:
         g = _final_guess(text, error, facts, first, matches[0] if matches else None)
         matches = _same_text_now(tuple(_follow_release(view, m, g, facts) for m in matches))
+        matches = tuple(_replaced_now(view, m) for m in matches)
     notes = []
     if tag:
         notes.append(

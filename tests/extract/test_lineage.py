@@ -724,3 +724,43 @@ def test_a_generalised_wording_needs_its_words_and_its_place(after):
     old, new = history.lineages
     assert old.last[0] == 0 and new.occurrences[0][0] == 1
     assert "generalised" not in [a.how for a in history.audit]
+
+
+# 0.4.6.post3 -> 0.4.6.post4: `check_memory` warned and, under a flag, raised one message; the
+# warning went and the raise stayed.
+WARN_AND_RAISE = """
+import warnings
+
+class Scheduler:
+    def check_memory(self, size, total, strict):
+        if size != total:
+            msg = f"token pool leak detected! {size=}, {total=}"
+            warnings.warn(msg)
+            if strict:
+                raise ValueError(msg)
+"""
+RAISE_ONLY = """
+class Scheduler:
+    def check_memory(self, size, total, strict):
+        if size != total:
+            msg = f"token pool leak detected! {size=}, {total=}"
+            raise ValueError(msg)
+"""
+
+
+def test_a_dropped_twin_of_a_message_is_replaced_by_the_twin_that_stays():
+    """Two sites said one message in one function; a release kept only the raise. The
+    warning's lineage ends, replaced by the raise's, which carries its check on."""
+    history = history_of({"pkg/s.py": WARN_AND_RAISE}, {"pkg/s.py": RAISE_ONLY})
+    ended = [lin for lin in history.lineages if lin.last[0] == 0]
+    kept = [lin for lin in history.lineages if lin.last[0] == 1]
+    assert len(ended) == 1 and len(kept) == 1
+    assert ended[0].last[1].kind == "log" and kept[0].last[1].kind == "raise"
+    assert ended[0].replaced_by == (1, history.lineages.index(kept[0]))
+
+
+def test_a_dropped_site_whose_words_another_function_keeps_is_not_replaced_by_it():
+    """The same words in another function are another check: no replacement."""
+    other = RAISE_ONLY.replace("def check_memory", "def check_pool")
+    history = history_of({"pkg/s.py": WARN_AND_RAISE}, {"pkg/s.py": other})
+    assert all(lin.replaced_by is None for lin in history.lineages)

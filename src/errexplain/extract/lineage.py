@@ -54,7 +54,9 @@ at R-1 in three passes:
    ``token_to_kv_pool_allocator memory leak detected! <msg>`` -> ``<pool_name> memory leak
    detected! <msg>``). When several ended lineages are each so generalised by one new site (a
    helper that took over the wordings of two or more checks), that site is what replaced
-   them (``replaced_by``), before the nearest similar site of the same function.
+   them (``replaced_by``), before the nearest similar site of the same function, and before
+   the one site that said the same words in the same function beside it and stays
+   (:func:`kept_twin`: a warning dropped, the raise of its message kept).
 
 What is left starts a new lineage; a lineage not continued ends. Sites are compared through
 their fields only (``kind`` is one more field), so new kinds of sites need nothing here.
@@ -650,6 +652,36 @@ def replacement(old: Site, new: Sequence[Site], candidates: Iterable[int]) -> in
     return None if best is None else best[2]
 
 
+def kept_twin(
+    old: Site,
+    new: Sequence[Site],
+    by_function: Mapping[tuple[str, str], list[int]],
+    before: Mapping[int, Site],
+    owner: Mapping[int, int],
+) -> int | None:
+    """The new site (index) that carries the check of the removed ``old`` when the two said
+    the same words in one function and only this one is left: a message both warned and raised
+    (``warnings.warn(msg)`` then ``raise ValueError(msg)`` under a flag), of which a release
+    kept the raise. Its lineage must be one that was alive beside ``old`` in that function with
+    the same masked template, and the only one so."""
+    masked = mask_template(old.template)
+    if not masked.strip():
+        return None
+    found = []
+    for j in by_function.get((old.path, old.function), ()):
+        site = new[j]
+        prev = before.get(owner.get(j, -1))
+        if prev is None or prev is old:
+            continue
+        if not all(
+            (x.path, x.function) == (old.path, old.function) and mask_template(x.template) == masked
+            for x in (site, prev)
+        ):
+            continue
+        found.append(j)
+    return found[0] if len(found) == 1 else None
+
+
 # --------------------------------------------------------------------------- the fold
 
 
@@ -758,6 +790,8 @@ class History:
         order of ``self.alive``; ``continued``: the lineages ``owner`` maps a site to), each
         with the site that replaced it, if one did."""
         by_place: dict[str, list[int]] | None = None
+        by_function: dict[tuple[str, str], list[int]] | None = None
+        before: dict[int, Site] = {}
         for k, n in enumerate(self.alive):
             if n in continued:
                 continue
@@ -767,5 +801,12 @@ class History:
             found = generalised_by(old[k], sites, by_place)
             if found is None:
                 found = replacement(old[k], sites, born)
+            if found is None:
+                if by_function is None:
+                    by_function = defaultdict(list)
+                    for j, site in enumerate(sites):
+                        by_function[site.path, site.function].append(j)
+                    before = {n: old[i] for i, n in enumerate(self.alive)}
+                found = kept_twin(old[k], sites, by_function, before, owner)
             if found is not None:
                 self.lineages[n].replaced_by = (r, owner[found])
