@@ -570,6 +570,27 @@ def test_a_message_quoted_across_a_wrapped_line_is_read_whole_and_once():
         assert exps[0].error.message.endswith("is not enabled.")
 
 
+def test_a_quote_opened_after_a_colon_and_closed_on_the_next_line_is_read_as_quoted():
+    """A quote opened after a colon, the message wrapped, the quote closed on the next line: the
+    text after the colon, cut at the line's end with its opening quote, is no reading of its
+    own, so a shorter template its words happen to fit (an extra word inserted) does not win
+    over the quoted message's own template."""
+    own = _entry(
+        "m", "warning", "Failed to load the draft config for <model>: <e>.", "cfg.py", 5, "log"
+    )
+    other = _entry(
+        "n", "warning", "Failed to load config for <component>: <e>", "pipe.py", 9, "log"
+    )
+    view = _view(own, other)
+    notes = (
+        "**Startup warnings**: `Failed to load the draft config for\n"
+        ".../Kimi-Draft` (the draft repo has none); harmless.\n"
+    )
+    exps = explain_text(notes, view)
+    assert [e.matches[0].entry.id for e in exps if e.matches][:1] == ["m" * 16]
+    assert exps[0].error.message == "Failed to load the draft config for .../Kimi-Draft"
+
+
 # ------------------------------------- a value printed empty; the module the paste names
 
 CONFIG_TEMPLATE = "An error occurred while loading the store configuration: <exc>"

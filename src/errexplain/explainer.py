@@ -2553,7 +2553,12 @@ def _bare_candidates(
             parts += [labelled] if labelled else []
         else:
             parts = [*joined, *spans]
-            parts += [s for p in parts[:1] + parts[len(joined) :] for s in _suffixes(p)]
+            parts += [
+                s
+                for p in parts[:1] + parts[len(joined) :]
+                for s in _suffixes(p)
+                if not _opens_span(s, spans)
+            ]
         heads = [h for p in parts for h in _sentence_heads(p)]
         fresh = [c for c in parts if len(c) >= BARE_MIN_CHARS and _worded(c) and c not in seen]
         seen.update(fresh)
@@ -2572,6 +2577,20 @@ def _bare_candidates(
         if total >= BARE_MAX_CANDIDATES:
             break
     return out
+
+
+def _opens_span(part: str, spans: Sequence[str]) -> bool:
+    """Whether `part` (what follows a `: ` of a line) opens with a quote whose span, closed on
+    a later line, is read already: the quote's text cut at the line's end (a backtick, then
+    `Failed to load generation config for`; `.../model` and the closing backtick on the next
+    line) is a worse reading of it."""
+    if not part or part[0] not in _OPENING:
+        return False
+    rest = part[1:].strip()
+    return bool(rest) and any(sp.startswith(rest) and len(sp) > len(rest) for sp in spans)
+
+
+_OPENING = frozenset(left for left, _ in _QUOTES)
 
 
 def _fenced_alone(cleaned: Sequence[Line]) -> set[int]:
