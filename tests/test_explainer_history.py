@@ -895,3 +895,59 @@ def test_a_removed_wording_follows_replaced_by_to_where_its_check_lives_now():
     assert (
         _replaced_now(MemoryCatalog([warned, looped]), Match(warned, 0.9, "fuzzy")).current is None
     )
+
+
+# ------------------------------------------- the function a paste names, among sites of one text
+
+
+def _site(ident: str, path: str, function: str, removed: str | None) -> Entry:
+    e = _wording(
+        ident, "parent node lost its child key", ("1.0", "2.0" if not removed else "1.1"), removed
+    )
+    return replace(e, source=replace(e.source, path=path, function=function))
+
+
+LIVE = _site("1" * 16, "sglang/cache/tree.py", "TreeCache._delete_leaf", None)
+HOST = _site("2" * 16, "sglang/cache/host_tree.py", "HostTreeCache.evict_pages", "1.2")
+DISK = _site("3" * 16, "sglang/cache/disk_tree.py", "DiskTreeCache.spill_pages", "1.2")
+
+
+@pytest.mark.parametrize(
+    ("paste", "first"),
+    [
+        # the removed site's function named as code: it comes first, though it scores less
+        ("We hit `AssertionError: parent node lost its child key` in `evict_pages()`.", HOST.id),
+        # a plain word of the function's name is no name of it
+        ("We hit `AssertionError: parent node lost its child key` when pages evict.", LIVE.id),
+        # two sites' functions named: nothing tells them apart
+        (
+            "AssertionError: parent node lost its child key\nseen in evict_pages and spill_pages",
+            LIVE.id,
+        ),
+        # the best match's own function named: it stays first
+        ("AssertionError: parent node lost its child key (in _delete_leaf, evict_pages)", LIVE.id),
+    ],
+)
+def test_the_function_a_paste_names_brings_its_site_of_the_text_first(paste, first):
+    from errexplain.explainer import _named_function
+    from errexplain.models import Match, RaisedError
+
+    matches = tuple(Match(e, s, "exact") for e, s in ((LIVE, 0.99), (HOST, 0.985), (DISK, 0.985)))
+    error = RaisedError("AssertionError", "parent node lost its child key")
+    out = _named_function(matches, error, paste)
+    assert out[0].entry.id == first
+    assert sorted(m.entry.id for m in out) == sorted(m.entry.id for m in matches)
+    if first != LIVE.id:
+        assert "evict_pages" in out[0].reasons[-1] and out[0].score == 0.985
+
+
+def test_a_traceback_names_functions_of_its_frames_not_of_the_site():
+    """With frames, the frames have ordered the sites: a caller's name in them is no evidence."""
+    from errexplain.explainer import _named_function
+    from errexplain.models import Frame, Match, RaisedError
+
+    matches = tuple(Match(e, s, "exact") for e, s in ((LIVE, 0.99), (HOST, 0.985)))
+    frame = Frame("sglang/cache/tree.py", 10, "evict_pages", "self._delete_leaf(node)")
+    error = RaisedError("AssertionError", "parent node lost its child key", frames=(frame,))
+    out = _named_function(matches, error, "in evict_pages\nAssertionError: parent node lost")
+    assert out == matches

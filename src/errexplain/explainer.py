@@ -1042,6 +1042,7 @@ def _explain_error(
     matches, ambiguous = _named_module(
         matches, _still_ambiguous(matches, ranking.ambiguous), error, text, view
     )
+    matches = _named_function(matches, error, text)
     matches = _logged_as(view, matches, error, text)
     nearest = tuple(_to_match(view, h) for h in ranking.nearest)
     g = None
@@ -1982,6 +1983,63 @@ def _named_module(
         firsts.append(replace(m, reasons=(*m.reasons, why)))
     chosen = {id(m) for m, _ in named}
     return (*firsts, *(x for x in matches if id(x) not in chosen)), ambiguous
+
+
+def _named_function(matches: tuple[Match, ...], error: RaisedError, text: str) -> tuple[Match, ...]:
+    """Of the sites that raise the best match's text within an older wording's prior of its
+    score (in any file), the one whose function the paste names outside the message, whole, as
+    an identifier (`evict_host()`; not a plain word) comes first
+    with the reason, when the best match's is not named and no other site's name is: `parent
+    does not have child key` is asserted by RadixCache._delete_leaf now, and until 0.5.20 by
+    HiRadixCache.evict_host too, which a paste that quotes it `in evict_host()` names."""
+    if len(matches) < 2 or not text or error.frames:
+        return matches  # (a traceback's frames have ordered the sites already)
+    top = matches[0]
+    literals = compile_template(top.entry.template).literals
+    near = [
+        m
+        for m in matches
+        if top.score - m.score <= OLDER_PRIOR + OLDER_AGE + 1e-9
+        and compile_template(m.entry.template).literals == literals
+    ]
+    if len(near) < 2:
+        return matches
+    rest = text.replace(error.message, " ") if error.message else text
+    said = set(_IDENTIFIER.findall(rest))
+    if not said:
+        return matches
+    named = {id(m): _identifiers(m.entry.source.function) & said for m in near}
+    if named[id(top)] or not any(named.values()):
+        return matches
+    names = {frozenset(v) for v in named.values() if v}
+    if len(names) != 1:
+        return matches  # (two sites' names said: the paste does not tell them apart)
+    firsts = []
+    for m in near:
+        if named[id(m)]:
+            words = ", ".join(sorted(named[id(m)]))
+            why = (
+                f"the paste names {words}, where {m.entry.source.function} raises it; "
+                "the other sites' functions are not named"
+            )
+            firsts.append(replace(m, reasons=(*m.reasons, why)))
+    chosen = {id(m) for m in near if named[id(m)]}
+    return (*firsts, *(x for x in matches if id(x) not in chosen))
+
+
+_IDENTIFIER = compile_regex(
+    r"(?<![\w.])(?:_?[a-z][a-z0-9]*(?:_[a-z0-9]+)+|[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+)(?![\w])"
+)
+"""A name as code writes it, not a word of prose: snake_case with an underscore inside
+(`evict_host`, `_delete_leaf`) or CamelCase with two capitals at least (`MambaRadixCache`)."""
+
+
+def _identifiers(function: str | None) -> set[str]:
+    """The name of a site's function (`HiRadixCache.evict_host`: the method, not its class,
+    which any paste about the class's other methods names too) when it reads as code
+    (:data:`_IDENTIFIER`), a dunder aside."""
+    name = (function or "").rsplit(".", 1)[-1]
+    return {name} if _IDENTIFIER.fullmatch(name) and not name.startswith("__") else set()
 
 
 NAMED_FEW = 3
