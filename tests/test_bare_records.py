@@ -991,3 +991,55 @@ def test_the_module_a_paste_names_orders_older_wordings_its_age_prior_alone_set_
     (exp,) = explain_text(f"The server dies with {msg} at once.\n", view)
     assert not any(r.startswith("the paste names") for m in exp.matches for r in m.reasons)
     assert "/speculative/" not in (exp.matches[0].entry.source.path or "")
+
+
+# ------------------------------------- a message cut short, its file named beside it
+
+HYBRID = _entry(
+    "q",
+    "NotImplementedError",
+    "Layer kind '<kind>' in <pattern> is not implemented for the draft model",
+    "models/hybrid_mtp.py",
+    270,
+    "raise",
+)
+
+
+@pytest.mark.parametrize(
+    ("paste", "found"),
+    [
+        (
+            "Speculation crashed with `NotImplementedError: Layer kind 'M'` in `hybrid_mtp.py`.",
+            True,
+        ),
+        (
+            "The draft model fails in models/hybrid_mtp.py:\n"
+            "```\nNotImplementedError: Layer kind 'M'\n```",
+            True,
+        ),
+        # the file not named: too short to be an answer
+        ("Speculation crashed with `NotImplementedError: Layer kind 'M'`.", False),
+        # another file whose name ends the same
+        (
+            "Speculation crashed with `NotImplementedError: Layer kind 'M'` in my_hybrid_mtp.py",
+            False,
+        ),
+        # another class
+        ("Speculation crashed with `ValueError: Layer kind 'M'` in `hybrid_mtp.py`.", False),
+        # not the start of the template
+        (
+            "Speculation crashed with `NotImplementedError: kind 'M' in MEM*` in `hybrid_mtp.py`.",
+            False,
+        ),
+    ],
+)
+def test_a_short_start_of_a_message_whose_file_the_paste_names_is_a_probable_answer(paste, found):
+    exps = [x for x in explain_text(paste, _view(HYBRID)) if x.error.type]
+    assert exps
+    top = exps[0].matches[0] if exps[0].matches else None
+    if found:
+        assert top is not None and top.entry.id == "q" * 16
+        assert top.kind == "probable" and top.score < 0.9
+        assert "hybrid_mtp.py" in top.reasons[-1]
+    else:
+        assert top is None or top.entry.id != "q" * 16

@@ -1045,6 +1045,7 @@ def _explain_error(
     matches = _named_function(matches, error, text)
     matches = _logged_as(view, matches, error, text)
     nearest = tuple(_to_match(view, h) for h in ranking.nearest)
+    matches, nearest = _named_file_start(matches, nearest, error, text)
     g = None
     if facts is not None:
         g = _final_guess(text, error, facts, first, matches[0] if matches else None)
@@ -1983,6 +1984,60 @@ def _named_module(
         firsts.append(replace(m, reasons=(*m.reasons, why)))
     chosen = {id(m) for m, _ in named}
     return (*firsts, *(x for x in matches if id(x) not in chosen)), ambiguous
+
+
+def _named_file_start(
+    matches: tuple[Match, ...], nearest: tuple[Match, ...], error: RaisedError, text: str
+) -> tuple[tuple[Match, ...], tuple[Match, ...]]:
+    """(matches, nearest): for an error with no match, the nearest candidate as a probable
+    answer when :func:`_file_start` takes it; else both as they are."""
+    if matches or not nearest:
+        return matches, nearest
+    best = _file_start(nearest[0], error, text)
+    return ((best,), nearest[1:]) if best is not None else (matches, nearest)
+
+
+def _file_start(best: Match, error: RaisedError, text: str) -> Match | None:
+    """The nearest candidate, as a probable answer, when a message too short to match on its
+    own (`NotImplementedError: Pattern char 'M'`, cut by the poster) is the start of its
+    template, NAMED_FILE_PREFIX literal characters or more and its values, of the same class,
+    and the paste names the candidate's file outside the message (`... in nemotron_h_mtp.py`).
+    Never with frames (they name files already) and never confident (NAMED_FILE_SCORE)."""
+    if error.frames or not error.type or not error.message or not text:
+        return None
+    entry = best.entry
+    if entry.exception != error.short_type or not entry.source.path:
+        return None
+    name = entry.source.path.rsplit("/", 1)[-1]
+    rest = text.replace(error.message, " ")
+    if not _names_file(rest, name):
+        return None
+    matched, _ = match_prefix(compile_template(entry.template), normalize_ws(error.message))
+    if matched < NAMED_FILE_PREFIX:
+        return None
+    why = (
+        f"the message is the start of this template ({matched} literal characters) and the "
+        f"paste names its file, {name}: probable, not confident"
+    )
+    return replace(best, score=NAMED_FILE_SCORE, kind="probable", reasons=(*best.reasons, why))
+
+
+def _names_file(text: str, name: str) -> bool:
+    """Whether `text` names the file `name` (`x.py`) whole: not inside a longer name
+    (`my_x.py`, `x.pyi`), a directory before it allowed."""
+    at = text.find(name)
+    while at >= 0:
+        before = text[at - 1] if at else " "
+        after = text[at + len(name) : at + len(name) + 1]
+        if not (before.isalnum() or before in "_.-") and not (after.isalnum() or after == "_"):
+            return True
+        at = text.find(name, at + 1)
+    return False
+
+
+NAMED_FILE_PREFIX, NAMED_FILE_SCORE = 12, 0.8
+"""A message that starts its template with this many literal characters at least, its file
+named by the paste, is a probable answer at this score (under the confident 0.9)."""
 
 
 def _named_function(matches: tuple[Match, ...], error: RaisedError, text: str) -> tuple[Match, ...]:
