@@ -2043,10 +2043,10 @@ named by the paste, is a probable answer at this score (under the confident 0.9)
 def _named_function(matches: tuple[Match, ...], error: RaisedError, text: str) -> tuple[Match, ...]:
     """Of the sites that raise the best match's text within an older wording's prior of its
     score (in any file), the one whose function the paste names outside the message, whole, as
-    an identifier (`evict_host()`; not a plain word) comes first
-    with the reason, when the best match's is not named and no other site's name is: `parent
-    does not have child key` is asserted by RadixCache._delete_leaf now, and until 0.5.20 by
-    HiRadixCache.evict_host too, which a paste that quotes it `in evict_host()` names."""
+    an identifier (`evict_host()`; not a plain word) comes first with the reason, when the best
+    match's is not named and no other site's is: `parent does not have child key` is asserted
+    by RadixCache._delete_leaf now, and until 0.5.20 by HiRadixCache.evict_host too, which a
+    paste that quotes it `in evict_host()` names. Not with frames: they ordered the sites."""
     if len(matches) < 2 or not text or error.frames:
         return matches  # (a traceback's frames have ordered the sites already)
     top = matches[0]

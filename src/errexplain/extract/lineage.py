@@ -806,7 +806,7 @@ class History:
                     by_function = defaultdict(list)
                     for j, site in enumerate(sites):
                         by_function[site.path, site.function].append(j)
-                    before = {n: old[i] for i, n in enumerate(self.alive)}
+                    before = {lin: old[i] for i, lin in enumerate(self.alive)}
                 found = kept_twin(old[k], sites, by_function, before, owner)
             if found is not None:
                 self.lineages[n].replaced_by = (r, owner[found])
