@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import builtins
 import sys
+from bisect import bisect_left
 
 from errexplain._startup import TYPE_CHECKING, compile_regex, replace
 from errexplain.bounds import ERRORS, MESSAGE_CHARS
@@ -1714,9 +1715,10 @@ def _logged_beside(
         for x in found
         if x.error.truncated and not x.error.type and not x.matches and x.error.line_no
     ]
-    before_cut = {
-        max((ln.no for ln in cleaned if ln.record and ln.no < at), default=0) for at in cut_at
-    }
+    before_cut: set[int] = set()
+    if cut_at:  # (one pass over the lines, whatever the number of cut tracebacks)
+        numbers = [ln.no for ln in cleaned if ln.record]
+        before_cut = {numbers[i - 1] for at in cut_at if (i := bisect_left(numbers, at))}
     out: list[Explanation] = []
     looked: set[str] = set()
     for no, st in records:
@@ -2008,13 +2010,12 @@ def _file_start(best: Match, error: RaisedError, text: str) -> Match | None:
     entry = best.entry
     if entry.exception != error.short_type or not entry.source.path:
         return None
-    name = entry.source.path.rsplit("/", 1)[-1]
-    rest = text.replace(error.message, " ")
-    if not _names_file(rest, name):
-        return None
     matched, _ = match_prefix(compile_template(entry.template), normalize_ws(error.message))
     if matched < NAMED_FILE_PREFIX:
         return None
+    name = entry.source.path.rsplit("/", 1)[-1]
+    if _whole_names(text, name, "_.-") <= _whole_names(error.message, name, "_.-"):
+        return None  # (not named outside the message)
     why = (
         f"the message is the start of this template ({matched} literal characters) and the "
         f"paste names its file, {name}: probable, not confident"
@@ -2022,17 +2023,20 @@ def _file_start(best: Match, error: RaisedError, text: str) -> Match | None:
     return replace(best, score=NAMED_FILE_SCORE, kind="probable", reasons=(*best.reasons, why))
 
 
-def _names_file(text: str, name: str) -> bool:
-    """Whether `text` names the file `name` (`x.py`) whole: not inside a longer name
-    (`my_x.py`, `x.pyi`), a directory before it allowed."""
+def _whole_names(text: str, name: str, joining: str) -> int:
+    """How many times `text` names `name` whole: not inside a longer name (`my_x.py`, `x.pyi`;
+    `joining`: the characters besides letters and digits that would run on into a longer one
+    before it), a directory or a call's parenthesis around it allowed. A scan of the text for
+    one string, however long the paste."""
+    found = 0
     at = text.find(name)
     while at >= 0:
         before = text[at - 1] if at else " "
         after = text[at + len(name) : at + len(name) + 1]
-        if not (before.isalnum() or before in "_.-") and not (after.isalnum() or after == "_"):
-            return True
+        if not (before.isalnum() or before in joining) and not (after.isalnum() or after == "_"):
+            found += 1
         at = text.find(name, at + 1)
-    return False
+    return found
 
 
 NAMED_FILE_PREFIX, NAMED_FILE_SCORE = 12, 0.8
@@ -2059,11 +2063,14 @@ def _named_function(matches: tuple[Match, ...], error: RaisedError, text: str) -
     ]
     if len(near) < 2:
         return matches
-    rest = text.replace(error.message, " ") if error.message else text
-    said = set(_IDENTIFIER.findall(rest))
+    own = {id(m): _identifiers(m.entry.source.function) for m in near}
+    wanted = set().union(*own.values())
+    said = {
+        w for w in wanted if _whole_names(text, w, "_.") > _whole_names(error.message, w, "_.")
+    }  # (a scan per name of the sites, not a pass of a pattern over a long paste per error)
     if not said:
         return matches
-    named = {id(m): _identifiers(m.entry.source.function) & said for m in near}
+    named = {id(m): own[id(m)] & said for m in near}
     if named[id(top)] or not any(named.values()):
         return matches
     names = {frozenset(v) for v in named.values() if v}
