@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import builtins
 import sys
-from bisect import bisect_left
 
 from errexplain._startup import TYPE_CHECKING, compile_regex, replace
 from errexplain.bounds import ERRORS, MESSAGE_CHARS
@@ -1717,6 +1716,8 @@ def _logged_beside(
     ]
     before_cut: set[int] = set()
     if cut_at:  # (one pass over the lines, whatever the number of cut tracebacks)
+        from bisect import bisect_left  # (rarely needed: not at start-up)
+
         numbers = [ln.no for ln in cleaned if ln.record]
         before_cut = {numbers[i - 1] for at in cut_at if (i := bisect_left(numbers, at))}
     out: list[Explanation] = []
