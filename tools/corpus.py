@@ -9,6 +9,9 @@ least) with a case in the corpus (the same paste in another copy of a file, anot
 thread's digest) is not folded in unless `--force`: look at both (two people's pastes of one
 stack share most of their runs too).
 
+`python tools/corpus.py --taken FILE` writes the source URL of every case, kept or excluded, one
+per line, sorted: the list a collector skips (bench/real/COLLECTING.md).
+
 `python tools/corpus.py --exclude ID[,ID...] --reason TEXT` moves cases out of the corpus into
 bench/real/excluded.yaml (their id, split, source, final message and the reason; the paste's
 text is deleted): a case found not to be a real paste after it was folded in. A source listed
@@ -94,6 +97,22 @@ def exclude(ids: list[str], reason: str) -> int:
     return 0
 
 
+def write_taken(out: Path) -> int:
+    """Write the source of every case, kept or excluded, one per line, sorted and unique (a
+    collector skips these threads and pages; folding skips them anyway, by source and message)."""
+    if out.resolve().is_relative_to(CORPUS.resolve()):
+        print("error: --taken writes outside bench/real/", file=sys.stderr)
+        return 2
+    sources = {
+        str(c["source"])
+        for c in [*_read(CORPUS / "truth.yaml"), *_read(CORPUS / "excluded.yaml")]
+        if c.get("source")
+    }
+    out.write_text("".join(f"{s}\n" for s in sorted(sources)), encoding="utf-8")
+    print(f"{len(sources)} sources written to {out}")
+    return 0
+
+
 OVERLAP, OVERLAP_RUNS = 0.5, 40
 """Share of a new case's 8-word runs found in one corpus case, and their least number, that make
 it a copy of that one (a paste of a message alone shares all its few runs with every other paste
@@ -145,7 +164,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--exclude", default="", help="comma-separated case ids to move out")
     ap.add_argument("--reason", default="", help="why the excluded cases are no real pastes")
     ap.add_argument("--force", action="store_true", help="fold in copies of corpus cases too")
+    ap.add_argument("--taken", type=Path, help="write every case's source URL to this file")
     args = ap.parse_args(argv)
+    if args.taken:
+        return write_taken(args.taken)
     if args.exclude:
         if not args.reason.strip():
             print("error: --exclude needs --reason", file=sys.stderr)

@@ -67,3 +67,23 @@ def test_an_excluded_case_leaves_the_corpus_and_stays_out(home: Path, tmp_path: 
     assert excluded["reason"] == "a catalog page" and excluded["split"] in ("dev", "test")
     assert corpus.main([str(tmp_path / "r1")]) == 0  # (folding the round again: still out)
     assert _ids(home, "truth.yaml") == []
+
+
+def test_taken_lists_kept_and_excluded_sources_once(home: Path, tmp_path: Path):
+    rnd = _round(tmp_path / "r1", {"aa001": PASTE, "aa002": "ValueError: bad page size 64\n"})
+    assert corpus.main([str(rnd)]) == 0
+    assert corpus.main(["--exclude", "aa002", "--reason", "a generated page"]) == 0
+    out = tmp_path / "taken.txt"
+    assert corpus.main(["--taken", str(out)]) == 0
+    assert out.read_text(encoding="utf-8").splitlines() == [
+        "https://example.org/aa001",
+        "https://example.org/aa002",
+    ]
+
+
+def test_taken_never_writes_into_the_corpus(home: Path, tmp_path: Path):
+    assert corpus.main([str(_round(tmp_path / "r1", {"aa001": PASTE}))]) == 0
+    before = sorted(p.name for p in home.rglob("*"))
+    assert corpus.main(["--taken", str(home / "truth.yaml")]) == 2
+    assert sorted(p.name for p in home.rglob("*")) == before
+    assert _ids(home, "truth.yaml") == ["aa001"]
