@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from errexplain._startup import IntEnum
+from errexplain._startup import TYPE_CHECKING, IntEnum
+
+if TYPE_CHECKING:
+    from typing import Any
 
 
 class ExitCode(IntEnum):
@@ -48,9 +51,12 @@ class ExtractError(ErrexplainError):
 
 
 class NothingFound(InputError):
-    """The input was read but holds nothing to explain (grep's 1, not a usage error)."""
+    """The input was read but holds nothing to explain (grep's 1, not a usage error).
+    `found_in`: the text read and the guesses nearest to its lines, when a command answers it
+    in JSON too (`explain --json`)."""
 
     exit_code = ExitCode.NO_MATCH
+    found_in: tuple[Any, Any] | None = None
 
 
 class CommandError(ErrexplainError):

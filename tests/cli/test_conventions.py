@@ -574,6 +574,41 @@ def test_every_json_output_has_schema_and_fits_the_shipped_json_schema(args):
     assert all(" " not in k for k in stats)
 
 
+NO_ERROR = (
+    "We deployed the scheduler on two nodes and nothing crashes, but under load\n"
+    "it said memory pool leak detected at some point and then hung.\n"
+)
+
+
+def test_a_text_with_no_error_is_answered_in_json_too(tmp_path):
+    """`explain --json` on a text with no error in it writes a document on stdout (no errors,
+    its input, the guesses nearest to its lines) beside the one-line message on stderr, exit 1:
+    a consumer of the JSON never reads an empty stdout. With several inputs, each guess says
+    its input's index."""
+    root = json.loads((REPO / "src" / "errexplain" / "schema.json").read_text())
+    for args, text in ((["explain", "--json", "-"], NO_ERROR), (["--json"], "hello\n")):
+        r = run(args, input=text)
+        assert r.exit_code == 1 and "no Python exception found in stdin" in r.stderr
+        doc = json.loads(r.stdout)
+        assert doc["errors"] == [] and doc["input"]["name"] == "stdin"
+        assert _validate(doc, root, root) == []
+    guesses = json.loads(run(["explain", "--json", "-"], input=NO_ERROR).stdout)["guesses"]
+    assert guesses and guesses == sorted(guesses, key=lambda g: -g["score"])
+    assert all(g["line"] == 2 and "input" not in g for g in guesses)
+    assert "memory leak detected" in guesses[0]["template"] and guesses[0]["score"] < 0.9
+    a, b = tmp_path / "a.txt", tmp_path / "b.txt"
+    a.write_text("hello\n")
+    b.write_text(NO_ERROR)
+    r = run(["explain", "--json", str(a), str(b)])
+    doc = json.loads(r.stdout)
+    assert r.exit_code == 1 and [i["name"] for i in doc["inputs"]] == [str(a), str(b)]
+    assert doc["guesses"] and all(g["input"] == 1 for g in doc["guesses"])
+    assert _validate(doc, root, root) == []
+    # (in text, stdout stays empty: the message and the guesses are on stderr, as before)
+    r = run(["explain", "-"], input=NO_ERROR)
+    assert r.exit_code == 1 and r.stdout == ""
+
+
 def test_the_schema_catches_drift():
     root = json.loads((REPO / "src" / "errexplain" / "schema.json").read_text())
     assert _validate({"schema": 1, "stats": {"by project": {}}}, root, root)

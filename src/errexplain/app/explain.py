@@ -44,9 +44,46 @@ def _no_error(inp: InputText, guesses: Sequence[tuple[int, Match]] = ()) -> Noth
                 where += f", a wording gone in {e.removed_in}"
             hint += f"\n  {m.score:.2f}  {e.id}  {text}  ({where}; near line {no})"
         hint += "\nread one with: errexplain show ID"
-    return NothingFound(
+    exc = NothingFound(
         f"no Python exception found in {inp.name} (first line: {shown!r})", hint=hint
     )
+    exc.found_in = (inp, tuple(guesses))
+    return exc
+
+
+def _guess_dict(no: int, m: Match) -> dict[str, Any]:
+    """A guess of a text with no error in it, as JSON: the line it is nearest to and the entry."""
+    e = m.entry
+    return {
+        "line": no,
+        "score": round(m.score, 3),
+        "id": e.id,
+        "exception_type": e.exception,
+        "template": e.template,
+        "source": {"project": e.project, "path": e.source.path, "line": e.source.line},
+        "removed_in": e.removed_in,
+    }
+
+
+def _nothing_json(ctx: Context, read: Sequence[tuple[InputText, Sequence[Any]]]) -> None:
+    """In JSON, a text read with no error in it is still answered with a document (no errors,
+    its input, the guesses nearest to its lines), so that a consumer always reads JSON on
+    stdout; the one-line message on stderr and exit code 1 are as in text."""
+    if ctx.fmt != "json" or not read:
+        return
+    from errexplain.render.json import dumps
+
+    if len(read) == 1:
+        guesses = [_guess_dict(no, m) for no, m in read[0][1]]
+        doc: dict[str, Any] = {"errors": [], "input": _input_dict(read[0][0])}
+    else:  # (each guess with the index of its input in `inputs`, as each error has)
+        guesses = [
+            {**_guess_dict(no, m), "input": i}
+            for i, (_, found) in enumerate(read)
+            for no, m in found
+        ]
+        doc = {"errors": [], "inputs": [_input_dict(inp) for inp, _ in read]}
+    ctx.stdout.write(dumps({**doc, "guesses": guesses}))
 
 
 def _stdin_is_a_terminal(ctx: Context) -> bool:
@@ -98,7 +135,11 @@ def _input_dict(inp: InputText) -> dict[str, Any]:
 
 def run(ctx: Context, path: str) -> ExitCode:
     """Explain one file (or stdin for `-`)."""
-    inp, exps = _explain_one(ctx, path)
+    try:
+        inp, exps = _explain_one(ctx, path)
+    except NothingFound as exc:
+        _nothing_json(ctx, [exc.found_in] if exc.found_in else [])
+        raise
     return emit_explanations(ctx, exps, {"input": _input_dict(inp)})
 
 
@@ -110,12 +151,16 @@ def run_files(ctx: Context, paths: Sequence[str]) -> ExitCode:
     from errexplain.app.context import answer_code
 
     done = []
+    empty = []
     for path in paths:
         try:
             done.append(_explain_one(ctx, path))
         except NothingFound as exc:  # one file without an error does not hide the others
             ctx.warn(exc.message)
+            if exc.found_in:
+                empty.append(exc.found_in)
     if not done:
+        _nothing_json(ctx, empty)
         raise NothingFound(f"no Python exception found in any of the {len(paths)} inputs")
     if ctx.fmt != "json":
         for inp, exps in done:
