@@ -554,6 +554,7 @@ JSON_COMMANDS = [
     ["explain", "--json", str(KIMI_LOG)],
     ["--json", str(KIMI_LOG), str(FENCED)],
     ["lookup", "--json", "16 is not divisible by 6"],
+    ["scan", "--json", str(KIMI_LOG), str(FENCED)],
     ["show", "--json", KIMI_ID],
     ["related", "--json", KIMI_ID],
     ["search", "--json", "feature", "length"],
@@ -603,6 +604,11 @@ def test_a_text_with_no_error_is_answered_in_json_too(tmp_path):
     doc = json.loads(r.stdout)
     assert r.exit_code == 1 and [i["name"] for i in doc["inputs"]] == [str(a), str(b)]
     assert doc["guesses"] and all(g["input"] == 1 for g in doc["guesses"])
+    assert _validate(doc, root, root) == []
+    r = run(["scan", "--json", str(a)])
+    doc = json.loads(r.stdout)
+    assert r.exit_code == 1 and "no Python error found in 1 file(s)" in r.stderr
+    assert doc["errors"] == [] and doc["input"]["files"] == [str(a)]
     assert _validate(doc, root, root) == []
     # (in text, stdout stays empty: the message and the guesses are on stderr, as before)
     r = run(["explain", "-"], input=NO_ERROR)

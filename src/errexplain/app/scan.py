@@ -39,6 +39,8 @@ def run(ctx: Context, paths: Sequence[str], workers: int) -> ExitCode:
             f"errexplain: no Python error found in {len(found.files)} file(s) "
             f"({found.bytes_read:,} bytes)\n"
         )
+        if ctx.fmt == "json":  # (a document still: a consumer never reads an empty stdout)
+            _emit_json(ctx, found, [])
         return ExitCode.NO_MATCH
     view, release = ready() if ready is not None else _prepare(ctx)
     from errexplain.explainer import explain_error
