@@ -706,3 +706,20 @@ def test_no_exception_found_offers_the_nearest_messages_as_guesses(tmp_path):
     assert "near line 2" in lines[3]
     assert lines[-1] == "read one with: errexplain show ID"
     assert r.stdout == ""
+
+
+def test_a_guess_whose_template_spans_lines_is_one_line_of_the_hint(tmp_path):
+    """A template of two lines (`Capture prefill CUDA graph failed: <e>` then the constant of
+    suggestions it appends) is one line of the hint, as every guess is: the next line of the
+    hint starts with the next guess's score, not with the template's second line."""
+    paste = tmp_path / "notes.md"
+    paste.write_text(
+        "# Start-up notes\n\nThe prefill step died while we were trying capture prefill CUDA "
+        "graph failed in the logs, then nothing else.\n"
+    )
+    lines = run([str(paste)]).stderr.splitlines()
+    at = lines.index(next(ln for ln in lines if "guesses" in ln))
+    guesses = lines[at + 1 : -1]
+    assert guesses and all(ln.startswith("  0.") for ln in guesses)
+    assert any("Capture prefill CUDA graph failed" in ln for ln in guesses)
+    assert all(ln.rstrip().endswith(")") for ln in guesses)

@@ -38,6 +38,7 @@ def _no_error(inp: InputText, guesses: Sequence[tuple[int, Match]] = ()) -> Noth
         for no, m in guesses:
             e = m.entry
             text = f"{e.exception}: {e.template}" if e.exception else e.template
+            text = " ".join(text.split())  # (one line per guess: a template may span lines)
             text = text if len(text) <= 100 else text[:99] + "…"
             where = f"{e.source.path}:{e.source.line}" if e.source.path else e.project
             if e.removed_in:
