@@ -613,3 +613,63 @@ def test_a_head_met_mid_sentence_without_an_introducer_must_be_known_well():
     value is no proof the rest is that message (another project's look-alike reads so too)."""
     text = f"we patched it so Draft worker warmup failed with error: {CAUGHT}\n"
     assert explain_text(text, WRAPPED_VIEW) == ()
+
+
+ADAPTER = "Failed to load the adapter <name>: <e>"
+SHARD = "cannot open shard <i> of <n> under <path>"
+WRAPPED = MemoryCatalog(
+    [_entry("f", ADAPTER), lettered_entry("g", SHARD, "OSError"), _entry("h", LOADER)]
+)
+
+
+@pytest.mark.parametrize(
+    "lines",
+    [
+        ["Steps to reproduce:", "1. start the server with two adapters", "2. send one request"],
+        ["What we saw after the upgrade", "* the first request hangs for a minute"],
+    ],
+)
+@pytest.mark.parametrize("marker", ["- ", "* ", "3. ", "2) ", "\u2022 "])
+def test_a_message_pasted_as_a_list_item_among_other_lines_is_found(lines, marker):
+    """A post that lists what it saw puts the message after a list marker, below other lines:
+    the marker is no part of the message (a lone item was read before; one under other lines
+    was not)."""
+    msg = "Could not resolve the draft model checkpoint under /ckpt/eagle3"
+    (exp,) = explain_text("\n".join([*lines, marker + msg]), WRAPPED)
+    assert exp.error.message == msg
+    assert exp.matches[0].entry.template == LOADER
+
+
+def test_a_list_of_plain_steps_is_no_error():
+    text = "Steps:\n- start the server\n- send a request with two images\n- wait a minute"
+    assert explain_text(text, WRAPPED) == ()
+
+
+@pytest.mark.parametrize(("left", "right"), [("`", "`"), ('"', '"'), ("\u201c", "\u201d")])
+def test_a_reading_after_a_colon_inside_a_quote_stops_at_its_close(left, right):
+    """`I get `Failed to load the adapter a: cannot open shard 3 of 8 under /w` and it exits.`:
+    read after the quote's inner colon, the line took in the closing quote and the poster's
+    words (`... under /w` and it exits.`), a reading no one printed; it is cut where the
+    paster closed the quote, as the quoted message's own reading after its colon is."""
+    inner = "cannot open shard 3 of 8 under /w/alpha"
+    quoted = f"Failed to load the adapter alpha: {inner}"
+    text = f"When I start the server I get {left}{quoted}{right} and it exits right away."
+    exps = explain_text(text, WRAPPED)
+    assert exps and {x.error.message for x in exps} <= {quoted, inner}
+    assert {x.matches[0].entry.template for x in exps} <= {ADAPTER, SHARD}
+
+
+def test_a_wrapper_quoted_with_an_inner_colon_is_read_as_quoted(bundled_index):
+    """sglang's registry logs `Ignore import error when loading <name>: <e>`; quoted whole in a
+    sentence, read after its inner colon the line took in the closing backtick and the words
+    after it, and that reading (python's ImportError, fuzzy) outscored the quoted record."""
+    quoted = (
+        "Ignore import error when loading sglang.srt.models.qwen9_moe: cannot import name "
+        "'Qwen9MoeConfig' from 'transformers' (/opt/venv/lib/python3.12/site-packages/"
+        "transformers/__init__.py)"
+    )
+    exps = explain_text(f"When I start the server I get `{quoted}` and it exits.", bundled_index)
+    assert exps[0].error.message == quoted
+    top = exps[0].matches[0]
+    assert top.entry.project == "sglang" and top.entry.template.startswith("Ignore import error")
+    assert all("exits" not in x.error.message for x in exps)

@@ -2530,6 +2530,32 @@ def _quoted(st: str, least: int = BARE_MIN_CHARS, asides: bool = False) -> list[
     return out
 
 
+_LIST_ITEM = compile_regex(r"(?:[-*+\u2022]|\d{1,3}[.)])\s{1,4}(?=\S)")
+"""A list item's marker at a line's start: `- `, `* `, `+ `, `\u2022 `, `2. `, `3) `."""
+
+
+def _item_text(st: str) -> list[str]:
+    """The text of a list item without its marker, as a one-item list (none when the line is
+    no item): a post that lists what it saw (`- <msg>`, `2. <msg>`); the marker is no part of a
+    message, as a log prefix is none."""
+    item = _LIST_ITEM.match(st)
+    return [st[item.end() :]] if item and len(st) - item.end() >= BARE_MIN_CHARS else []
+
+
+def _line_parts(st: str, joined: list[str], spans: list[str], items: list[str]) -> list[str]:
+    """The readings of a line `st` outside quotes-only mode: the line, its list item's text,
+    the line joined with the next ones, its quoted spans, and what follows each separator of
+    the line and of its spans (each cut where a quote it starts inside closes)."""
+    parts = [*joined[:1], *items, *joined[1:], *spans]
+    parts += [
+        s
+        for p in parts[:1] + parts[len(joined) + len(items) :]
+        for s in _suffixes(p)
+        if not _opens_span(s, spans)
+    ]
+    return [_closed_at_span(p, st, spans) for p in parts]
+
+
 def _spans(st: str, joined: Sequence[str], at_end: bool) -> list[str]:
     """The parts a line quotes (or full-width parentheses hold), on the line or into the next
     ones (`joined`), and, on the paste's last line (`at_end`), one left open by the cut."""
@@ -2667,19 +2693,15 @@ def _bare_candidates(
                 break
             joined.append(f"{joined[-1]} {nxt}")
         spans = _spans(st, joined, at_end=i == last)
+        items: list[str] = []
         if quoted:
             title = title_text(raw[no - 1], no == opening) if no <= len(raw) else None
             labelled = labelled_text(st)
             parts = spans + ([title, *_suffixes(title)] if title else [])
             parts += [labelled] if labelled else []
         else:
-            parts = [*joined, *spans]
-            parts += [
-                s
-                for p in parts[:1] + parts[len(joined) :]
-                for s in _suffixes(p)
-                if not _opens_span(s, spans)
-            ]
+            items = _item_text(st)
+            parts = _line_parts(st, joined, spans, items)
         heads = [h for p in parts for h in _sentence_heads(p)]
         fresh = [c for c in parts if len(c) >= BARE_MIN_CHARS and _worded(c) and c not in seen]
         seen.update(fresh)
@@ -2691,7 +2713,7 @@ def _bare_candidates(
             fresh, later = [c for c in fresh if c in whole], [h for h in later if h in whole]
         printed = dict.fromkeys(whole, "record") | ({st: "alone"} if no in alone else {})
         if not records_only:
-            printed = _as_printed(printed, st, spans, fresh)
+            printed = _as_printed(printed, st, spans, fresh, items)
         if fresh or later:
             out.append((no, fresh, later, printed))
             total += len(fresh) + len(later)
@@ -2712,6 +2734,21 @@ def _opens_span(part: str, spans: Sequence[str]) -> bool:
 
 
 _OPENING = frozenset(left for left, _ in _QUOTES)
+
+
+def _closed_at_span(part: str, st: str, spans: Sequence[str]) -> str:
+    """`part` (what follows a separator of the line `st`, to its end), cut where the paster
+    closed the quote it starts inside: `... I get `Ignore import error when loading x: cannot
+    import name 'Y'` and it exits.` read after the colon inside the quote would take in the
+    closing backtick and the poster's words."""
+    start = len(st) - len(part)
+    if start <= 0 or not st.endswith(part):
+        return part
+    for sp in spans:
+        at = st.find(sp)
+        if 0 <= at < start < at + len(sp) < len(st):
+            return st[start : at + len(sp)]
+    return part
 
 
 def _fenced_alone(cleaned: Sequence[Line]) -> set[int]:
@@ -2737,15 +2774,20 @@ def _fenced_alone(cleaned: Sequence[Line]) -> set[int]:
 
 
 def _as_printed(
-    printed: dict[str, str], st: str, spans: list[str], fresh: list[str]
+    printed: dict[str, str],
+    st: str,
+    spans: list[str],
+    fresh: list[str],
+    items: Sequence[str] = (),
 ) -> dict[str, str]:
     """`printed` with a span the paster quoted whole (a message as printed too), the whole line
-    and the rest of it after each colon (known by its head or its framing words, `_heads_line`:
-    `启动报错：<message>`)."""  # noqa: RUF002
+    (and a list item's text: the line as printed, its marker aside) and the rest of it after
+    each colon (known by its head or its framing words, `_heads_line`: `启动报错：<message>`)."""  # noqa: RUF002
     printed |= {q: "quoted" for q in spans if q in fresh and q not in printed}
-    printed.setdefault(st, "line")
-    for rest in _suffixes(st):
-        printed.setdefault(rest, "line")
+    for whole in (st, *items):
+        printed.setdefault(whole, "line")
+        for rest in _suffixes(whole):
+            printed.setdefault(_closed_at_span(rest, st, spans), "line")
     return printed
 
 
