@@ -673,3 +673,49 @@ def test_a_wrapper_quoted_with_an_inner_colon_is_read_as_quoted(bundled_index):
     top = exps[0].matches[0]
     assert top.entry.project == "sglang" and top.entry.template.startswith("Ignore import error")
     assert all("exits" not in x.error.message for x in exps)
+
+
+NAMED = "<worker.name> failed to start its event loop: <reason>"
+OWN = "Detokenizer worker failed to start its event loop: <e>"
+PHASE = "<phase> ran out of KV slots. Lower --max-running-requests."
+LEADS = MemoryCatalog(
+    [_entry("i", NAMED), _entry("j", OWN), _entry("k", PHASE), _entry("l", "Decode <x>")]
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "template", "message"),
+    [
+        (
+            "The server fails with: Detokenizer worker failed to start its event loop",
+            OWN,
+            "Detokenizer worker failed to start its event loop",
+        ),
+        (
+            "\u542f\u52a8\u65f6\u62a5\u9519\uff1aPrefill ran out of KV slots. Lower "
+            "--max-running-requests.",
+            PHASE,
+            "Prefill ran out of KV slots. Lower --max-running-requests.",
+        ),
+    ],
+)
+def test_a_posters_label_is_no_value_of_an_opening_placeholder(text, template, message):
+    """`The server fails with: <message>`: a template that opens with a placeholder named for
+    one value (a worker's name) read the whole line by putting the poster's label into it and
+    outscored the reading after the label; the message is what follows the label."""
+    (exp,) = explain_text(text, LEADS)
+    assert exp.error.message == message
+    assert exp.matches[0].entry.template == template
+
+
+def test_a_long_text_before_a_colon_is_a_messages_own_not_a_label():
+    """Many words before the colon are no poster's label: the template's opening placeholder
+    may hold them (a message that quotes the one it wraps)."""
+    text = (
+        "Rank 3 worker of the decode group in the second pool, restarted twice: Decode failed "
+        "to start its event loop: socket closed"
+    )
+    from errexplain.explainer import _lead_holds_label
+
+    assert not _lead_holds_label(NAMED, text)
+    assert _lead_holds_label(NAMED, "It fails with: Decode failed to start its event loop: x")

@@ -2966,7 +2966,7 @@ def _best_reading(
         for msg in group:
             if _status_text(msg):
                 continue
-            ranking = _with_cut(rank(view, msg), msg)
+            ranking = _reading_rank(view, msg)
             first = first or ranking
             hit = ranking.hits[0] if ranking.hits else None
             # a log record's message as printed, or a span quoted whole matched exactly (its
@@ -3004,6 +3004,47 @@ def _best_reading(
         if best is not None:
             return _wrapping(known, best, group, _explained(wrappers, best[1], coverage))
     return _from_loose(view, loose, coverage) or _from_first(view, cands, first, coverage)
+
+
+def _reading_rank(view: CatalogView, msg: str) -> Ranking:
+    """The ranking of one reading of a line, with no hit when its best template reads the line
+    only by putting a label of the poster's into its opening placeholder (the reading after
+    the label is the line's message)."""
+    ranking = _with_cut(rank(view, msg), msg)
+    if ranking.hits and _lead_holds_label(ranking.hits[0].template, msg):
+        return replace(ranking, hits=())
+    return ranking
+
+
+def _lead_holds_label(template: str, msg: str) -> bool:
+    """Whether a template that opens with a placeholder named for one value (`<process.name>
+    failed to initialize: <data>`, `<phase_str> out of memory. ...`) reads a line only by
+    putting a label of the poster's into it: the text before its first words holds a colon and
+    a space after a few words (`The server fails with: Scheduler actor` as a process's name).
+    What follows that colon is a reading of the line too, and the line's message."""
+    if ": " not in msg and "\uff1a" not in msg:
+        return False
+    compiled = compile_template(template)
+    if compiled.literals[0].strip() or not compiled.names or prose_named(compiled.names[0]):
+        return False
+    words = compiled.literals[1].strip()[:LEAD_WORDS]  # (a cut line may end inside the rest)
+    at = msg.find(words) if len(words) == LEAD_WORDS else -1
+    if at <= 0:
+        return False
+    lead = msg[:at]
+    colon = max(lead.rfind(": "), lead.rfind("\uff1a"))
+    # (a label is a few words: a long text before the colon is a message's own, `... process
+    # group watchdog thread terminated with exception: [Rank 1] Watchdog caught ...`)
+    return colon > 0 and len(lead[:colon].split()) <= LABEL_WORDS
+
+
+LABEL_WORDS = 8
+"""Most words of a poster's label before a message (`The server fails with`, `报错`)."""
+
+
+LEAD_WORDS = 12
+"""Literal characters after a template's opening placeholder looked for in a line to find what
+the placeholder would hold (a template with fewer there is left alone)."""
 
 
 def _from_loose(
