@@ -3,7 +3,8 @@
 Takes the real-paste corpus's sglang cases (current and drifted) of one split whose truth holds
 a one-line message, and writes that message, as the truth gives it, into sentences the way
 posts quote an error: alone on a line, in backticks, after a colon, after a Chinese full-width
-colon, in double quotes, after an `Error:` label (plain and bold), unquoted inside a sentence,
+colon, in double quotes, after an `Error:` label (plain and bold), unquoted inside a sentence
+(after a lead that introduces it, `I get`, and after one that does not),
 as a list item under other lines, and as `Type: message`. Each is judged by bench/real.py's
 judge; reported per style: right-first, and the cases lost beyond the message alone (those that
 the style's wrapping loses: the weak spots of reading prose, apart from the messages that need
@@ -33,6 +34,7 @@ STYLES = {
     "error label": "Error: {m}",
     "bold label": "**Error**: {m}",
     "mid sentence": "After upgrading, {m} appears in the log and the server exits.",
+    "introduced": "When I send a request I get {m} and then the server dies.",
     "list item": "Steps:\n1. launch the server\n2. send a request\n- {m}",
     "typed": "{t}: {m}",
 }

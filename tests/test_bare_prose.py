@@ -719,3 +719,51 @@ def test_a_long_text_before_a_colon_is_a_messages_own_not_a_label():
 
     assert not _lead_holds_label(NAMED, text)
     assert _lead_holds_label(NAMED, "It fails with: Decode failed to start its event loop: x")
+
+
+CUT_DEAD = (
+    "Rank <rank> scheduler died during initialization (exit code: <code>). If exit code is -9 "
+    "(SIGKILL), a common cause is the OS OOM killer."
+)
+INTRODUCED = MemoryCatalog([_entry("m", CUT_DEAD), _entry("n", POOL), _entry("o", LOADER)])
+
+
+@pytest.mark.parametrize(
+    ("text", "template"),
+    [
+        (
+            "When I send a request I get Rank 0 scheduler died during initialization "
+            "(exit code: -11) and then the server dies.",
+            CUT_DEAD,
+        ),
+        (
+            "On the second node we got Paged KV pool page sizes must agree across ranks, got 16 "
+            "and 32. after the restart",
+            POOL,
+        ),
+        (
+            "every launch throws Could not resolve the draft model checkpoint under /ckpt/e3 "
+            "when the draft path is relative",
+            LOADER,
+        ),
+    ],
+)
+def test_a_message_after_words_that_introduce_it_is_read_from_there(text, template):
+    """`I get <message> and then ...`: the words that introduce a message quoted with no quotes
+    or colon start a reading of the line (as a colon does), whole and up to where the writer's
+    own clause goes on."""
+    (exp,) = explain_text(text, INTRODUCED)
+    assert exp.matches[0].entry.template == template
+    assert text.find(exp.error.message) > 0 and "server dies" not in exp.error.message
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "When I run it again I get the same results and then it works fine.",
+        "We got the scheduler running on two nodes after the restart",
+        "It throws nothing at all, the request just hangs for a minute",
+    ],
+)
+def test_prose_after_an_introducing_word_is_no_error(text):
+    assert explain_text(text, INTRODUCED) == ()

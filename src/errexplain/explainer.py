@@ -61,6 +61,7 @@ from errexplain.parse.lines import BREAK_MARK, pasted_line, pasted_lines, readab
 
 if TYPE_CHECKING:
     from collections.abc import Iterator, Mapping, Sequence
+    from re import Pattern
 
     from errexplain.models import CatalogView
     from errexplain.parse.lines import Line
@@ -2553,7 +2554,60 @@ def _line_parts(st: str, joined: list[str], spans: list[str], items: list[str]) 
         for s in _suffixes(p)
         if not _opens_span(s, spans)
     ]
+    parts += _after_introducers(st)
     return [_closed_at_span(p, st, spans) for p in parts]
+
+
+INTRODUCED_MAX = 2
+"""Introducers of a line whose rest is read as a message."""
+
+
+CLAUSE_HEADS = 3
+"""Clause breaks of a line's rest after an introducer up to which it is read."""
+
+
+_CLAUSE_BREAK = compile_regex(
+    r"[.!?]\s|[\u3000-\u303f\uff01-\uff1f]|\s+[\u4e00-\u9fff]|\s[-\u2013\u2014]\s"
+    r"|\s(?:and|but|when|whenever|after|then|so|because|which)\s"
+)
+"""Where a writer's clause goes on after a message quoted with no quotes: a sentence end, CJK
+prose, a dash, a conjunction; not a comma, nor a word such as `during` or `if`, which
+messages' own text holds (`..., got <shape>`, `... died during initialization`)."""
+
+
+def _clause_heads(rest: str) -> list[str]:
+    """`rest` up to each of its first clause breaks (:data:`_CLAUSE_BREAK`, outside brackets
+    and quotes), shortest first."""
+    out: list[str] = []
+    at = 0
+    while len(out) < CLAUSE_HEADS:
+        brk = _value_break(rest[at:], _CLAUSE_BREAK)
+        if brk < 0:
+            break
+        at += brk
+        if at >= BARE_MIN_CHARS:
+            out.append(rest[:at].rstrip())
+        at += 1
+    return out
+
+
+def _after_introducers(st: str) -> list[str]:
+    """What follows each of the first words that introduce a message a sentence quotes with no
+    quotes or colon (`When I send a request I get <message> and then ...`), whole and up to the
+    first break of the writer's clause: readings of the line, as what follows a colon is."""
+    out = []
+    for m in _INTRODUCING.finditer(st):
+        rest = st[m.end() :].strip()
+        if len(rest) < BARE_MIN_CHARS:
+            continue
+        # (up to each place the writer's own words may go on, `... (exit code: -11) and then
+        # ...`, the shortest first: of readings that score the same, the one with the fewest of
+        # the writer's words is the message)
+        out += _clause_heads(rest)
+        out.append(rest)
+        if len(out) >= (CLAUSE_HEADS + 1) * INTRODUCED_MAX:
+            break
+    return out
 
 
 def _spans(st: str, joined: Sequence[str], at_end: bool) -> list[str]:
@@ -3266,6 +3320,8 @@ _INTRODUCER = compile_regex(
 )
 """The words that end a sentence's lead into a message it quotes without quotes or a colon
 (`error info is <message>`, `I got the error <message>`, `报错 <message>`)."""
+_INTRODUCING = compile_regex(_INTRODUCER.pattern.removesuffix(r"\s*$") + r"\s+(?=\S)")
+"""An introducing lead's last words, anywhere in a line (:data:`_INTRODUCER` ends a lead)."""
 
 
 def _introduced(lead: str) -> bool:
@@ -3320,13 +3376,13 @@ _VALUE_BREAK = compile_regex(
 _PAIRS = {"(": ")", "[": "]", "{": "}"}
 
 
-def _value_break(value: str) -> int:
+def _value_break(value: str, breaking: Pattern[str] | None = None) -> int:
     """Where the writer's own words go on inside a message's last value: the first clause
-    break (a sentence end, a conjunction, an aside in parentheses, CJK prose) outside the
-    value's brackets and quotes; -1 if none."""
+    break (a sentence end, a conjunction, an aside in parentheses, CJK prose; `breaking`: other
+    breaks) outside the value's brackets and quotes; -1 if none."""
     depth: list[str] = []
     quote = ""
-    breaks = {m.start() for m in _VALUE_BREAK.finditer(value)}
+    breaks = {m.start() for m in (breaking or _VALUE_BREAK).finditer(value)}
     if not breaks:
         return -1
     for i, ch in enumerate(value):
