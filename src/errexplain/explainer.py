@@ -2560,6 +2560,9 @@ def _line_parts(st: str, joined: list[str], spans: list[str], items: list[str]) 
 
 INTRODUCED_MAX = 2
 """Introducers of a line whose rest is read as a message."""
+INTRODUCED_SPACES = 3
+"""Fewest spaces of a line searched for introducers: a lead, its verb and a message of two words
+or more have them (and the search costs a long paste's many short lines nothing)."""
 
 
 CLAUSE_HEADS = 3
@@ -2595,7 +2598,9 @@ def _after_introducers(st: str) -> list[str]:
     """What follows each of the first words that introduce a message a sentence quotes with no
     quotes or colon (`When I send a request I get <message> and then ...`), whole and up to the
     first break of the writer's clause: readings of the line, as what follows a colon is."""
-    out = []
+    out: list[str] = []
+    if st.count(" ") < INTRODUCED_SPACES:
+        return out  # (no sentence: a box-drawn panel's row, a path, a value)
     for m in _INTRODUCING.finditer(st):
         rest = st[m.end() :].strip()
         if len(rest) < BARE_MIN_CHARS:
