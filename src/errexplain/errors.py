@@ -5,7 +5,8 @@ from __future__ import annotations
 from errexplain._startup import TYPE_CHECKING, IntEnum
 
 if TYPE_CHECKING:
-    from typing import Any
+    from errexplain.input.read import InputText
+    from errexplain.models import Match
 
 
 class ExitCode(IntEnum):
@@ -56,7 +57,7 @@ class NothingFound(InputError):
     in JSON too (`explain --json`)."""
 
     exit_code = ExitCode.NO_MATCH
-    found_in: tuple[Any, Any] | None = None
+    found_in: tuple[InputText, tuple[tuple[int, Match], ...]] | None = None
 
 
 class CommandError(ErrexplainError):

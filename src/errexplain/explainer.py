@@ -2601,6 +2601,7 @@ def _after_introducers(st: str) -> list[str]:
     out: list[str] = []
     if st.count(" ") < INTRODUCED_SPACES:
         return out  # (no sentence: a box-drawn panel's row, a path, a value)
+    read = 0
     for m in _INTRODUCING.finditer(st):
         rest = st[m.end() :].strip()
         if len(rest) < BARE_MIN_CHARS:
@@ -2608,9 +2609,9 @@ def _after_introducers(st: str) -> list[str]:
         # (up to each place the writer's own words may go on, `... (exit code: -11) and then
         # ...`, the shortest first: of readings that score the same, the one with the fewest of
         # the writer's words is the message)
-        out += _clause_heads(rest)
-        out.append(rest)
-        if len(out) >= (CLAUSE_HEADS + 1) * INTRODUCED_MAX:
+        out += [*_clause_heads(rest), rest]
+        read += 1
+        if read == INTRODUCED_MAX:
             break
     return out
 
@@ -2843,10 +2844,10 @@ def _as_printed(
     (and a list item's text: the line as printed, its marker aside) and the rest of it after
     each colon (known by its head or its framing words, `_heads_line`: `启动报错：<message>`)."""  # noqa: RUF002
     printed |= {q: "quoted" for q in spans if q in fresh and q not in printed}
-    for whole in (st, *items):
+    for whole in (st, *items):  # (an item's suffixes are the line's: its marker holds none)
         printed.setdefault(whole, "line")
-        for rest in _suffixes(whole):
-            printed.setdefault(_closed_at_span(rest, st, spans), "line")
+    for rest in _suffixes(st):
+        printed.setdefault(_closed_at_span(rest, st, spans), "line")
     return printed
 
 
@@ -3086,8 +3087,8 @@ def _lead_holds_label(template: str, msg: str) -> bool:
     compiled = compile_template(template)
     if compiled.literals[0].strip() or not compiled.names or prose_named(compiled.names[0]):
         return False
-    words = compiled.literals[1].strip()[:LEAD_WORDS]  # (a cut line may end inside the rest)
-    at = msg.find(words) if len(words) == LEAD_WORDS else -1
+    words = compiled.literals[1].strip()[:LEAD_CHARS]  # (a cut line may end inside the rest)
+    at = msg.find(words) if len(words) == LEAD_CHARS else -1
     if at <= 0:
         return False
     lead = msg[:at]
@@ -3101,7 +3102,7 @@ LABEL_WORDS = 8
 """Most words of a poster's label before a message (`The server fails with`, `报错`)."""
 
 
-LEAD_WORDS = 12
+LEAD_CHARS = 12
 """Literal characters after a template's opening placeholder looked for in a line to find what
 the placeholder would hold (a template with fewer there is left alone)."""
 

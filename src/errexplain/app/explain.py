@@ -66,7 +66,9 @@ def _guess_dict(no: int, m: Match) -> dict[str, Any]:
     }
 
 
-def _nothing_json(ctx: Context, read: Sequence[tuple[InputText, Sequence[Any]]]) -> None:
+def _nothing_json(
+    ctx: Context, read: Sequence[tuple[InputText, Sequence[tuple[int, Match]]]]
+) -> None:
     """In JSON, a text read with no error in it is still answered with a document (no errors,
     its input, the guesses nearest to its lines), so that a consumer always reads JSON on
     stdout; the one-line message on stderr and exit code 1 are as in text."""
