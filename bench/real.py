@@ -181,7 +181,8 @@ def judge(exp: Any | None, case: dict[str, Any], by_id: dict[str, Any]) -> tuple
     if cat == "sglang-removed":
         if _release_site_ok(top.entry, case):
             return True, "", False
-        return False, "removed site given a current entry", top.score >= CONFIDENT
+        why = "other removed site" if getattr(top.entry, "removed_in", None) else ""
+        return False, why or "removed site given a current entry", top.score >= CONFIDENT
     return False, "external given an sglang entry", top.score >= CONFIDENT
 
 
