@@ -40,11 +40,24 @@ STYLES = {
 }
 
 
+def _chosen(ap: argparse.ArgumentParser, names: str | None) -> dict[str, str]:
+    """The styles named (comma-separated) and `alone`, the baseline; all when none are."""
+    if not names:
+        return dict(STYLES)
+    wanted = {"alone", *names.split(",")}
+    unknown = wanted - set(STYLES)
+    if unknown:
+        ap.error(f"unknown styles: {', '.join(sorted(unknown))}")
+    return {k: v for k, v in STYLES.items() if k in wanted}
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--split", choices=("dev",), default="dev")
     ap.add_argument("--show-lost", metavar="STYLE", help="print the ids a style loses")
+    ap.add_argument("--styles", metavar="A,B", help="only these styles (and `alone`, the baseline)")
     args = ap.parse_args(argv)
+    styles = _chosen(ap, args.styles)
     from errexplain.catalog.store import load
     from errexplain.explainer import explain_text
 
@@ -62,7 +75,7 @@ def main(argv: list[str] | None = None) -> int:
     by_id: dict[str, object] = {}
     for case in cases:
         msg = case["final_message"].strip()
-        for name, style in STYLES.items():
+        for name, style in styles.items():
             if name == "typed" and not case.get("exception_type"):
                 continue
             text = style.format(m=msg, t=case.get("exception_type"))
@@ -74,7 +87,7 @@ def main(argv: list[str] | None = None) -> int:
                 lost[name].append((case["id"], why))
     alone = {cid for cid, _ in lost["alone"]}
     print(f"{len(cases)} {args.split} cases (sglang-current and -drifted, one-line message)")
-    for name in STYLES:
+    for name in styles:
         n = right[name][True] + right[name][False]
         beyond = [(cid, why) for cid, why in lost[name] if cid not in alone]
         why = ", ".join(f"{w} {k}" for w, k in Counter(w for _, w in beyond).most_common(3))

@@ -20,6 +20,7 @@ from errexplain.match.rank import (
     Hit,
     Ranking,
     cut_literal,
+    found_inside,
     in_file,
     passes_on,
     prose_named,
@@ -2891,6 +2892,9 @@ def _known_well(hit: Hit, msg: str, coverage: float = 0.5, record: bool = False)
 
 PROSE_HEAD, PROSE_FIND = 12, 20
 PROSE_NEAR = 3
+INSIDE_READINGS = 4
+"""Readings of a line from where a catalogued template's text is found inside it
+(:func:`found_inside`), tried after the near templates' heads, at most."""
 """A catalogued message written into a sentence without quotes or a colon (`got this error
 <message> on 8 GPUs`) is read again from where the literal head of a near template (one of the
 PROSE_NEAR best, the head at least PROSE_HEAD characters, found by its first PROSE_FIND) starts
@@ -3063,7 +3067,7 @@ def _best_reading(
                     best = (hit.raw, msg, ranking, whole)
         if best is not None:
             return _wrapping(known, best, group, _explained(wrappers, best[1], coverage))
-    return _from_loose(view, loose, coverage) or _from_first(view, cands, first, coverage)
+    return _from_loose(view, loose, coverage) or _from_first(view, cands, first, coverage, printed)
 
 
 def _reading_rank(view: CatalogView, msg: str) -> Ranking:
@@ -3352,12 +3356,37 @@ def _prose_to_end(hit: Hit) -> bool:
 
 
 def _from_first(
-    view: CatalogView, cands: list[str], first: Ranking | None, coverage: float
+    view: CatalogView,
+    cands: list[str],
+    first: Ranking | None,
+    coverage: float,
+    printed: Mapping[str, str] | None = None,
 ) -> _Reading | None:
-    """The line read again from a near template's head (:func:`_from_heads`)."""
+    """The line read again from a near template's head (:func:`_from_heads`), then from where
+    a catalogued template's text is found inside it (:func:`found_inside`): inside the line
+    as printed (`printed`), not inside the lines a reading joins to it (the next line's
+    message is that line's, read there with what its line tells, such as its log prefix)."""
     if first is None or not cands:
         return None
-    for msg in _from_heads(cands[0], first):
+    line = cands[0]
+    tried = [(line.find(m), m) for m in _from_heads(line, first)]
+    if line.count(" ") >= INTRODUCED_SPACES:
+        own = max(
+            (
+                len(k)
+                for k, how in (printed or {}).items()
+                if how != "quoted" and line.startswith(k)
+            ),
+            default=len(line),
+        )
+        found = [r for r in found_inside(view, line, BARE_MIN_CHARS) if r not in tried]
+        tried += [(at, m) for at, m in found if at < own][:INSIDE_READINGS]
+    # exact readings not known well, the line's own first: (start, end); a template of little
+    # literal text (`<a>: <b>`) holds anything
+    wrappers = [(0, len(line))] if _holds_values(first) else []
+    for at, msg in tried:
+        if any(s < at and at + len(msg) <= e for s, e in wrappers):
+            continue  # (a value of a message the line holds, not a message of its own)
         ranking = rank(view, msg)
         hit = ranking.hits[0] if ranking.hits else None
         if hit is not None and (
@@ -3369,9 +3398,20 @@ def _from_first(
             )
         ):
             return (hit.raw, msg, ranking, False)
-        if hit is not None and hit.kind == "exact" and (r := _trimmed(view, msg, hit, coverage)):
-            return r
+        if hit is not None and hit.kind == "exact":
+            if r := _trimmed(view, msg, hit, coverage):
+                return r
+            if _holds_values(ranking):
+                wrappers.append((at, at + len(msg)))
     return None
+
+
+def _holds_values(ranking: Ranking) -> bool:
+    """Whether a reading's best hit is an exact match of a template with literal text enough
+    to be a message whose values hold the rest (`Ignore import error when loading <name>.
+    <e>`): a message found inside those values is one of them, not one of the line's own."""
+    hit = ranking.hits[0] if ranking.hits else None
+    return hit is not None and hit.kind == "exact" and hit.cand.literal_len >= BARE_MIN_CHARS
 
 
 _VALUE_BREAK = compile_regex(

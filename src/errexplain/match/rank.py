@@ -28,7 +28,9 @@ from errexplain.match.template import (
     match_infix,
     match_prefix,
     normalize_ws,
+    one_value,
     sentence_stops,
+    spans_inside,
 )
 from errexplain.models import (
     ELLIPSES,
@@ -526,6 +528,40 @@ def _fuzzy_pool(view: CatalogView, msg_words: set[str]) -> list[int]:
     taken = set(pool)
     covering = [(-a, wsum[p], p) for p, a in acc.items() if p not in taken]
     return pool + [p for *_, p in heapq.nsmallest(COVER_POOL, covering)]
+
+
+def found_inside(view: CatalogView, text: str, least: int) -> list[tuple[int, str]]:
+    """(where, part) for the parts of `text` from a place after its start where a catalogued
+    template's text is found with `least` literal characters or more (:func:`spans_inside`),
+    in the order they start (a message's values may hold another), those holding the most
+    literal text first at one place: among the templates filed under the text's
+    words (as an exact match finds them) and those sharing the most of its words (the fuzzy
+    pool: a message cut by its writer may lack the words a template is filed under). A message
+    written into a sentence (`after upgrading, <message> appears in the log`): the whole
+    line's ranking, crowded by the sentence's other words, may not hold its template. A
+    template ending in a value of one thing (not named for prose, :func:`prose_named`) is read
+    with that value up to its first space too: the writer's words follow it."""
+    present = set(words(text))
+    cands = {c.pos: c for w in sorted(present) for c in view.bucket(w, present)}
+    for pos in _fuzzy_pool(view, present):
+        if pos not in cands:
+            cands[pos] = view.candidate(pos)
+    found: list[tuple[int, int, int, int, int]] = []
+    for cand in cands.values():
+        if cand.literal_len < least:
+            continue
+        compiled = compile_template(cand.template)
+        for at, end, held, value in spans_inside(compiled, text, least):
+            found.append((at, -held, -cand.literal_len, cand.pos, end))
+            if value > 0 and not prose_named(compiled.names[-1]):
+                one = one_value(text, value)
+                if value < one < end:
+                    found.append((at, -held, -cand.literal_len, cand.pos, one))
+    out: list[tuple[int, str]] = []
+    for at, *_, end in sorted(found):
+        if (at, text[at:end]) not in out:
+            out.append((at, text[at:end]))
+    return out
 
 
 def held_by(view: CatalogView, fragment: str) -> list[tuple[float, Candidate]]:

@@ -401,6 +401,160 @@ def match(template: str, message: str) -> tuple[tuple[str, str], ...] | None:
     return tuple((name, value.strip()) for name, value in zip(compiled.names, values, strict=True))
 
 
+def spans_inside(
+    compiled: Compiled, text: str, least: int = 20, gap: int = 40
+) -> list[tuple[int, int, int, int]]:
+    """(start, end, literal characters held, start of a trailing value or -1) of each place
+    after its start where `text` holds the template's text, with `least` characters or more of
+    its literal text: its literal head starts there at a word boundary and its later literal
+    chunks follow in order, each first found (its value before it at most `gap` characters
+    when the head is short, `Rank `); a trailing placeholder's value runs to the end of `text`.
+    A message a writer put inside a sentence (`after upgrading, <message> appears in the
+    log`), whole or up to one of its sentence or clause ends (the writer quoted the message's
+    start, then went on): `Decode out of memory happened` of `Decode out of memory happened.
+    #retracted_reqs: ...`.
+
+    >>> size = compile_template("bad tensor size <n>, want <<= <m>.")
+    >>> spans_inside(size, "so bad tensor size 3, want <= 1. ok")
+    [(3, 32, 24, -1)]
+    >>> decode = compile_template("Decode out of memory happened. #reqs: <n>")
+    >>> spans_inside(decode, "A Decode out of memory happened and")
+    [(2, 31, 29, -1)]
+    """
+    lits = compiled.literals
+    head = lits[0]
+    if len(head.strip()) < HEAD_CHARS:
+        return []
+    key = head[:KEY_CHARS]
+    out: list[tuple[int, int, int, int]] = []
+    at = text.find(key, 1)
+    while at > 0:
+        if not text[at - 1].isalnum():
+            end, held, value = _follow(text, at, lits, len(head) < KEY_CHARS and gap)
+            if end > at and held >= least:
+                out.append((at, end, held, value))
+        at = text.find(key, at + 1)
+    return out
+
+
+HEAD_CHARS, KEY_CHARS = 4, 8
+"""A template whose literal head is shorter than HEAD_CHARS is not looked for inside a text;
+its head's first KEY_CHARS characters find the places it may start."""
+
+
+def _shared(text: str, at: int, chunk: str, before_value: bool) -> int:
+    """Characters of `chunk` that `text` holds from `at`: all of it, or up to one of its
+    sentence or clause ends (:func:`_sentence_end`: the writer quoted the message up to there,
+    then went on in their own words), or, in a chunk that leads into a value
+    (`before_value`), up to a word's end that leaves only the value's few lead-in words
+    (`Capture cuda graph failed` of `Capture cuda graph failed: <e>`, `... MambaRadixCache v1`
+    of `..., got <n>`) where the writer's sentence goes on; -1 when the two part elsewhere (the
+    writer's words about the error, `... is incompatible with Mixed chunk, radix cache, and
+    cuda graphs, so`, not a message)."""
+    n = 0
+    limit = min(len(chunk), len(text) - at)
+    while n < limit and text[at + n] == chunk[n]:
+        n += 1
+    if n == len(chunk) or n == len(chunk.rstrip(".!")) or _sentence_end(chunk, n):
+        return n
+    if (
+        before_value
+        and n
+        and chunk[n - 1].isalnum()
+        and not chunk[n].isalnum()
+        and text[at + n : at + n + 1] in ("", " ", ".", ",", ";")
+        and len(_LEAD_WORDS.findall(chunk[n:])) <= LEAD_IN_WORDS
+    ):
+        return n
+    return -1
+
+
+LEAD_IN_WORDS = 2
+"""Most words a writer may leave out between a message's quoted start and a value it leads
+into (`, got `, ` for rid=`)."""
+_LEAD_WORDS = compile_regex(r"[A-Za-z]+")
+
+
+def _follow(text: str, at: int, lits: tuple[str, ...], gap: int | bool) -> tuple[int, int, int]:
+    """(end, literal characters held, where a trailing value starts or -1) of the template's
+    text followed in `text` from `at`, where its head starts (:func:`spans_inside`); end -1
+    when the text parts from the template."""
+    n = _shared(text, at, lits[0], len(lits) > 1)
+    if n < 0:
+        return -1, 0, -1
+    held = len(lits[0][:n].strip())
+    if n < len(lits[0].rstrip(".!")) or len(lits) == 1:
+        return _stopped(text, at + n), held, -1
+    pos = at + n
+    for i, chunk in enumerate(lits[1:], 1):
+        last = i == len(lits) - 1
+        if not chunk:
+            if last:
+                return len(text), held, pos  # (a trailing placeholder's value: the rest)
+            continue
+        end, n = _after_value(text, pos, chunk, last, gap if i == 1 else False)
+        if n < 0:
+            return end, held, -1
+        held += len(chunk[:n].strip())
+        if n < len(chunk.rstrip(".!")):
+            return _stopped(text, end), held, -1  # (the writer cut the message here)
+        pos = end
+    return _stopped(text, pos), held, -1
+
+
+def _after_value(text: str, pos: int, chunk: str, last: bool, gap: int | bool) -> tuple[int, int]:
+    """(where the text stands, characters of `chunk` it holds; -1 when the text's reading
+    ends before it) after a value starting at `pos` and the literal `chunk` that follows it
+    (the value at most `gap` characters when `gap`). The end is -1 when the text parts from
+    the template."""
+    if last and not chunk.rstrip(".!").strip():
+        found = text.find(chunk, pos)  # (`<value>.`: the stop, or the writer's sentence)
+        return (found + len(chunk) if found >= 0 else len(text)), -1
+    found = text.find(chunk[:KEY_CHARS], pos + 1 if chunk[0].isalnum() else pos)
+    if found < 0 and _sentence_end(chunk, 0):
+        # the writer quoted up to the value that ends the message's first sentence, then went
+        # on: a value of one thing
+        end = one_value(text, pos)
+        return (end if end > pos and (not gap or end - pos <= gap) else -1), -1
+    if found < 0 or (gap and found - pos > gap):
+        return -1, -1
+    n = _shared(text, found, chunk, not last)
+    return (found + n if n >= 0 else -1), n
+
+
+def _stopped(text: str, end: int) -> int:
+    """`end`, past the stop the message ends with when one was pasted there."""
+    if text[end - 1 : end] not in (".", "!") and text[end : end + 1] in (".", "!"):
+        return end + 1
+    return end
+
+
+def one_value(text: str, at: int) -> int:
+    """Where a value of one thing starting at `at` ends: its first space outside brackets and
+    quotes (a shape `[1, 2]` or a quoted name holds spaces), its closing punctuation left out."""
+    depth: list[str] = []
+    quote = ""
+    i = at
+    while i < len(text) and text[i] == " ":
+        i += 1
+    for j in range(i, len(text)):
+        ch = text[j]
+        if quote:
+            quote = "" if ch == quote else quote
+        elif ch in "'\"`" and (j == i or not text[j - 1].isalnum()):
+            quote = ch
+        elif ch in _VALUE_PAIRS:
+            depth.append(_VALUE_PAIRS[ch])
+        elif depth and ch == depth[-1]:
+            depth.pop()
+        elif ch.isspace() and not depth:
+            return len(text[:j].rstrip(",;:."))
+    return len(text)
+
+
+_VALUE_PAIRS = {"(": ")", "[": "]", "{": "}"}
+
+
 def match_compiled(compiled: Compiled, normalized_message: str) -> list[str] | None:
     """Like :func:`match` for an already-compiled template and normalised message."""
     return _bind(compiled, normalized_message)

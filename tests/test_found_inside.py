@@ -1,0 +1,150 @@
+"""A catalogued message written into the middle of a sentence with no quotes, colon or
+introducing words (`after upgrading, <message> appears in the log`) is read from where the
+template's text is found inside the line: whole, up to one of its sentence or clause ends, or
+up to the few words that lead into a value; a value of one thing ends at its first space. The
+writer's own words about an error, which part from the template elsewhere, are no message, and
+a message inside another message's value is that value, not a message of its own."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from tests.views import demo_entry
+
+from errexplain.catalog.memory import MemoryCatalog
+from errexplain.explainer import explain_text
+from errexplain.match.template import compile_template, spans_inside
+
+POOL = demo_entry(
+    "p",
+    "RuntimeError",
+    "raise",
+    "Worker pool exhausted while scheduling batch <b>. Raise --max-slots or wait.",
+    "demo/pool.py:40",
+)
+CAPTURE = demo_entry(
+    "c", "Exception", "raise", "Graph capture failed in the decode runner: <e>", "demo/graph.py:9"
+)
+RENAMED = demo_entry(
+    "r",
+    "warning",
+    "log",
+    "Setting <old> is no longer read by the scheduler, please use <new>",
+    "demo/env.py:12",
+)
+WRAPPER = demo_entry(
+    "w",
+    "warning",
+    "log",
+    "Skipped optional plugin while loading <name>. <e>",
+    "demo/plugins.py:30",
+)
+INNER = demo_entry(
+    "i",
+    "AssertionError",
+    "raise",
+    "tensor parallel group was never initialized",
+    "demo/parallel.py:5",
+)
+DIED = demo_entry(
+    "d",
+    "RuntimeError",
+    "raise",
+    "Rank <r> scheduler died during initialization (exit code: <code>)",
+    "demo/launch.py:88",
+)
+VIEW = MemoryCatalog([POOL, CAPTURE, RENAMED, WRAPPER, INNER, DIED])
+
+
+def _answers(text: str) -> list[tuple[str, str]]:
+    return [(x.error.message, x.matches[0].entry.id[0]) for x in explain_text(text, VIEW)]
+
+
+@pytest.mark.parametrize(
+    ("text", "message", "entry"),
+    [
+        # a template whose literal head is too short to look for alone (`Rank `): its later
+        # text, found after a short value, places it
+        (
+            "After the OOM, Rank 3 scheduler died during initialization (exit code: -9) and the "
+            "node rebooted.",
+            "Rank 3 scheduler died during initialization (exit code: -9)",
+            "d",
+        ),
+        # a value of one thing ends at its first space: the values are names, not prose
+        (
+            "After the update Setting OLD_POOL_SIZE is no longer read by the scheduler, please "
+            "use NEW_POOL_SIZE shows in every start log.",
+            "Setting OLD_POOL_SIZE is no longer read by the scheduler, please use NEW_POOL_SIZE",
+            "r",
+        ),
+    ],
+)
+def test_a_message_inside_a_sentence_is_read_from_where_its_template_starts(text, message, entry):
+    assert _answers(text) == [(message, entry)]
+
+
+@pytest.mark.parametrize(
+    ("text", "entry"),
+    [
+        (
+            "Since the upgrade Worker pool exhausted while scheduling batch 12. Raise "
+            "--max-slots or wait appears in the log and the server exits.",
+            "p",
+        ),
+        ("Since the upgrade Worker pool exhausted while scheduling batch 12 shows up daily.", "p"),
+        ("On two nodes Graph capture failed in the decode runner every time we start.", "c"),
+    ],
+)
+def test_a_message_quoted_whole_or_up_to_a_sentence_end_or_a_value_is_found(text, entry):
+    ((message, found),) = _answers(text)
+    assert found == entry and text.find(message) > 0
+
+
+def test_the_writers_own_words_about_an_error_are_no_message():
+    # the sentence shares the template's head, then says something the template does not
+    text = "We think the Worker pool exhausted its memory because of the long prompts we send."
+    assert _answers(text) == []
+
+
+def test_a_message_inside_another_messages_value_is_that_value():
+    text = (
+        "Right after start Skipped optional plugin while loading demo.fast. tensor parallel "
+        "group was never initialized shows up in the log."
+    )
+    assert [entry for _, entry in _answers(text)] != ["i"]
+
+
+def test_the_next_lines_message_is_read_on_its_own_line():
+    # a line too short to be read alone is joined to the next one; a message found inside the
+    # join is the next line's, read there
+    text = (
+        "some output\nWorker pool exhausted while scheduling batch 3. Raise --max-slots or wait.\n"
+    )
+    ((message, entry),) = _answers(text)
+    assert entry == "p" and message.startswith("Worker pool exhausted")
+
+
+def test_spans_inside_finds_whole_cut_and_lead_in_readings():
+    pool = compile_template(POOL.template)
+    line = "so Worker pool exhausted while scheduling batch 7 and then"
+    ((at, end, held, value),) = spans_inside(pool, line)
+    assert line[at:end] == "Worker pool exhausted while scheduling batch 7" and value == -1
+    assert held == len("Worker pool exhausted while scheduling batch")
+    capture = compile_template(CAPTURE.template)
+    (span,) = spans_inside(capture, "x Graph capture failed in the decode runner: boom here")
+    assert span[3] == len("x Graph capture failed in the decode runner: ")  # a trailing value
+    # parting inside a chunk, not at a sentence end or a value's lead-in: nothing
+    assert spans_inside(pool, "so Worker pool exhausted its memory") == []
+    # the head at the line's start is the line itself, read already
+    assert spans_inside(pool, "Worker pool exhausted while scheduling batch 7.") == []
+
+
+@given(st.text(max_size=80), st.text(max_size=80))
+def test_spans_inside_never_fails_and_stays_inside_the_text(before, after):
+    text = f"{before} Worker pool exhausted while scheduling batch 1 {after}"
+    for template in (POOL.template, CAPTURE.template, DIED.template, INNER.template):
+        for at, end, held, value in spans_inside(compile_template(template), text):
+            assert 0 < at < end <= len(text) and held >= 20
+            assert value == -1 or at < value <= len(text)
