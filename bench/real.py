@@ -183,7 +183,11 @@ def judge(exp: Any | None, case: dict[str, Any], by_id: dict[str, Any]) -> tuple
             return True, "", False
         why = "other removed site" if getattr(top.entry, "removed_in", None) else ""
         return False, why or "removed site given a current entry", top.score >= CONFIDENT
-    return False, "external given an sglang entry", top.score >= CONFIDENT
+    hedged = any(
+        "raises this same text" in n or "may raise the same message" in n for n in exp.notes
+    )
+    why = "external given an sglang entry" + (" (hedged: same text elsewhere)" if hedged else "")
+    return False, why, top.score >= CONFIDENT
 
 
 Sites = tuple[set[tuple[str, int]], set[tuple[str, str, int]]]
