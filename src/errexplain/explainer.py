@@ -2892,13 +2892,13 @@ def _known_well(hit: Hit, msg: str, coverage: float = 0.5, record: bool = False)
 
 PROSE_HEAD, PROSE_FIND = 12, 20
 PROSE_NEAR = 3
-INSIDE_READINGS = 4
-"""Readings of a line from where a catalogued template's text is found inside it
-(:func:`found_inside`), tried after the near templates' heads, at most."""
 """A catalogued message written into a sentence without quotes or a colon (`got this error
 <message> on 8 GPUs`) is read again from where the literal head of a near template (one of the
 PROSE_NEAR best, the head at least PROSE_HEAD characters, found by its first PROSE_FIND) starts
 inside the line."""
+INSIDE_READINGS = 4
+"""Readings of a line from where a catalogued template's text is found inside it
+(:func:`found_inside`), tried after the near templates' heads, at most."""
 
 
 def _from_heads(line: str, ranking: Ranking) -> list[str]:
