@@ -505,6 +505,28 @@ def _exact(
 
 
 def _fuzzy_pool(view: CatalogView, msg_words: set[str]) -> list[int]:
+    """The fuzzy pool of a message's words (:func:`_pool`), the last POOLS_KEPT kept: a line
+    is ranked with its other readings, then looked into for messages inside it
+    (:func:`found_inside`) with the words it was ranked by."""
+    if _POOL_VIEW[0] is not view:
+        _POOLS.clear()
+        _POOL_VIEW[0] = view
+    key = frozenset(msg_words)
+    pool = _POOLS.get(key)
+    if pool is None:
+        pool = _POOLS[key] = _pool(view, msg_words)
+        if len(_POOLS) > POOLS_KEPT:
+            del _POOLS[next(iter(_POOLS))]
+    return pool
+
+
+POOLS_KEPT = 16
+_POOLS: dict[frozenset[str], list[int]] = {}
+_POOL_VIEW: list[CatalogView | None] = [None]
+"""The catalog view the kept pools were drawn from."""
+
+
+def _pool(view: CatalogView, msg_words: set[str]) -> list[int]:
     stats = view.word_stats()
     post, idf, wsum = stats.postings, stats.idf, stats.weight_sums
     import heapq
