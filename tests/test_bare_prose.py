@@ -6,10 +6,11 @@ from __future__ import annotations
 import pytest
 from tests.views import lettered_entry
 
+from errexplain._startup import replace
 from errexplain.catalog.memory import MemoryCatalog
 from errexplain.explainer import explain_text
 from errexplain.match.rank import BOUNDARY_SHARE, PREFIX_BASE, PREFIX_SPAN, marked_cut, rank
-from errexplain.models import Entry
+from errexplain.models import Entry, Source
 
 POOL = "Paged KV pool page sizes must agree across ranks, got <a> and <b>."
 LOADER = "Could not resolve the draft model checkpoint under <path>"
@@ -767,3 +768,38 @@ def test_a_message_after_words_that_introduce_it_is_read_from_there(text, templa
 )
 def test_prose_after_an_introducing_word_is_no_error(text):
     assert explain_text(text, INTRODUCED) == ()
+
+
+HANDLER = "Error while streaming the parser increment: <e>"
+INNER = "list index out of range"
+# the caught error is another project's (the interpreter's): the handler explains the line
+HANDLED = MemoryCatalog(
+    [
+        _entry("k", HANDLER),
+        replace(
+            lettered_entry("l", INNER, "IndexError"),
+            project="python",
+            source=Source("python", "3.12", "Objects/listobject.c", 1, "f", None),
+        ),
+    ]
+)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # the lead's noun opens the message (`I get Error ...` is not `I get error <message>`)
+        f"When I send a request I get Error while streaming the parser increment: {INNER} and "
+        "then the server dies.",
+        # the handler's line, cut at the writer's clause break, wraps the caught error that the
+        # reading after its colon goes on from
+        f"After a few requests it throws Error while streaming the parser increment: {INNER} "
+        "and the stream stops.",
+    ],
+)
+def test_an_introduced_handler_line_wraps_the_error_it_caught(text):
+    handler, *carried = explain_text(text, HANDLED)
+    assert handler.matches[0].entry.template == HANDLER
+    assert handler.error.message == f"Error while streaming the parser increment: {INNER}"
+    # (the caught error is told too, as the value the handler's line carries)
+    assert [x.error.message for x in carried] in ([], [INNER])

@@ -2595,6 +2595,9 @@ def _clause_heads(rest: str) -> list[str]:
     return out
 
 
+_OPENING_NOUN = compile_regex(r"\s((?:Error|Exception|Warning|Message)\b)\s*$")
+
+
 def _after_introducers(st: str) -> list[str]:
     """What follows each of the first words that introduce a message a sentence quotes with no
     quotes or colon (`When I send a request I get <message> and then ...`), whole and up to the
@@ -2604,13 +2607,18 @@ def _after_introducers(st: str) -> list[str]:
         return out  # (no sentence: a box-drawn panel's row, a path, a value)
     read = 0
     for m in _INTRODUCING.finditer(st):
-        rest = st[m.end() :].strip()
-        if len(rest) < BARE_MIN_CHARS:
-            continue
-        # (up to each place the writer's own words may go on, `... (exit code: -11) and then
-        # ...`, the shortest first: of readings that score the same, the one with the fewest of
-        # the writer's words is the message)
-        out += [*_clause_heads(rest), rest]
+        noun = _OPENING_NOUN.search(m.group())
+        # (a capitalised noun the lead may end with can open the message: `I get Error in
+        # parse_streaming_increment: ...`)
+        starts = [m.end(), m.start() + noun.start(1)] if noun else [m.end()]
+        for start in starts:
+            rest = st[start:].strip()
+            if len(rest) < BARE_MIN_CHARS:
+                continue
+            # (up to each place the writer's own words may go on, `... (exit code: -11) and
+            # then ...`, the shortest first: of readings that score the same, the one with the
+            # fewest of the writer's words is the message)
+            out += [*_clause_heads(rest), rest]
         read += 1
         if read == INTRODUCED_MAX:
             break
@@ -3257,7 +3265,13 @@ def _wrapping(
     inner_hit = best[2].hits[0]
     for reading in (*known, *explained):
         hit = reading[2].hits[0]
-        if reading[1] == inner or hit.kind != "exact" or inner not in reading[1]:
+        if reading[1] == inner or hit.kind != "exact":
+            continue
+        if _cut_in_value(hit, reading[1], inner) and wrapper_head(hit.template):
+            if not _gives_way(hit, inner_hit, inner):
+                return reading
+            continue
+        if inner not in reading[1]:
             continue
         if _in_values(hit, inner) and wrapper_head(hit.template):
             if _gives_way(hit, inner_hit, inner):
@@ -3274,6 +3288,25 @@ def _wrapping(
         ):
             return reading
     return best
+
+
+def _cut_in_value(hit: Hit, msg: str, inner: str) -> bool:
+    """Whether the reading `msg` ends in a last value that `inner` (another reading of the
+    line) starts with and goes on from: `Error in parse_streaming_increment: list index out of
+    range`, cut at the writer's clause break, of `list index out of range and then the server
+    dies.` read after the colon. The inner reading's extra words are the writer's."""
+    value = hit.values[-1][1] if hit.values else ""
+    return (
+        len(value) >= MIN_CUT_VALUE
+        and msg.endswith(value)
+        and inner.startswith(value)
+        and len(inner) > len(value)
+    )
+
+
+MIN_CUT_VALUE = 8
+"""Least characters of a wrapper's last value for another reading that goes on from it to be
+that value (:func:`_cut_in_value`)."""
 
 
 def _passer(hit: Hit) -> bool:
