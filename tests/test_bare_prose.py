@@ -803,3 +803,26 @@ def test_an_introduced_handler_line_wraps_the_error_it_caught(text):
     assert handler.error.message == f"Error while streaming the parser increment: {INNER}"
     # (the caught error is told too, as the value the handler's line carries)
     assert [x.error.message for x in carried] in ([], [INNER])
+
+
+NO_OUTPUT = "Generation returned no output at all."
+NO_OUTPUT_FROM = "Generation returned no output at all. Error from the worker: <e>"
+OUTPUTS = MemoryCatalog(
+    [
+        lettered_entry("m", NO_OUTPUT, "RuntimeError"),
+        lettered_entry("n", NO_OUTPUT_FROM, "RuntimeError"),
+    ]
+)
+
+
+def test_a_fuller_reading_from_the_same_start_spelled_by_a_longer_template_is_the_message():
+    """An introduced message read up to its first sentence end and further: when the fuller
+    reading is matched exactly by a template that spells more of it, that is the message, not
+    the first sentence matched loosely by a shorter template (whose score is higher only for
+    holding no value)."""
+    text = (
+        "When I send a request I get Generation returned no output at all. Error from the "
+        "worker: timeout and then the server dies."
+    )
+    (exp,) = explain_text(text, OUTPUTS)
+    assert exp.matches[0].entry.template == NO_OUTPUT_FROM

@@ -3283,8 +3283,8 @@ def _wrapping(
         # arguments: x` raised with its `error: ` by a project, read without it as another's
         # `unrecognized arguments: x`): the lead word is the message's, not a log level; not
         # when the line has more before it (`prog: error: ...`: a head left out again)
-        if _literal_chars(hit.template) > _literal_chars(best[2].hits[0].template) and _opens(
-            cands[0], reading[1]
+        if _literal_chars(hit.template) > _literal_chars(best[2].hits[0].template) and (
+            _opens(cands[0], reading[1]) or reading[1].startswith(inner)
         ):
             return reading
     return best
