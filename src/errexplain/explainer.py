@@ -39,6 +39,7 @@ from errexplain.match.sites import (
 )
 from errexplain.match.template import (
     compile_template,
+    first_break,
     match_prefix,
     normalize_ws,
     sentence_stops,
@@ -3452,30 +3453,13 @@ _VALUE_BREAK = compile_regex(
     r"|\s(?:and|but|when|while|after|before|if|so|because|which|then|during|whenever|every"
     r"|each|since|until|once)\s"
 )
-_PAIRS = {"(": ")", "[": "]", "{": "}"}
 
 
 def _value_break(value: str, breaking: Pattern[str] | None = None) -> int:
     """Where the writer's own words go on inside a message's last value: the first clause
     break (a sentence end, a conjunction, an aside in parentheses, CJK prose; `breaking`: other
-    breaks) outside the value's brackets and quotes; -1 if none."""
-    depth: list[str] = []
-    quote = ""
-    breaks = {m.start() for m in (breaking or _VALUE_BREAK).finditer(value)}
-    if not breaks:
-        return -1
-    for i, ch in enumerate(value):
-        if i in breaks and not depth and not quote and i > 0:
-            return i
-        if quote:
-            quote = "" if ch == quote else quote
-        elif ch in "'\"`" and (i == 0 or not value[i - 1].isalnum()):
-            quote = ch
-        elif ch in _PAIRS:
-            depth.append(_PAIRS[ch])
-        elif depth and ch == depth[-1]:
-            depth.pop()
-    return -1
+    breaks) outside the value's brackets and quotes (:func:`first_break`); -1 if none."""
+    return first_break(value, breaking or _VALUE_BREAK)
 
 
 def _trimmed(view: CatalogView, msg: str, hit: Hit, coverage: float) -> _Reading | None:

@@ -43,7 +43,7 @@ from errexplain.models import (
 )
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Sequence, Set
 
     from errexplain.match.template import Compiled
     from errexplain.models import CatalogView
@@ -505,28 +505,21 @@ def _exact(
 
 
 def _fuzzy_pool(view: CatalogView, msg_words: set[str]) -> list[int]:
-    """The fuzzy pool of a message's words (:func:`_pool`), the last POOLS_KEPT kept: a line
-    is ranked with its other readings, then looked into for messages inside it
+    """The fuzzy pool of a message's words (:func:`_pool`), kept for the last POOLS_KEPT word
+    sets: a line is ranked with its other readings, then looked into for messages inside it
     (:func:`found_inside`) with the words it was ranked by."""
-    if _POOL_VIEW[0] is not view:
-        _POOLS.clear()
-        _POOL_VIEW[0] = view
-    key = frozenset(msg_words)
-    pool = _POOLS.get(key)
-    if pool is None:
-        pool = _POOLS[key] = _pool(view, msg_words)
-        if len(_POOLS) > POOLS_KEPT:
-            del _POOLS[next(iter(_POOLS))]
-    return pool
+    return _kept_pool(view, frozenset(msg_words))
 
 
 POOLS_KEPT = 16
-_POOLS: dict[frozenset[str], list[int]] = {}
-_POOL_VIEW: list[CatalogView | None] = [None]
-"""The catalog view the kept pools were drawn from."""
 
 
-def _pool(view: CatalogView, msg_words: set[str]) -> list[int]:
+@memo(maxsize=POOLS_KEPT)
+def _kept_pool(view: CatalogView, msg_words: frozenset[str]) -> list[int]:
+    return _pool(view, msg_words)
+
+
+def _pool(view: CatalogView, msg_words: Set[str]) -> list[int]:
     stats = view.word_stats()
     post, idf, wsum = stats.postings, stats.idf, stats.weight_sums
     import heapq
@@ -579,11 +572,7 @@ def found_inside(view: CatalogView, text: str, least: int) -> list[tuple[int, st
                 one = one_value(text, value)
                 if value < one < end:
                     found.append((at, -held, -cand.literal_len, cand.pos, one))
-    out: list[tuple[int, str]] = []
-    for at, *_, end in sorted(found):
-        if (at, text[at:end]) not in out:
-            out.append((at, text[at:end]))
-    return out
+    return list(dict.fromkeys((at, text[at:end]) for at, *_, end in sorted(found)))
 
 
 def held_by(view: CatalogView, fragment: str) -> list[tuple[float, Candidate]]:

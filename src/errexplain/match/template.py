@@ -35,6 +35,7 @@ from errexplain._startup import TYPE_CHECKING, Record, compile_regex, memo
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
+    from re import Pattern
 
 _WS = compile_regex(r"\s+")
 
@@ -532,24 +533,35 @@ def _stopped(text: str, end: int) -> int:
 def one_value(text: str, at: int) -> int:
     """Where a value of one thing starting at `at` ends: its first space outside brackets and
     quotes (a shape `[1, 2]` or a quoted name holds spaces), its closing punctuation left out."""
+    while at < len(text) and text[at] == " ":
+        at += 1
+    space = first_break(text[at:], _SPACE)
+    return len(text) if space < 0 else len(text[: at + space].rstrip(",;:."))
+
+
+_SPACE = compile_regex(r"\s")
+
+
+def first_break(value: str, breaking: Pattern[str]) -> int:
+    """The first place after its start where `breaking` matches in `value` outside its
+    brackets and quotes (a quote opens after a non-word character); -1 if none."""
     depth: list[str] = []
     quote = ""
-    i = at
-    while i < len(text) and text[i] == " ":
-        i += 1
-    for j in range(i, len(text)):
-        ch = text[j]
+    breaks = {m.start() for m in breaking.finditer(value)}
+    if not breaks:
+        return -1
+    for i, ch in enumerate(value):
+        if i in breaks and not depth and not quote and i > 0:
+            return i
         if quote:
             quote = "" if ch == quote else quote
-        elif ch in "'\"`" and (j == i or not text[j - 1].isalnum()):
+        elif ch in "'\"`" and (i == 0 or not value[i - 1].isalnum()):
             quote = ch
         elif ch in _VALUE_PAIRS:
             depth.append(_VALUE_PAIRS[ch])
         elif depth and ch == depth[-1]:
             depth.pop()
-        elif ch.isspace() and not depth:
-            return len(text[:j].rstrip(",;:."))
-    return len(text)
+    return -1
 
 
 _VALUE_PAIRS = {"(": ")", "[": "]", "{": "}"}
