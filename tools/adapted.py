@@ -1,12 +1,14 @@
 """Record which files of a project were adapted from another project's source, in its
 project.yaml (`adapted_from`): python tools/adapted.py --project sglang SRC_ROOT...
 
-A file whose header comments (its first HEADER_LINES lines) say it was adapted, copied, ported
-or modified from another project's repository (`# Adapted from
-https://github.com/vllm-project/vllm/blob/v0.6.4/...`, or a project named there: `Adapted from
-HuggingFace transformers`) shares that project's messages: the same text in a paste may have
-been raised by the other project. The upstream is named by its repository (vllm, fastvideo,
-tensorrt-llm, ...). Each SRC_ROOT is an unpacked
+A file whose header comments (the comments at a line's start and the module docstring within
+its first HEADER_LINES lines; not a comment indented into a class's body, which says where
+that class came from, nor a string the code holds, such as C source with a `// copy from` line
+of its own) say it was adapted, copied, ported or modified from another project's repository
+(`# Adapted from https://github.com/vllm-project/vllm/blob/v0.6.4/...`, or a project named
+there: `Adapted from HuggingFace transformers`) shares that project's messages: the same text
+in a paste may have been raised by the other project. The upstream is named by its repository
+(vllm, fastvideo, tensorrt-llm, ...). Each SRC_ROOT is an unpacked
 release (a directory holding the package, e.g. /src/sglang-0.5.23); paths are recorded as the
 catalog records them (from the package directory on), the union over all roots given.
 """
@@ -14,9 +16,11 @@ catalog records them (from the package directory on), the union over all roots g
 from __future__ import annotations
 
 import argparse
+import io
 import os
 import re
 import sys
+import tokenize
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
@@ -54,6 +58,36 @@ def upstreams_of(head: str, package: str) -> list[str]:
     return out
 
 
+def header_comments(head: str) -> str:
+    """The comments of a file's first lines (`head`) written at the line's start, one per line,
+    and its module docstring when it opens the file: the words a header says about where the
+    code came from.
+    The text of other strings is left out (`nccl_allocator_source = \"\"\"` then C source whose
+    own `// copy from .../nccl.h.in` is said of that C code, not of the Python file). A head cut
+    inside a string keeps what was read before it."""
+    out: list[str] = []
+    opening = True  # (no statement read yet: a string here is the module docstring)
+    try:
+        for tok in tokenize.generate_tokens(io.StringIO(head).readline):
+            if tok.type == tokenize.COMMENT:
+                if tok.start[1] == 0:  # (an indented comment is said of the block it is in)
+                    out.append(tok.string)
+            elif tok.type == tokenize.STRING and opening:
+                out.append(tok.string)
+                opening = False
+            elif tok.type not in (tokenize.NL, tokenize.NEWLINE, tokenize.ENCODING):
+                opening = False
+    except tokenize.TokenError as exc:
+        # the head ends inside a string: the module docstring's opening lines when no statement
+        # came before it, else nothing more (what came before it is kept)
+        where = exc.args[1] if len(exc.args) > 1 else None
+        if opening and isinstance(where, tuple) and "string" in str(exc.args[0]):
+            out.append("".join(head.splitlines(keepends=True)[where[0] - 1 :])[where[1] :])
+    except SyntaxError:
+        pass  # (an unreadable head, mixed indentation: what came before it is kept)
+    return "\n".join(out)
+
+
 def adapted_files(root: Path, package: str) -> dict[str, set[str]]:
     """upstream -> package paths of the files of one source tree adapted from it."""
     found: dict[str, set[str]] = {}
@@ -65,7 +99,7 @@ def adapted_files(root: Path, package: str) -> dict[str, set[str]]:
             path = Path(dirpath) / name
             try:
                 with path.open(encoding="utf-8", errors="replace") as fh:
-                    head = "".join(next(fh, "") for _ in range(HEADER_LINES))
+                    head = header_comments("".join(next(fh, "") for _ in range(HEADER_LINES)))
             except OSError:
                 continue
             for upstream in upstreams_of(head, package):

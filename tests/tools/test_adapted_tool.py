@@ -81,3 +81,38 @@ def test_the_url_may_stand_on_the_comment_line_after_adapted_from():
     assert adapted.upstreams_of(head, "pkg") == []
     # (nor a following line that is code, not a comment)
     assert adapted.upstreams_of("# Adapted from\nURL = 'https://github.com/o/x'\n", "pkg") == []
+
+
+def test_only_the_files_own_header_counts_not_strings_or_indented_comments(tmp_path: Path):
+    """A string the code holds (C source with its own `// copy from <url>` line) and a comment
+    indented into a class's body (where one class came from) are not the file's header; nor do
+    `import copy` and a `from x import` on the next line read as `copy from x`."""
+    pkg = tmp_path / "pkg"
+    pkg.mkdir()
+    (pkg / "c_source.py").write_text(
+        'import os\n\nSOURCE = """\n#include <x.h>\n'
+        "// copy from https://github.com/NVIDIA/nccl/blob/master/src/nccl.h.in\n"
+        'typedef int x;\n"""\n'
+    )
+    (pkg / "one_class.py").write_text(
+        "import torch\n\n\nclass Missing(torch.nn.Identity):\n    # Adapted from\n"
+        "    # https://github.com/vllm-project/vllm/blob/abc/vllm/utils.py\n    pass\n"
+    )
+    (pkg / "imports.py").write_text("import copy\n\nfrom transformers import Config\n")
+    (pkg / "doc.py").write_text(
+        '"""The loader.\n\nAdapted from https://github.com/vllm-project/vllm/blob/x/y.py\n"""\n'
+    )
+    (pkg / "long_doc.py").write_text(
+        '"""Adapted from https://github.com/o/Up/blob/x/y.py\n' + "more words\n" * 40 + '"""\n'
+    )
+    found = adapted.adapted_files(tmp_path, "pkg")
+    assert found == {"vllm": {"pkg/doc.py"}, "up": {"pkg/long_doc.py"}}
+
+
+def test_header_comments_keep_the_comments_and_the_opening_docstring():
+    head = '# SPDX\n"""Doc\ncopied from x"""\nimport a  # trailing\nS = "not read"\n'
+    assert adapted.header_comments(head) == '# SPDX\n"""Doc\ncopied from x"""'
+    # a head cut inside the opening docstring keeps its lines; cut inside another string,
+    # nothing of that string
+    assert adapted.header_comments('"""Doc\nAdapted from y\n') == '"""Doc\nAdapted from y\n'
+    assert adapted.header_comments('import a\nS = """\n// copy from y\n') == ""
