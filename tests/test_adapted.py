@@ -15,7 +15,8 @@ from errexplain.explainer import SHARED_CAP, explain_text
 from errexplain.models import Entry, Project, Source, make_id
 
 ADAPTED = "pkg/loader/weights.py"
-PROJECT = Project("pkg", "1.0", adapted=(("lmdeploy", (ADAPTED,)),))
+OWN_PREFIX = r"\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(?: [A-Z]{2}\d{1,3})+\] "
+PROJECT = Project("pkg", "1.0", adapted=(("lmdeploy", (ADAPTED,)),), own_prefixes=(OWN_PREFIX,))
 
 
 def _entry(path: str, template: str) -> Entry:
@@ -65,6 +66,37 @@ def test_a_bare_line_of_an_adapted_file_is_not_confident(view):
 def test_a_paste_that_names_the_project_keeps_its_score(view, text):
     (exp,) = explain_text(text, view)
     assert exp.matches[0].score > SHARED_CAP and not any("adapted" in n for n in exp.notes)
+
+
+@pytest.mark.parametrize(
+    ("text", "hedged"),
+    [
+        # the project's own logging printed the record (its stamp with ranks): its text
+        ("[2026-01-02 10:00:00 TP3] Cannot find the config file for awq\n", False),
+        ("```\n[2026-01-02 10:00:00 DP1 TP3] Cannot find the config file for awq\n```\n", False),
+        # a stamp any logger prints, or the record of another line: no evidence
+        ("[2026-01-02 10:00:00] Cannot find the config file for awq\n", True),
+        ("Cannot find the config file for awq\n", True),
+        # an exception line a multi-rank log prefixed: the raising code may be anyone's
+        ("[2026-01-02 10:00:00 TP3] ValueError: Cannot find the config file for awq\n", True),
+    ],
+)
+def test_a_record_the_projects_own_logging_printed_is_its_own(view, text, hedged):
+    """project.yaml `own_log_prefixes`: a log record whose line opens with a prefix only the
+    project's logging prints is the project's, though another project has the same text."""
+    (exp,) = explain_text(text, view)
+    assert exp.matches[0].entry.source.path == ADAPTED
+    assert any("adapted this code from lmdeploy" in n for n in exp.notes) == hedged
+    assert (exp.matches[0].score == SHARED_CAP) == hedged
+
+
+def test_own_log_prefixes_in_project_yaml(tmp_path: Path):
+    (tmp_path / "project.yaml").write_text("name: pkg\nown_log_prefixes:\n- '\\[x\\] '\n")
+    assert load_project(tmp_path).own_prefixes == ("\\[x\\] ",)
+    for bad in ("own_log_prefixes: x\n", "own_log_prefixes:\n- '('\n", "own_log_prefixes: [1]\n"):
+        (tmp_path / "project.yaml").write_text("name: pkg\n" + bad)
+        with pytest.raises(CatalogError, match="own_log_prefixes"):
+            load_project(tmp_path)
 
 
 def test_a_paste_that_names_only_the_other_project_gets_a_look_alike(view):

@@ -471,11 +471,37 @@ def _shared_wording(
             break
     if upstream is None:
         return None
-    name = entry.project.lower()
-    if any(name in f.path.lower() for f in error.frames) or name in text.lower():
+    if _names_own(project, entry, error, text):
         return None
     named = upstream.replace("-", "_") in SERVED and _names(error, text, upstream)
     return upstream, named, by_text
+
+
+def _names_own(project: Project, entry: Entry, error: RaisedError, text: str) -> bool:
+    """Whether the paste shows the entry's project itself: a frame in its package, its name,
+    or a record its own logging printed (:func:`_own_record`)."""
+    name = entry.project.lower()
+    if any(name in f.path.lower() for f in error.frames) or name in text.lower():
+        return True
+    return _own_record(project, error, text)
+
+
+def _own_record(project: Project, error: RaisedError, text: str) -> bool:
+    """Whether the error is a log record (no exception type printed) whose own line opens with
+    a log prefix only `project`'s logging prints (project.yaml `own_log_prefixes`: sglang's
+    server, `[2026-01-16 07:02:59 TP6] `), as the parser took it off (behind a container's
+    stream prefix, a quote, colours). Not an exception line so prefixed: a multi-rank log
+    prefixes a traceback's last line whatever code raised it."""
+    from errexplain.parse.lines import clean_lines
+
+    if not project.own_prefixes or error.type or error.line_no <= 0:
+        return False
+    own = pasted_line(text, error.line_no)
+    if own is None:
+        return False
+    lines = clean_lines(own)
+    prefix = lines[0].prefix if lines else ""
+    return bool(prefix) and any(compile_regex(p).match(prefix) for p in project.own_prefixes)
 
 
 _TEST_PART = compile_regex(r"^(?:test_|Test[A-Z_0-9])|^test$")

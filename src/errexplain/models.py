@@ -113,6 +113,10 @@ class Project(Record):
     """(other project, entry ids): entries whose wording that project's released source raises
     or logs word for word (project.yaml `shared_wording`, written by tools/shared.py). The ids
     are one space-separated string: read at every start, one string unmarshals as one copy."""
+    own_prefixes: tuple[str, ...] = ()
+    """Regular expressions matching log prefixes that only this project's logging prints
+    (project.yaml `own_log_prefixes`: sglang's server stamp with its ranks, `[2026-01-16
+    07:02:59 TP6] `): a record whose line opens so was logged by this project."""
 
     def shares(self, entry_id: str) -> str | None:
         """The other project that raises an entry's wording word for word, if any."""

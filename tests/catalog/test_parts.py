@@ -216,7 +216,7 @@ def _history_catalog(root: Path, files: int = 6, per_file: int = 50) -> Path:
     return root
 
 
-HISTORY_INDEX_SHA256 = "36d3841543a34e8ba58e254a455fa23a15c6dfa93dbaf68416ef47295cd30e03"
+HISTORY_INDEX_SHA256 = "bc5564933a5ec121f2e2098056fcbec6b727aef180bb61a8de08a238760809cd"
 """The index of _history_catalog as main built it before the records were encoded in load
 order (speed8), on CPython 3.11; updated in session 10, when the ``sites`` blob began to hold
 message-carrying raise sites (a traceback cut before its exception line is located by its
@@ -229,7 +229,8 @@ filed under no word were put in file and line order (FORMAT 20); and in session 
 candidate row began to end with whether its site prints its message (FORMAT 21); and in
 session 32, when it began to end with the first release of its check's oldest wording
 (FORMAT 22); and in session 36, when an assert whose test has `self.` began to be filed under
-its test without it too (FORMAT 23). Marshal's
+its test without it too (FORMAT 23); and in session 46, when a project row began to end with
+its ``own_log_prefixes`` (FORMAT 24). Marshal's
 bytes depend on which objects are shared and which referenced twice, so a change of how
 records are encoded
 can change bytes without changing an answer: this pins the bytes. Update it (with a reason)

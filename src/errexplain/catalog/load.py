@@ -70,6 +70,7 @@ PROJECT_KEYS = frozenset(
         "path_prefix",
         "description",
         "log_prefixes",
+        "own_log_prefixes",
         "adapted_from",
         "shared_wording",
         "main_part",
@@ -325,6 +326,7 @@ def load_project(root: Path) -> Project:
         link = _link(_str(raw, "link"))
         adapted = _adapted(raw.get("adapted_from"))
         log_prefixes = _log_prefixes(raw.get("log_prefixes"))
+        own = _own_prefixes(raw.get("own_log_prefixes"))
         shared = _shared(raw.get("shared_wording"))
     except _Invalid as exc:
         raise CatalogError(f"{path}: {exc}", hint="see docs/catalog.md") from None
@@ -338,7 +340,22 @@ def load_project(root: Path) -> Project:
         log_prefixes,
         _str(raw, "main_part") or "",
         shared,
+        own,
     )
+
+
+def _own_prefixes(raw: object) -> tuple[str, ...]:
+    """`own_log_prefixes: [regular expression, ...]`."""
+    if raw is None:
+        return ()
+    if not isinstance(raw, list) or not all(isinstance(p, str) and p for p in raw):
+        raise _Invalid("own_log_prefixes", "must be a list of patterns")
+    for pattern in raw:
+        try:
+            re.compile(pattern)
+        except re.error as exc:
+            raise _Invalid("own_log_prefixes", f"{pattern!r} is not a pattern ({exc})") from None
+    return tuple(raw)
 
 
 def _log_prefixes(raw: object) -> tuple[tuple[str, tuple[str, ...]], ...]:
