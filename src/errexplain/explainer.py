@@ -17,6 +17,7 @@ from errexplain.match.rank import (
     FUZZY_CUTOFF,
     OLDER_AGE,
     OLDER_PRIOR,
+    SAME_TEXT_MARGIN,
     Hit,
     Ranking,
     cut_literal,
@@ -1071,6 +1072,7 @@ def _explain_error(
     matches, ambiguous = _named_module(
         matches, _still_ambiguous(matches, ranking.ambiguous), error, text, view
     )
+    matches = _named_model(view, matches, ranking, error, text)
     matches = _named_function(matches, error, text)
     matches = _logged_as(view, matches, error, text)
     nearest = tuple(_to_match(view, h) for h in ranking.nearest)
@@ -2132,6 +2134,76 @@ def _identifiers(function: str | None) -> set[str]:
     (:data:`_IDENTIFIER`), a dunder aside."""
     name = (function or "").rsplit(".", 1)[-1]
     return {name} if _IDENTIFIER.fullmatch(name) and not name.startswith("__") else set()
+
+
+_MODEL_FILE = compile_regex(r"(?:^|/)models/([a-z][a-z0-9_]*)\.py$")
+"""A model's own file (`sglang/srt/models/qwen3_5.py`): its stem is the model's name."""
+_NAME_PARTS = compile_regex(r"[a-z]+|\d+")
+
+
+def _model_name(stem: str) -> Pattern[str] | None:
+    """How a paste writes the model a file's stem names (`qwen3_5`: `Qwen3.5`, `Qwen/Qwen3.5-27B`,
+    `qwen3_5`; `deepseek_v4`: `DeepSeek-V4-Flash`): its letters and digits in order, a separator
+    allowed between them, and no version going on after them (`Qwen3` is not `Qwen3.5`,
+    `DeepSeek` not `DeepSeek-V3`; a size may follow, `Qwen3-8B`, `Qwen3-0.6B`). Only a stem with
+    a digit in it: a plain word (`llama`, `transformers`, `grok`) is said of much else, or of a
+    model of another file (`Llama-4` is not llama.py's)."""
+    parts = _NAME_PARTS.findall(stem)
+    if not any(p.isdigit() for p in parts):
+        return None
+    body = "[-_. ]?".join(parts)
+    return compile_regex(
+        rf"(?i)(?<![a-z0-9]){body}"
+        r"(?![a-z0-9]|[-_. ]?(?:[a-z]\d|\d+(?:\.\d+)?(?![\d.]*[bmk]\b)))"
+    )
+
+
+def _named_model(
+    view: CatalogView,
+    matches: tuple[Match, ...],
+    ranking: Ranking,
+    error: RaisedError,
+    text: str,
+) -> tuple[Match, ...]:
+    """Of the sites that raise the best match's very text (within SAME_TEXT_MARGIN, the
+    ranking's sites beyond those listed among them: `Parameter <name> not found in params_dict`
+    is logged by 35 model loaders), the sites of the one model file whose model the paste names
+    outside the message (:func:`_model_name`: `Qwen/Qwen3.5-27B-FP8` names qwen3_5.py) come
+    first, with the reason, when the best match's is not that one; the score stays and the
+    sites are still listed as raising the same text. Two models named: no evidence. Not with
+    frames: they ordered the sites."""
+    if not matches or not text or not ranking.more or error.frames:
+        return matches
+    more = _by_form(tuple(_to_match(view, h) for h in ranking.more), error.form)
+    top = matches[0]
+    same = [
+        m
+        for m in (*matches, *more)
+        if m.entry.template == top.entry.template and top.score - m.score <= SAME_TEXT_MARGIN
+    ]
+    stems: dict[int, str] = {}
+    for m in same:
+        found = _MODEL_FILE.search(m.entry.source.path or "")
+        if found:
+            stems[id(m)] = found.group(1)
+    rest = text.replace(error.message, " ") if error.message else text
+    named: dict[str, str] = {}
+    for stem in sorted(set(stems.values())):
+        pattern = _model_name(stem)
+        found_name = pattern.search(rest) if pattern is not None else None
+        if found_name is not None:
+            named[stem] = found_name.group(0)
+    if len(named) != 1:
+        return matches
+    ((stem, said),) = named.items()
+    if stems.get(id(top)) == stem:
+        return matches
+    chosen = [m for m in same if stems.get(id(m)) == stem]
+    why = f"the paste names the model {said}, whose file {chosen[0].entry.source.path} is"
+    why += " one of the sites of this text; the other sites' models are not named"
+    firsts = [replace(m, reasons=(*m.reasons, why)) for m in chosen]
+    picked = {id(m) for m in chosen}
+    return (*firsts, *(m for m in matches if id(m) not in picked))[: len(matches)]
 
 
 NAMED_FEW = 3
@@ -3879,9 +3951,17 @@ def _as_error(
     low = min((h.raw for h in ranking.hits if h.id in known), default=FUZZY_CUTOFF)
     error = RaisedError("", msg, line_no=no)
     full = _explain_error(error, view, text=text, release=release, cutoff=min(FUZZY_CUTOFF, low))
-    # (read without a handler's lead, the message it passed on is the known line's error)
-    matches = tuple(m for m in full.matches if full.untagged or m.entry.id in known)
-    alike = tuple(m for m in full.nearest if m.entry.id in known) if full.look_alike else ()
+    # (read without a handler's lead, the message it passed on is the known line's error; a
+    # site of a known entry's very text is known too: the paste may name its model)
+    texts = {h.template for h in ranking.hits if h.id in known}
+    matches = tuple(
+        m for m in full.matches if full.untagged or m.entry.id in known or m.entry.template in texts
+    )
+    alike = (
+        tuple(m for m in full.nearest if m.entry.id in known or m.entry.template in texts)
+        if full.look_alike
+        else ()
+    )
     if not matches and not alike:  # (the release may reorder, never remove, a known candidate)
         matches = tuple(_to_match(view, h) for h in ranking.hits if h.id in known)
     notes: tuple[str, ...] = (CATALOGUED_NOTE,)

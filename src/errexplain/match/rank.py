@@ -139,6 +139,10 @@ class Ranking(Record):
     hits: tuple[Hit, ...]
     nearest: tuple[Hit, ...]
     ambiguous: bool
+    more: tuple[Hit, ...] = ()
+    """Sites of the best hit's very text beyond the `limit` (SAME_TEXT_KEEP at most, within
+    SAME_TEXT_MARGIN of its score: one warning logged by 35 model loaders): what the paste names
+    may single one out (the explainer's model names); the explanation lists `limit` of them."""
 
 
 def _file_of(cand: Candidate, frame: Frame) -> str | None:
@@ -1342,4 +1346,15 @@ def rank(
                 (probable,), tuple(h for h in ordered[:4] if h is not probable)[:3], False
             )
         return Ranking((), tuple(ordered[:3]), False)
-    return Ranking(tuple(good[:limit]), (), _ambiguous(good))
+    top = good[0]
+    more = tuple(
+        h
+        for h in good[limit:SAME_TEXT_KEEP]
+        if h.template == top.template and top.raw - h.raw <= SAME_TEXT_MARGIN
+    )
+    return Ranking(tuple(good[:limit]), (), _ambiguous(good), more)
+
+
+SAME_TEXT_KEEP, SAME_TEXT_MARGIN = 64, 0.02
+"""Hits kept beyond the limit (Ranking.more): of the best hit's template, within this margin
+of its score (the age priors of older wordings, OLDER_PRIOR and OLDER_AGE, are less)."""
