@@ -37,6 +37,7 @@ from errexplain.match.sites import (
     passer_sites,
     stated_test,
     wants_sites,
+    written_asserts,
 )
 from errexplain.match.template import (
     compile_template,
@@ -1140,7 +1141,8 @@ def explain_text_bounded(
     text = readable(text)
     errors = parse_traceback(text)
     if not errors:
-        bare = _with_carried(view, list(bare_messages(text, view, release=release)), text, release)
+        bare = list(bare_messages(text, view, release=release)) or _written(text, view, release)
+        bare = _with_carried(view, bare, text, release)
         return _with_native(text, None, [short_starts_capped(x) for x in bare]), 0
     from errexplain.parse.lines import clean_lines
 
@@ -1172,6 +1174,37 @@ def explain_text_bounded(
     out = _with_carried(view, out, text, release)
     out = [short_starts_capped(x) for x in out]
     return _with_native(text, cleaned, out), len(errors) - len(kept)
+
+
+def _written(text: str, view: CatalogView, release: Mapping[str, str] | None) -> list[Explanation]:
+    """For a paste with no error found: the catalogued assert statements it writes without
+    quotes (:func:`~errexplain.match.sites.written_asserts`: an issue title that is the
+    statement alone, `the check assert x is not None fails`), each an AssertionError whose
+    message is the statement, explained as one (ERRORS at most)."""
+    from errexplain.parse.lines import clean_lines
+
+    out: list[Explanation] = []
+    seen: set[str] = set()
+    for ln in clean_lines(text):
+        if "assert " not in ln.text:
+            continue
+        for test in written_asserts(view, ln.text):
+            if test in seen:
+                continue
+            seen.add(test)
+            error = RaisedError("AssertionError", f"assert {test}", line_no=ln.no, form="prose")
+            exp = explain_error(error, view, text=text, release=release)
+            if exp.matches:
+                out.append(replace(exp, notes=(*exp.notes, WRITTEN_NOTE)))
+        if len(out) >= ERRORS:
+            break
+    return out[:ERRORS]
+
+
+WRITTEN_NOTE = (
+    "no exception line in the text: the assert statement it writes is a catalogued check, "
+    "explained as the AssertionError it raises"
+)
 
 
 GUESS_FLOOR = 0.6

@@ -143,6 +143,38 @@ def stated_test(view: CatalogView, message: str, exc_type: str) -> str | None:
     return msg if any(not c.template for c in sites) else None
 
 
+_WRITTEN_ASSERT = compile_regex(r"(?<![\w.`'\"(])assert +(?=[A-Za-z_(\[{'\"-])")
+WRITTEN_ASSERT_WORDS = 40
+"""Words after a written `assert` read for its test (the rest of a long line is prose)."""
+
+
+def written_asserts(view: CatalogView, line: str) -> list[str]:
+    """The tests of assert statements a line writes without quotes around them (`I hit this
+    assertion: assert req.x is not None in schedule_batch.py`, a fenced line or an issue title
+    that is the statement alone, pytest's `E       assert x == y`) that a message-less assert
+    site tests: of the words after each `assert`, the longest run that parses as one test with
+    an operator, a call or an attribute in it and is catalogued (:func:`condition_sites`); the
+    words after it are the writer's. A statement the catalog does not hold is not read (a line
+    of prose that says `assert` is no error)."""
+    out: list[str] = []
+    for found in _WRITTEN_ASSERT.finditer(line):
+        words = line[found.end() :].split()[:WRITTEN_ASSERT_WORDS]
+        for n in range(len(words), 0, -1):
+            test = " ".join(words[:n]).rstrip(".,;:`'\"")
+            if len(test) < 3 or len(test) > STATED_TEST_CHARS or not _TEST_SIGN.search(test):
+                continue
+            try:
+                compile(test, "<paste>", "eval")  # (parsed, never run)
+            except (SyntaxError, ValueError, RecursionError, MemoryError):
+                continue
+            sites, _ = condition_sites(view, test)
+            if any(not c.template for c in sites):
+                if test not in out:
+                    out.append(test)
+                break
+    return out
+
+
 def site_table(entries: Sequence[Entry]) -> dict[str, tuple[int, ...]]:
     """:func:`site_key`, :func:`file_key` and :func:`condition_key` -> positions (in the
     given order) of the locatable entries."""
