@@ -80,9 +80,10 @@ def header_comments(head: str) -> str:
     except tokenize.TokenError as exc:
         # the head ends inside a string: the module docstring's opening lines when no statement
         # came before it, else nothing more (what came before it is kept)
+        # (from the line it starts on: Pythons differ on the column they report)
         where = exc.args[1] if len(exc.args) > 1 else None
         if opening and isinstance(where, tuple) and "string" in str(exc.args[0]):
-            out.append("".join(head.splitlines(keepends=True)[where[0] - 1 :])[where[1] :])
+            out.append("".join(head.splitlines(keepends=True)[max(where[0] - 1, 0) :]))
     except SyntaxError:
         pass  # (an unreadable head, mixed indentation: what came before it is kept)
     return "\n".join(out)
