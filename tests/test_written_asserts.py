@@ -83,3 +83,15 @@ def test_written_asserts_takes_the_longest_catalogued_run(view):
     line = f"fails at assert {TEST} in pool.py, line 40"
     assert written_asserts(view, line) == [TEST]
     assert written_asserts(view, "a quoted `assert " + TEST + "` is the parser's") == []
+
+
+def test_a_pasted_source_file_is_read_at_its_head_and_tail_only(view):
+    """Thousands of asserts (a source file pasted whole) cost a bounded number of parses: the
+    first and last WRITTEN_LINES lines that say `assert` are read, the middle is not."""
+    from errexplain.explainer import WRITTEN_LINES
+
+    filler = [f"    assert layer_{i}.ready()" for i in range(3 * WRITTEN_LINES)]
+    head = "\n".join([f"assert {TEST}", *filler]) + "\n"
+    middle = "\n".join([*filler[:WRITTEN_LINES], f"assert {TEST}", *filler]) + "\n"
+    assert [x.error.message for x in explain_text(head, view)] == [f"assert {TEST}"]
+    assert explain_text(middle, view) == ()

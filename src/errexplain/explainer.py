@@ -1185,9 +1185,10 @@ def _written(text: str, view: CatalogView, release: Mapping[str, str] | None) ->
 
     out: list[Explanation] = []
     seen: set[str] = set()
-    for ln in clean_lines(text):
-        if "assert " not in ln.text:
-            continue
+    lines = [ln for ln in clean_lines(text) if "assert " in ln.text]
+    if len(lines) > 2 * WRITTEN_LINES:  # (source code pasted whole: its head and its tail)
+        lines = lines[:WRITTEN_LINES] + lines[-WRITTEN_LINES:]
+    for ln in lines:
         for test in written_asserts(view, ln.text):
             if test in seen:
                 continue
@@ -1199,6 +1200,12 @@ def _written(text: str, view: CatalogView, release: Mapping[str, str] | None) ->
         if len(out) >= ERRORS:
             break
     return out[:ERRORS]
+
+
+WRITTEN_LINES = 100
+"""Lines read for written assert statements: the first and the last WRITTEN_LINES of the lines
+that say `assert ` (a pasted source file's thousands of asserts cost a bounded number of
+parses and lookups, as GUESS_LINES bounds the guesses)."""
 
 
 WRITTEN_NOTE = (
