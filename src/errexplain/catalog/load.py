@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -350,11 +350,7 @@ def _own_prefixes(raw: object) -> tuple[str, ...]:
         return ()
     if not isinstance(raw, list) or not all(isinstance(p, str) and p for p in raw):
         raise _Invalid("own_log_prefixes", "must be a list of patterns")
-    for pattern in raw:
-        try:
-            re.compile(pattern)
-        except re.error as exc:
-            raise _Invalid("own_log_prefixes", f"{pattern!r} is not a pattern ({exc})") from None
+    _patterns("own_log_prefixes", raw)
     return tuple(raw)
 
 
@@ -362,14 +358,18 @@ def _log_prefixes(raw: object) -> tuple[tuple[str, tuple[str, ...]], ...]:
     """`log_prefixes: {path prefix: [regular expression, ...]}`."""
     out = _text_lists(raw, "log_prefixes", "a path prefix", "patterns", empty=False)
     for prefix, patterns in out:
-        for pattern in patterns:
-            try:
-                re.compile(pattern)
-            except re.error as exc:
-                raise _Invalid(
-                    "log_prefixes", f"{prefix}: {pattern!r} is not a pattern ({exc})"
-                ) from None
+        _patterns("log_prefixes", patterns, f"{prefix}: ")
     return out
+
+
+def _patterns(key: str, patterns: Sequence[str], where: str = "") -> None:
+    """Every one of `patterns` compiles as a regular expression, else `key` is invalid (the
+    problem after `where`: the part of the key it is in)."""
+    for pattern in patterns:
+        try:
+            re.compile(pattern)
+        except re.error as exc:
+            raise _Invalid(key, f"{where}{pattern!r} is not a pattern ({exc})") from None
 
 
 def _shared(raw: object) -> tuple[tuple[str, str], ...]:
