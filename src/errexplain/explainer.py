@@ -224,11 +224,8 @@ def _logged_elsewhere(error: RaisedError, text: str, matches: tuple[Match, ...])
     entry = matches[0].entry
     if entry.kind != "log" or not entry.source.path:
         return None
-    from errexplain.parse.lines import clean_lines
-
-    head = pasted_line(text, error.line_no)
-    line = clean_lines(head)[0] if head is not None else None
-    found = _PREFIX_FILE.search(line.prefix) if line is not None and line.prefix else None
+    prefix = _own_line_prefix(text, error.line_no)
+    found = _PREFIX_FILE.search(prefix) if prefix else None
     if found is None:
         return None
     # the (file, line) of every site matched with this text in every release (the same text
@@ -494,16 +491,20 @@ def _own_record(project: Project, error: RaisedError, text: str) -> bool:
     server, `[2026-01-16 07:02:59 TP6] `), as the parser took it off (behind a container's
     stream prefix, a quote, colours). Not an exception line so prefixed: a multi-rank log
     prefixes a traceback's last line whatever code raised it."""
-    from errexplain.parse.lines import clean_lines
-
     if not project.own_prefixes or error.type or error.line_no <= 0:
         return False
-    own = pasted_line(text, error.line_no)
-    if own is None:
-        return False
-    lines = clean_lines(own)
-    prefix = lines[0].prefix if lines else ""
+    prefix = _own_line_prefix(text, error.line_no)
     return bool(prefix) and any(compile_regex(p).match(prefix) for p in project.own_prefixes)
+
+
+def _own_line_prefix(text: str, line_no: int) -> str:
+    """The log prefix the parser takes off the paste's line `line_no` (behind a container's
+    stream prefix, a quote, colours), or "" when it has none."""
+    from errexplain.parse.lines import clean_lines
+
+    head = pasted_line(text, line_no)
+    lines = clean_lines(head) if head is not None else []
+    return lines[0].prefix if lines else ""
 
 
 _TEST_PART = compile_regex(r"^(?:test_|Test[A-Z_0-9])|^test$")
@@ -3994,14 +3995,12 @@ def _as_error(
     # (read without a handler's lead, the message it passed on is the known line's error; a
     # site of a known entry's very text is known too: the paste may name its model)
     texts = {h.template for h in ranking.hits if h.id in known}
-    matches = tuple(
-        m for m in full.matches if full.untagged or m.entry.id in known or m.entry.template in texts
-    )
-    alike = (
-        tuple(m for m in full.nearest if m.entry.id in known or m.entry.template in texts)
-        if full.look_alike
-        else ()
-    )
+
+    def is_known(m: Match) -> bool:
+        return m.entry.id in known or m.entry.template in texts
+
+    matches = tuple(m for m in full.matches if full.untagged or is_known(m))
+    alike = tuple(m for m in full.nearest if is_known(m)) if full.look_alike else ()
     if not matches and not alike:  # (the release may reorder, never remove, a known candidate)
         matches = tuple(_to_match(view, h) for h in ranking.hits if h.id in known)
     notes: tuple[str, ...] = (CATALOGUED_NOTE,)
