@@ -6,26 +6,18 @@ models, change nothing."""
 from __future__ import annotations
 
 import pytest
-from tests.views import catalog_view
+from tests.views import catalog_view, one_entry
 
+from errexplain._startup import replace
 from errexplain.explainer import _model_name, explain_text
-from errexplain.models import Entry, Project, Source, make_id
+from errexplain.models import Entry, Project
 
 TEMPLATE = "Weight <name> has no slot in this loader's table"
 STEMS = ("alpha", "beta", "gamma", "delta", "epsilon", "zeta", "mamba2", "orca3_5", "orca3")
 
 
 def _entry(stem: str) -> Entry:
-    path = f"pkg/models/{stem}.py"
-    return Entry(
-        id=make_id("pkg", path, "load_weights#9", TEMPLATE),
-        project="pkg",
-        exception="warning",
-        template=TEMPLATE,
-        source=Source("pkg", "1.0", path, 9, "Model.load_weights", None),
-        kind="log",
-        derived=True,
-    )
+    return replace(one_entry(TEMPLATE, "warning", f"pkg/models/{stem}.py"), kind="log")
 
 
 @pytest.fixture(params=["memory", "index"])
