@@ -3,11 +3,11 @@
 For every identifiable entry of the bundled catalog (or a random sample), builds a message by
 filling its placeholders with plausible values, wraps it in a noisy multi-rank traceback whose
 frames point at the entry's file, runs the real parse -> match pipeline, and checks that the
-entry comes first (top-1) or in the first three (top-3). Variants: exact, a word dropped, a word
-inserted, case changed, punctuation changed, tail cut off, older wording; and the message
-alone on a log line, exact, in older wording and cut short ("bare"), and quoted in a
-sentence of prose, whole and cut with a marked ellipsis ("prose"). Then runs the real
-pastes of ../shared/eval (truth.yaml) and reports per category.
+entry comes first (top-1) or in the first three (top-3). Variants: exact, a word dropped, two
+or three words in a row dropped, a word inserted, case changed, punctuation changed, tail cut
+off, older wording; and the message alone on a log line, exact, in older wording and cut short
+("bare"), and quoted in a sentence of prose, whole, cut with a marked ellipsis and abridged
+("prose"). Then runs the real pastes of ../shared/eval (truth.yaml) and reports per category.
 """
 
 from __future__ import annotations
@@ -75,6 +75,18 @@ def _drop(msg: str, rnd: random.Random) -> str:
     return " ".join(w)
 
 
+def _drop_run(msg: str, rnd: random.Random) -> str:
+    """Two or three words in a row left out of the middle, the first three and last two kept
+    (a message quoted from memory or abridged in a sentence)."""
+    w = msg.split(" ")
+    if len(w) < 8:
+        return msg
+    n = rnd.choice([2, 3])
+    at = rnd.randrange(3, len(w) - 2 - n + 1)
+    del w[at : at + n]
+    return " ".join(w)
+
+
 def _insert(msg: str, rnd: random.Random) -> str:
     w = msg.split(" ")
     w.insert(rnd.randrange(0, len(w) + 1), rnd.choice(["really", "now", "currently", "the"]))
@@ -100,6 +112,7 @@ def _older(msg: str, rnd: random.Random) -> str:
 VARIANTS: dict[str, Callable[[str, random.Random], str]] = {
     "exact": lambda m, r: m,
     "word dropped": _drop,
+    "words dropped": _drop_run,
     "word inserted": _insert,
     "case changed": lambda m, r: m.lower(),
     "punctuation": _punct,
@@ -130,6 +143,7 @@ BARE: dict[str, Callable[[str, random.Random], str]] = {
     "bare cut": _cut,
     "prose": _prose,
     "prose cut": _prose_cut,
+    "prose abridged": lambda m, r: _prose(_drop_run(m, r), r),
 }
 """The message alone on a log line (no exception type, no frames), as people paste what a
 server logged: found only when the catalog knows the line well (explainer.bare_messages)."""

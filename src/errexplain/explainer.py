@@ -22,6 +22,7 @@ from errexplain.match.rank import (
     Ranking,
     cut_literal,
     found_inside,
+    gap_reading,
     in_file,
     passes_on,
     prose_named,
@@ -2580,9 +2581,11 @@ BARE_MIN_CHARS = 20
 BARE_MAX_CANDIDATES = 400
 BARE_SCORE = 0.9
 BARE_RECORD_SCORE = 0.85
-CUT_KNOWN = 40
+CUT_KNOWN, GAP_KNOWN = 40, 30
 """A line that is the start or a middle part of a template, cut by its paster, is known well
-when at least this many of the template's literal characters are matched in order."""
+when at least CUT_KNOWN of the template's literal characters are matched in order; a line that
+leaves out a few words between the template's start and a later part (`rank.gap_reading`),
+when GAP_KNOWN are matched on the two sides of the gap."""
 RECORD_HEAD = 12
 """A line of a paste with no exception in it is taken as an error message only when the catalog
 knows it this well: an exact match of at least BARE_MIN_CHARS literal characters covering most
@@ -3035,7 +3038,13 @@ def _known_well(hit: Hit, msg: str, coverage: float = 0.5, record: bool = False)
         return hit.cand.literal_len >= BARE_MIN_CHARS
     # a message cut by its paster (its end, or its head and end: a fragment quoted in prose)
     # whose remaining text is a long run of one template's literal text, values aside
-    return hit.score >= FUZZY_CUTOFF - 0.1 and cut_literal(hit.template, msg) >= CUT_KNOWN
+    if hit.score < FUZZY_CUTOFF - 0.1:
+        return False
+    if cut_literal(hit.template, msg) >= CUT_KNOWN:
+        return True
+    # or quoted with a few words left out between a long start and a later part of it
+    gap = gap_reading(hit.template, msg)
+    return hit.score >= FUZZY_CUTOFF and gap is not None and gap[0] >= GAP_KNOWN
 
 
 PROSE_HEAD, PROSE_FIND = 12, 20

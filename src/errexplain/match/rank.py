@@ -978,6 +978,71 @@ def _collapse(text: str) -> str:
     return " ".join(text.split())
 
 
+GAP_MAX, GAP_TAIL, GAP_CAP = 40, 10, 0.86
+"""A message that leaves out a few words of a template (`Rank 0 scheduler died (exit code: -9)`
+of `Rank <rank> scheduler died during initialization (exit code: <code>). ...`): at most
+GAP_MAX characters left out, in one place, a part of at least GAP_TAIL literal characters after
+it, two words or more, one of four letters or more (`got <a> and <b>.` is said of anything);
+scored at most GAP_CAP (a probable answer, never a confident one: a paster's abridgement
+proves less than the words as printed)."""
+
+
+_LONG_WORD = compile_regex(r"[^\W\d_]{4,}")
+
+
+@memo(maxsize=256)
+def gap_reading(template: str, msg: str) -> tuple[int, str, bool] | None:
+    """The message is this template's start (MIN_PREFIX characters or more) and, after a gap of
+    a few left-out words, a later part of it: the words a paster drops when quoting from memory
+    or abridging in a sentence. Values are masked on both sides. Returns (characters matched,
+    the text left out, whether the later part ends at a boundary: the template's end, a
+    placeholder or a stop), or None. Remembered: a quoted span's reading asks it again to tell
+    whether the catalog knows the span well."""
+    masked, text = _collapse(mask_template(template)), _collapse(mask(msg))
+    if len(text) < MIN_PREFIX + GAP_TAIL or masked.startswith(text):
+        return None
+    for i in range(len(text) - GAP_TAIL, MIN_PREFIX - 1, -1):
+        # split only between words (a space, or where a word meets punctuation)
+        if not (text[i] == " " or text[i - 1].isalnum() != text[i].isalnum()):
+            continue
+        head, tail = text[:i].rstrip(), text[i:].lstrip()
+        if len(head) < MIN_PREFIX or not masked.startswith(head):
+            continue
+        found = masked.find(tail, len(head) + 1)
+        left_out = masked[len(head) : found] if found > 0 else ""
+        if (
+            found < 0
+            or len(left_out) > GAP_MAX
+            or not _WORDS.search(left_out)
+            or len(_WORDS.findall(tail)) < 2
+            or len(tail) - tail.count("\x00") < GAP_TAIL
+            or not _LONG_WORD.search(tail)
+        ):
+            return None
+        end = found + len(tail)
+        boundary = end == len(masked) or masked[end] in ". \x00" or tail[-1] in ".!?:)"
+        matched = len(head) + len(tail) - (head + tail).count("\x00")
+        return matched, left_out.strip(), boundary
+    return None
+
+
+def _gap_score(template: str, msg: str) -> tuple[float, str] | None:
+    """:func:`gap_reading` scored as a cut message is, never above GAP_CAP."""
+    reading = gap_reading(template, msg)
+    if reading is None:
+        return None
+    matched, left_out, boundary = reading
+    share = matched / max(len(_collapse(mask_template(template))), 1)
+    if boundary:
+        share = max(share, BOUNDARY_SHARE)
+    if share < PREFIX_SHARE:
+        return None
+    return min(GAP_CAP, PREFIX_BASE + PREFIX_SPAN * share), (
+        f"the message leaves out {left_out!r} of this template: its start and a later part "
+        "are found in order"
+    )
+
+
 def _elided_score(
     template: str, parts: Sequence[str], marked: bool = True
 ) -> tuple[float, str] | None:
@@ -1057,6 +1122,7 @@ def _best_fuzzy(
         _prefix_score(template, msg),
         _infix_score(template, msg),
         _word_score(template, msg_words, msg),
+        _gap_score(template, msg),
         _elided_score(template, parts) if parts else None,
         _elided_score(template, sentences, marked=False) if sentences else None,
     ):
