@@ -1001,7 +1001,12 @@ def gap_reading(template: str, msg: str) -> tuple[int, str, bool] | None:
     masked, text = _collapse(mask_template(template)), _collapse(mask(msg))
     if len(text) < MIN_PREFIX + GAP_TAIL or masked.startswith(text):
         return None
-    for i in range(len(text) - GAP_TAIL, MIN_PREFIX - 1, -1):
+    common = 0  # (the head is a start the two share: read from their common start's end)
+    for a, b in zip(masked, text, strict=False):
+        if a != b:
+            break
+        common += 1
+    for i in range(min(len(text) - GAP_TAIL, common + 1), MIN_PREFIX - 1, -1):
         # split only between words (a space, or where a word meets punctuation)
         if not (text[i] == " " or text[i - 1].isalnum() != text[i].isalnum()):
             continue
