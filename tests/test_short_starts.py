@@ -38,3 +38,31 @@ def test_a_longer_start_and_the_whole_message_keep_their_score():
     cut = "RuntimeError: Widget pool exhausted. Try to lower the number of widgets\n"
     (exp,) = explain_text(cut, VIEW)
     assert exp.matches and not any("short start" in r for r in exp.matches[0].reasons)
+
+
+LABELLED = "Unsupported widgetry: <layout>"
+THREE = "Widget spool not mounted: <path>"
+LABELS = MemoryCatalog(
+    [
+        one_entry(LABELLED, "ValueError", "pkg/layout.py"),
+        one_entry(THREE, "RuntimeError", "pkg/spool.py"),
+    ]
+)
+
+
+def test_two_words_without_the_value_a_template_labels_are_not_confident():
+    # nearly all of the template's literal text, but only two words and no value: a phrase any
+    # program prints (a kernel library's own `Unsupported widgetry`)
+    exp = explain_error(RaisedError("ValueError", "Unsupported widgetry"), LABELS)
+    top = exp.matches[0]
+    assert top.entry.template == LABELLED
+    assert top.score == SHORT_START_CAP < CONFIDENT
+    assert any("short start" in r for r in top.reasons)
+
+
+def test_three_words_or_a_value_keep_the_score():
+    exp = explain_error(RaisedError("RuntimeError", "Widget spool not mounted"), LABELS)
+    assert exp.matches[0].entry.template == THREE
+    assert not any("short start" in r for r in exp.matches[0].reasons)
+    exp = explain_error(RaisedError("ValueError", "Unsupported widgetry: NHD"), LABELS)
+    assert exp.matches[0].score >= CONFIDENT

@@ -723,6 +723,14 @@ confident. The cap is put on the answer only: a bare line is still read as this 
 ranking that finds it is unchanged)."""
 
 
+VALUELESS_WORDS = 2
+"""A message of this many words or fewer that is a template's head without any of its values
+(`Unsupported architecture` of `Unsupported architecture: <arch>`) is capped as a short start
+is, however much of the template's literal text it holds: two words with nothing of the values
+are said by any program (a kernel library's `Unsupported architecture`). Three or more
+(`Capture cuda graph failed`, `no safetensors files found`) name the site well enough."""
+
+
 def short_starts_capped(exp: Explanation) -> Explanation:
     """`exp` with its matches that read the message as a short start capped (applied to the
     answers as given, after every choice between readings is made)."""
@@ -737,11 +745,15 @@ def _short_starts(matches: tuple[Match, ...], message: str) -> tuple[Match, ...]
     for m in matches:
         if m.kind == "fuzzy" and m.score > SHORT_START_CAP and message:
             compiled = compile_template(m.entry.template)
-            matched, boundary = match_prefix(compiled, message.strip())
-            if (
-                boundary
-                and 0 < matched < SHORT_START_CHARS
-                and matched < SHORT_START_SHARE * compiled.literal_len
+            msg = message.strip()
+            matched, boundary = match_prefix(compiled, msg)
+            valueless = (
+                bool(compiled.names)
+                and len(msg) <= len(compiled.literals[0].strip())
+                and len(msg.split()) <= VALUELESS_WORDS
+            )
+            if 0 < matched < SHORT_START_CHARS and (
+                valueless or (boundary and matched < SHORT_START_SHARE * compiled.literal_len)
             ):
                 why = f"a short start of a longer message ({matched} characters): not confident"
                 m = replace(m, score=SHORT_START_CAP, reasons=(*m.reasons, why))
