@@ -102,18 +102,29 @@ _ARROW_CODE = compile_regex(
 the arrow, the code what follows it."""
 
 
+_LOGGING_STACK = compile_regex(r"Stack \(most recent call last\):")
+"""The header Python's logging prints above the stack of a record logged with `stack_info`."""
+_STACK_HEAD = compile_regex(
+    r"(?i)(?:call |full |python )?stack(?: ?trace)?(?: \(most recent call last\))? ?:"
+)
+"""A line that announces a stack (`Stack trace:`, `Call stack:`)."""
+STACK_LEAD = 6
+"""Lines read above a `Stack trace:` line for the log record whose stack it is."""
+
+
 class _Trace:
     """A traceback being read: where it started, the frames seen so far, the last line it
     covers and whether it is an IPython traceback."""
 
-    __slots__ = ("frames", "jupyter", "last", "short", "start")
+    __slots__ = ("frames", "jupyter", "last", "short", "stack", "start")
 
-    def __init__(self, start: Line, jupyter: bool = False) -> None:
+    def __init__(self, start: Line, jupyter: bool = False, stack: bool = False) -> None:
         self.start = start
         self.frames: list[Frame] = []
         self.jupyter = jupyter
         self.last = start.no
         self.short = 0  # (frames condensed to `path.py:12 ...`)
+        self.stack = stack  # (a stack a program printed: :func:`_printed_stack`)
 
 
 def parse_traceback(text: str) -> tuple[RaisedError, ...]:
@@ -639,7 +650,7 @@ class _Stream:
         if m is None and short is None:
             return
         if self.trace is None:
-            self.trace = _Trace(line)
+            self.trace = _Trace(line, stack=self._printed_stack(self.i - 1))
         raised = None
         if short is not None:  # condensed: its code, if any, is on the same line
             code = short["acode"] or short["scode"] or short["code"]
@@ -664,6 +675,28 @@ class _Stream:
         self.trace.last = self.lines[self.i - 1].no
         if raised is not None:
             self._raise(line, raised, "line")
+
+    def _printed_stack(self, at: int) -> bool:
+        """Whether the frame line at `at`, read with no traceback header above it, starts a
+        stack a program printed rather than an error's traceback: the line above it is
+        Python logging's `Stack (most recent call last):` (`stack_info=True`), or a bare
+        `Stack trace:` / `Call stack:` closing a log record's lines (at most STACK_LEAD of
+        them, no blank line between: `[... TP0] <warning>:`, its detail lines, then the
+        stack it dumps with `traceback.format_stack()`)."""
+        if at < 1:
+            return False
+        head = self.lines[at - 1].text.strip()
+        if _LOGGING_STACK.fullmatch(head):
+            return True
+        if not _STACK_HEAD.fullmatch(head):
+            return False
+        for j in range(at - 2, max(-1, at - 2 - STACK_LEAD), -1):
+            prev = self.lines[j]
+            if not prev.text.strip() or prev.fence or prev.no in self.covered:
+                return False
+            if prev.record:
+                return True
+        return False
 
     def _jframe(self, line: Line, m: re.Match[str]) -> None:
         """An IPython frame: `File ~/x.py:70, in f(a)`, `Cell In[3], line 5`; its code comes
@@ -851,6 +884,11 @@ class _Stream:
         # was not pasted; the errors above it are its chain (:func:`finish` flushes it back to
         # its last link when the paste holds a complete error elsewhere)
         if _reference_only(trace, self.chain):
+            return
+        if trace.stack and not self.chain:
+            # a stack a program printed, no error's traceback: the record above it is what
+            # the paste reports (read as a line with no exception in it)
+            self.covered.update(range(trace.start.no, trace.last + 1))
             return
         chain, relation = tuple(self.chain), self.relation
         self.chain, self.relation = [], None
