@@ -153,3 +153,52 @@ def test_a_chain_whose_last_traceback_is_cut_is_announced_by_its_record():
     assert any("caused the error below" in n for n in cause.notes)
     # each error once: the record is not repeated as a record beside the cut traceback
     assert len({(x.error.line_no, x.error.message) for x in exps}) == len(exps)
+
+
+CLIENT = (
+    "Traceback (most recent call last):\n"
+    '  File "/home/me/bench.py", line 12, in <module>\n'
+    "    resp = client.chat.completions.create(**req)\n"
+    '  File "/env/site-packages/openai/_base_client.py", line 1047, in request\n'
+    "    raise self._make_status_error_from_response(err.response) from None\n"
+    "openai.InternalServerError: Error code: 500 - upstream worker is gone\n"
+)
+SERVER = (
+    "[2026-01-29 13:12:36 TP0] Worker loop stopped on an exception: "
+    "Traceback (most recent call last):\n" + CUT + "\n"
+)
+
+
+def test_an_announced_cut_traceback_beside_another_process_error_is_still_explained():
+    # the server's log (its traceback cut) and, apart from it, the client's complete traceback:
+    # two errors, the server's read as the record that announced it
+    for text in (
+        f"Server log:\n```\n{SERVER}```\n\nClient:\n```\n{CLIENT}```\n",
+        f"Client:\n```\n{CLIENT}```\n\nServer log:\n```\n{SERVER}```\n",
+    ):
+        exps = explain_text(text, VIEW)
+        assert [x.error.short_type for x in exps if x.error.type].count("InternalServerError") == 1
+        assert ("a" * 16) in [m.entry.id for x in exps for m in x.matches[:1]], text
+        # the cut traceback itself is not shown as an error of no match beside them
+        assert not any(x.error.truncated and not x.matches for x in exps)
+
+
+def test_a_shorter_copy_of_a_complete_traceback_is_not_a_second_error():
+    # another rank's copy of the complete traceback, cut: its innermost frame is one of the
+    # complete traceback's frames, so it is that error, not another process's
+    whole = (
+        "[2026-01-29 13:12:36 TP1] Worker loop stopped on an exception: "
+        "Traceback (most recent call last):\n"
+        '  File "/env/site-packages/demo/worker.py", line 40, in run_worker\n'
+        "    worker.loop()\n"
+        '  File "/env/site-packages/demo/model.py", line 9, in loop\n'
+        "    raise RuntimeError('bad widget')\n"
+        "RuntimeError: bad widget\n"
+    )
+    cut = (
+        "[2026-01-29 13:12:36 TP0] Worker loop stopped on an exception: "
+        "Traceback (most recent call last):\n"
+        '  File "/env/site-packages/demo/worker.py", line 40, in run_worker\n'
+    )
+    exps = explain_text(f"```\n{whole}{cut}```\n", VIEW)
+    assert [x.error.message for x in exps if not x.matches or x.error.type] == ["bad widget"]

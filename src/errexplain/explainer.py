@@ -1484,7 +1484,15 @@ def _with_beside(
     # (by type and line: a long message is explained cut to MESSAGE_CHARS)
     links = {(c.type, c.line_no) for x in out for c in x.error.chain}
     finals = [x for x in out if (x.error.type, x.error.line_no) not in links]
-    if all(_cut_or_unexplained(x) for x in finals):
+    announced = [x for x in finals if _announced_only(x)]
+    if announced and not all(_cut_or_unexplained(x) for x in finals):
+        # tracebacks a record announced, cut, beside complete errors of other processes (the
+        # parser keeps them: `parse.traceback._announced_cut`): each is its record, else left
+        # out as such a cut traceback always was
+        beside += _announcers(text, cleaned, view, announced, release)
+        gone = {id(x) for x in announced}
+        out = [x for x in out if id(x) not in gone]
+    elif all(_cut_or_unexplained(x) for x in finals):
         if beside:
             # records beside a traceback cut before its exception line (a child's death
             # reported by its parent): the record that announced it is still the error it shows
@@ -1518,6 +1526,13 @@ def _with_beside(
         first = {id(x) for x in reporting}
         out = sorted([*out, *beside], key=lambda x: (x.error.line_no, id(x) not in first))
     return out
+
+
+def _announced_only(x: Explanation) -> bool:
+    """Whether `x` explains nothing but a traceback a record announced, cut before its
+    exception line (no type, no message, no match)."""
+    e = x.error
+    return e.truncated and not e.type and not e.message and not x.matches and bool(e.lead)
 
 
 def _unpolluted(

@@ -963,7 +963,8 @@ def exception_head(st: str, lax: bool) -> tuple[str, str] | None:
     """(type, first message line) if `st` is an exception line such as `ValueError: bad`.
 
     Strict mode wants a name ending in Error/Exception/Warning/Interrupt/Exit or a known
-    builtin; `lax` (right after frames) also takes any CamelCase name followed by a colon.
+    builtin; `lax` (right after frames) also takes any CamelCase name followed by a colon and
+    a message.
     """
     if not (st[:1].isalpha() or st[:1] == "_"):
         return None
@@ -972,7 +973,9 @@ def exception_head(st: str, lax: bool) -> tuple[str, str] | None:
         return None
     name = m["type"]
     last = name.rsplit(".", 1)[-1].lstrip("_")  # (a module's private class: `_Unsupported`)
-    if not _plausible(last) and not (lax and _camel(last) and (m["msg"] is not None)):
+    # (Python prints a class with an empty message as its name alone: a name and a colon with
+    # nothing after it is a heading, `Client:` over the next block, not an exception line)
+    if not _plausible(last) and not (lax and _camel(last) and (m["msg"] or "").strip()):
         return None
     return name, (m["msg"] or "").strip()
 

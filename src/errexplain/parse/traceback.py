@@ -52,7 +52,7 @@ from errexplain.parse.lines import (
 
 if TYPE_CHECKING:
     import re
-    from collections.abc import Collection, Sequence
+    from collections.abc import Collection, Mapping, Sequence
 
 __all__ = ["parse_traceback"]
 
@@ -116,7 +116,7 @@ class _Trace:
     """A traceback being read: where it started, the frames seen so far, the last line it
     covers and whether it is an IPython traceback."""
 
-    __slots__ = ("frames", "jupyter", "last", "short", "stack", "start")
+    __slots__ = ("frames", "jupyter", "last", "lead", "short", "stack", "start")
 
     def __init__(self, start: Line, jupyter: bool = False, stack: bool = False) -> None:
         self.start = start
@@ -125,6 +125,7 @@ class _Trace:
         self.last = start.no
         self.short = 0  # (frames condensed to `path.py:12 ...`)
         self.stack = stack  # (a stack a program printed: :func:`_printed_stack`)
+        self.lead = ""  # (the record that announced it on its header's line)
 
 
 def parse_traceback(text: str) -> tuple[RaisedError, ...]:
@@ -152,7 +153,7 @@ def parse_traceback(text: str) -> tuple[RaisedError, ...]:
     found.extend(_secondary(lines, bodies, covered, found))
     if "assert " in text:
         found.extend(_title_asserts(text, covered, {e.line_no for e in found}))
-    return finish(found)
+    return finish(found, _blocks(lines))
 
 
 def _title_asserts(text: str, covered: set[int], taken: set[int]) -> list[RaisedError]:
@@ -173,10 +174,27 @@ def _title_asserts(text: str, covered: set[int], taken: set[int]) -> list[Raised
     return out
 
 
-def finish(found: list[RaisedError]) -> tuple[RaisedError, ...]:
+def _blocks(lines: Sequence[Line]) -> dict[int, int]:
+    """The fenced block each line number lies in, counted from the paste's start (0 outside
+    and before any fence): `{}` when the paste has fewer than two fences."""
+    if sum(1 for ln in lines if ln.fence) < 2:
+        return {}
+    out: dict[int, int] = {}
+    block = 0
+    for ln in lines:
+        if ln.fence:
+            block += 1
+        out.setdefault(ln.no, block)
+    return out
+
+
+def finish(
+    found: list[RaisedError], blocks: Mapping[int, int] | None = None
+) -> tuple[RaisedError, ...]:
     """The errors of a paste in order, unwrapped, merged; truncated tracebacks only if the
-    paste has no complete error, or if the traceback stops at a raise of its own (see
-    :func:`_cut_at_raise`)."""
+    paste has no complete error, if the traceback stops at a raise of its own (see
+    :func:`_cut_at_raise`), or if a record announced it in a fenced block of its own
+    (`blocks`: the block of each line number, :func:`_announced_cut`)."""
     found.sort(key=lambda e: e.line_no)
     found = _without_cut_echoes([_unwrapped(e) for e in found])
     if any(not e.truncated for e in found):
@@ -186,6 +204,7 @@ def finish(found: list[RaisedError]) -> tuple[RaisedError, ...]:
         cut = [e for e in found if e.truncated]
         complete = _frames_of_cut(complete, cut)
         complete += _cut_at_raise(complete, cut)
+        complete += _announced_cut(complete, cut, blocks or {})
         complete.sort(key=lambda e: e.line_no)
     return _merge(complete or found)
 
@@ -252,6 +271,32 @@ def _cut_at_raise(complete: Sequence[RaisedError], cut: Sequence[RaisedError]) -
         if raises_here(last.code) and (last.path, last.line) not in raised_at:
             out.append(tb)
     return out
+
+
+def _announced_cut(
+    complete: Sequence[RaisedError], cut: Sequence[RaisedError], blocks: Mapping[int, int]
+) -> list[RaisedError]:
+    """Tracebacks cut before their exception line that a log record announced on its header's
+    line (`[... TP0] Scheduler hit an exception: Traceback (most recent call last):`), in a
+    fenced block that holds none of the complete errors and none of whose frames is the cut
+    one's innermost frame: another process's error pasted apart (a server's log beside its
+    client's traceback), not another rank's copy of a complete one cut shorter, which a log
+    prints beside it (whose top may be cut too: the frames need not meet). The explainer reads
+    it as its record (or leaves it out)."""
+    if not blocks:
+        return []
+    kept = {id(e) for e in complete}
+    taken = {blocks.get(e.line_no) for e in complete}
+    seen = {(f.path, f.line) for e in complete for x in (e, *e.chain) for f in x.frames}
+    return [
+        tb
+        for tb in cut
+        if tb.lead
+        and tb.frames
+        and id(tb) not in kept
+        and blocks.get(tb.line_no) not in taken
+        and (tb.frames[-1].path, tb.frames[-1].line) not in seen
+    ]
 
 
 _FRAMELESS = frozenset({"prose", "line", "log", "repr"})
@@ -614,6 +659,7 @@ class _Stream:
         if kind in ("header", "jheader"):
             self._close_trace()
             self.trace = _Trace(line, jupyter=kind == "jheader")
+            self.trace.lead = self._header_lead(line)
         elif kind == "group":
             self._group(line)
         elif kind == "chain":
@@ -675,6 +721,20 @@ class _Stream:
         self.trace.last = self.lines[self.i - 1].no
         if raised is not None:
             self._raise(line, raised, "line")
+
+    def _header_lead(self, line: Line) -> str:
+        """The words a log record printed before a traceback's header on its line (`Scheduler
+        hit an exception: Traceback ...`, split by the cleaner into a line of its own with the
+        same number): the record announced the traceback."""
+        head = line.text
+        if TRACEBACK in head:
+            lead = head[: head.index(TRACEBACK)].strip()
+            if lead:
+                return lead
+        at = self.i - 2
+        if at >= 0 and self.lines[at].no == line.no:
+            return self.lines[at].text.strip()
+        return ""
 
     def _printed_stack(self, at: int) -> bool:
         """Whether the frame line at `at`, read with no traceback header above it, starts a
@@ -905,6 +965,7 @@ class _Stream:
                 ranks=(rank,) if rank else (),
                 line_no=trace.start.no,
                 form="jupyter" if trace.jupyter else "traceback",
+                lead=trace.lead,
             )
         )
         self.linkable = False
