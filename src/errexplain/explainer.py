@@ -1517,6 +1517,10 @@ def _with_beside(
                     or _whole_known_lines(text, view, release)
                     or _introducing(text, view, finals, release)
                 )
+    if not all(_cut_or_unexplained(x) for x in finals):
+        # a log pasted in a fenced block of its own, beside complete errors elsewhere: its
+        # records are read as in a paste with no exception line (another process's log)
+        beside += _apart_records(text, cleaned, view, [*out, *beside, *reporting], release)
     # (a record read both as reporting an error and as a record beside a cut traceback is one)
     said = {(x.error.line_no, x.error.message) for x in [*out, *reporting]}
     beside = [*reporting, *(x for x in beside if (x.error.line_no, x.error.message) not in said)]
@@ -1526,6 +1530,51 @@ def _with_beside(
         first = {id(x) for x in reporting}
         out = sorted([*out, *beside], key=lambda x: (x.error.line_no, id(x) not in first))
     return out
+
+
+def _apart_records(
+    text: str,
+    cleaned: Sequence[Line],
+    view: CatalogView,
+    out: Sequence[Explanation],
+    release: Mapping[str, str] | None,
+) -> list[Explanation]:
+    """The log records of the fenced blocks that hold none of the paste's errors, read as in a
+    paste with no exception line (a record's whole message known well), each entry not already
+    given, logged at error level or raised (:data:`_QUIETER`), not the aftermath a traceback
+    leaves (a child's sigquit, `Killed`: the parser's noise): a server's log pasted apart from
+    a client's traceback shows the server's error. Nothing when the paste has fewer than two
+    fenced blocks."""
+    from errexplain.parse.traceback import fenced_blocks
+
+    blocks = fenced_blocks(cleaned)
+    if not blocks:
+        return []
+    lines = pasted_lines(text)
+    taken: set[int] = set()
+    for x in out:
+        for e in (x.error, *x.error.chain):
+            taken.add(blocks.get(e.line_no, -1))
+    keep = {no for no, b in blocks.items() if b not in taken and b % 2 == 1}
+    if not keep:
+        return []
+    apart = "\n".join(ln if no in keep else "" for no, ln in enumerate(lines, 1))
+    from errexplain.parse.lines import NOISE
+
+    given = {x.matches[0].entry.id for x in out if x.matches}
+    return [
+        x
+        for x in bare_messages(apart, view, release=release, records_only=True)
+        if x.matches
+        and x.matches[0].entry.id not in given
+        and not (x.matches[0].entry.kind == "log" and x.matches[0].entry.exception in _QUIETER)
+        and not NOISE.match(x.error.message)
+    ]
+
+
+_QUIETER = frozenset({"warning", "info", "debug"})
+"""Levels of the records a log pasted apart is not read for: beside complete errors, a warning
+there is the start-up's context (a default config taken), not an error of its own."""
 
 
 def _announced_only(x: Explanation) -> bool:

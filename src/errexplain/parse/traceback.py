@@ -153,7 +153,7 @@ def parse_traceback(text: str) -> tuple[RaisedError, ...]:
     found.extend(_secondary(lines, bodies, covered, found))
     if "assert " in text:
         found.extend(_title_asserts(text, covered, {e.line_no for e in found}))
-    return finish(found, _blocks(lines))
+    return finish(found, fenced_blocks(lines))
 
 
 def _title_asserts(text: str, covered: set[int], taken: set[int]) -> list[RaisedError]:
@@ -174,7 +174,7 @@ def _title_asserts(text: str, covered: set[int], taken: set[int]) -> list[Raised
     return out
 
 
-def _blocks(lines: Sequence[Line]) -> dict[int, int]:
+def fenced_blocks(lines: Sequence[Line]) -> dict[int, int]:
     """The fenced block each line number lies in, counted from the paste's start (0 outside
     and before any fence): `{}` when the paste has fewer than two fences."""
     if sum(1 for ln in lines if ln.fence) < 2:

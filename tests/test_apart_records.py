@@ -1,0 +1,82 @@
+"""A log pasted in a fenced block of its own, apart from a complete error elsewhere in the post
+(a server's log beside its client's traceback): its error records are read as in a paste with
+no exception line; its warnings and the aftermath a traceback leaves are not."""
+
+from __future__ import annotations
+
+from errexplain.catalog.memory import MemoryCatalog
+from errexplain.explainer import explain_text
+from errexplain.models import Entry, Source
+
+
+def _logged(eid: str, level: str, template: str, line: int) -> Entry:
+    return Entry(
+        id=eid * 16,
+        project="demo",
+        exception=level,
+        kind="log",
+        template=template,
+        source=Source("demo", "1.0", "demo/server.py", line, "serve", None),
+    )
+
+
+FAILED = _logged("a", "error", "Request <rid> rejected: the widget queue of <n> slots is full", 10)
+DEFAULT = _logged("b", "warning", "Widget tuning file not found at <path>, using the defaults", 20)
+VIEW = MemoryCatalog([FAILED, DEFAULT])
+
+CLIENT = (
+    "```\n"
+    "Traceback (most recent call last):\n"
+    '  File "/home/me/bench.py", line 12, in <module>\n'
+    "    resp = client.post(url, json=req)\n"
+    '  File "/env/site-packages/httpx/_models.py", line 761, in raise_for_status\n'
+    "    raise HTTPStatusError(message, request=request, response=self)\n"
+    "httpx.HTTPStatusError: Server error '503 Service Unavailable' for url 'http://h:30000/g'\n"
+    "```\n"
+)
+
+
+START = [f"Prefill batch {i}, #new-token: 512" for i in range(14)]
+"""A server's start-up records: the log's error lies further than a record beside the client's
+traceback is read (explainer.BESIDE_NEAR)."""
+
+
+def _server(*records: str, first: bool = False) -> str:
+    order = [*records, *START] if first else [*START, *records]
+    lines = "".join(f"[2026-01-29 13:12:{10 + i:02d}] {r}\n" for i, r in enumerate(order))
+    return f"```\n{lines}```\n"
+
+
+def _answers(text: str) -> list[str | None]:
+    return [x.matches[0].entry.id if x.matches else None for x in explain_text(text, VIEW)]
+
+
+def test_an_error_record_in_a_block_of_its_own_is_explained_beside_the_traceback():
+    server = _server(
+        "Widget tuning file not found at /cfg/w.json, using the defaults",
+        "Request 7f3a rejected: the widget queue of 64 slots is full",
+    )
+    early = _server(
+        "Widget tuning file not found at /cfg/w.json, using the defaults",
+        "Request 7f3a rejected: the widget queue of 64 slots is full",
+        first=True,
+    )
+    for text in (f"Client:\n{CLIENT}\nServer log:\n{server}", f"Server:\n{early}\n{CLIENT}"):
+        answers = _answers(text)
+        assert "a" * 16 in answers  # the server's error
+        assert "b" * 16 not in answers  # its start-up warning: context, not an error
+        assert len(answers) == 2  # and the client's HTTPStatusError, each once
+
+
+def test_the_aftermath_of_a_crash_in_a_block_of_its_own_is_not_an_error():
+    server = _server("Received sigquit from a child process. It usually means the child failed.")
+    exps = explain_text(f"{CLIENT}\n{server}", VIEW)
+    assert [x.error.short_type for x in exps] == ["HTTPStatusError"]
+
+
+def test_records_in_the_tracebacks_own_block_follow_the_beside_rules():
+    # the same error record in the traceback's block but far from it: not read as apart
+    filler = "".join(f"[2026-01-29 13:11:{i:02d}] Prefill batch {i}\n" for i in range(40))
+    block = CLIENT[:-4] + filler + "[2026-01-29 13:12:59] Request 7f3a rejected: the widget "
+    text = block + "queue of 64 slots is full\n```\n"
+    assert "a" * 16 not in _answers(text)
