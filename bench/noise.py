@@ -7,10 +7,10 @@ indented code block, a collapsed `<details>` block, CJK prose around it, the who
 flattened onto one line with `⏎` for its line breaks, a log collector's stamp or a compose
 service's prefix on every line of the log, an editor's curly quotes for the straight ones, a
 blank line after every line, colour codes whose escape character a page dropped, the whole
-paste logged as a string's repr) and counts the pastes the noise makes it lose, by failure
-class (the judge of bench/real.py). A regression guard and a finder of weak spots: the noise
-is ours, not evidence of how often people paste that way. The test half is never dressed (it
-is only scored by bench/real.py).
+paste logged as a string's repr, a client's traceback pasted in a block beside it) and counts
+the pastes the noise makes it lose, by failure class (the judge of bench/real.py). A regression
+guard and a finder of weak spots: the noise is ours, not evidence of how often people paste that
+way. The test half is never dressed (it is only scored by bench/real.py).
 """
 
 from __future__ import annotations
@@ -72,6 +72,32 @@ def _html(text: str) -> str:
     return text
 
 
+CLIENT_ERROR = (
+    "Traceback (most recent call last):\n"
+    '  File "/home/me/run_eval.py", line 88, in <module>\n'
+    "    out = client.chat.completions.create(model=name, messages=msgs)\n"
+    '  File "/opt/venv/lib/python3.12/site-packages/openai/_base_client.py", line 1037, '
+    "in request\n"
+    "    raise APIConnectionError(request=request) from err\n"
+    "openai.APIConnectionError: Connection error.\n"
+)
+"""A client's traceback of our own making, pasted beside the server's output (a post that shows
+both: the client's error is the consequence, the paste's own error is the one to explain)."""
+
+
+def _fenced(text: str) -> str:
+    return text if "```" in text else f"```\n{text}\n```"
+
+
+def _beside_client(first: bool) -> Callable[[str], str]:
+    def dress(text: str) -> str:
+        client = f"Client:\n```\n{CLIENT_ERROR}```"
+        server = f"Server log:\n{_fenced(text)}"
+        return f"{client}\n\n{server}\n" if first else f"{server}\n\n{client}\n"
+
+    return dress
+
+
 NOISE: dict[str, Callable[[str], str]] = {
     "blockquote": lambda t: "\n".join("> " + line for line in t.split("\n")),
     "html escaped": _html,
@@ -100,6 +126,9 @@ NOISE: dict[str, Callable[[str], str]] = {
     "docblock": lambda t: (
         "/**\n" + "\n".join((" * " + ln).rstrip() for ln in t.split("\n")) + "\n */"
     ),
+    # the paste fenced and a client's traceback pasted beside it in a block of its own
+    "client error after": _beside_client(False),
+    "client error before": _beside_client(True),
     # a terminal's log, captured whole: a progress bar above, redrawn with lone carriage returns
     "progress bar": lambda t: (
         "\r".join(

@@ -1,6 +1,7 @@
 """A log pasted in a fenced block of its own, apart from a complete error elsewhere in the post
 (a server's log beside its client's traceback): its error records are read as in a paste with
-no exception line; its warnings and the aftermath a traceback leaves are not."""
+no exception line; its quiet warnings (no failure in their words) and the aftermath a traceback
+leaves are not."""
 
 from __future__ import annotations
 
@@ -21,7 +22,7 @@ def _logged(eid: str, level: str, template: str, line: int) -> Entry:
 
 
 FAILED = _logged("a", "error", "Request <rid> rejected: the widget queue of <n> slots is full", 10)
-DEFAULT = _logged("b", "warning", "Widget tuning file not found at <path>, using the defaults", 20)
+DEFAULT = _logged("b", "warning", "Widget backend not set: using <name> for the widget pool", 20)
 VIEW = MemoryCatalog([FAILED, DEFAULT])
 
 CLIENT = (
@@ -53,18 +54,18 @@ def _answers(text: str) -> list[str | None]:
 
 def test_an_error_record_in_a_block_of_its_own_is_explained_beside_the_traceback():
     server = _server(
-        "Widget tuning file not found at /cfg/w.json, using the defaults",
+        "Widget backend not set: using fused for the widget pool",
         "Request 7f3a rejected: the widget queue of 64 slots is full",
     )
     early = _server(
-        "Widget tuning file not found at /cfg/w.json, using the defaults",
+        "Widget backend not set: using fused for the widget pool",
         "Request 7f3a rejected: the widget queue of 64 slots is full",
         first=True,
     )
     for text in (f"Client:\n{CLIENT}\nServer log:\n{server}", f"Server:\n{early}\n{CLIENT}"):
         answers = _answers(text)
         assert "a" * 16 in answers  # the server's error
-        assert "b" * 16 not in answers  # its start-up warning: context, not an error
+        assert "b" * 16 not in answers  # a quiet start-up warning: context, not an error
         assert len(answers) == 2  # and the client's HTTPStatusError, each once
 
 

@@ -1541,10 +1541,10 @@ def _apart_records(
 ) -> list[Explanation]:
     """The log records of the fenced blocks that hold none of the paste's errors, read as in a
     paste with no exception line (a record's whole message known well), each entry not already
-    given, logged at error level or raised (:data:`_QUIETER`), not the aftermath a traceback
-    leaves (a child's sigquit, `Killed`: the parser's noise): a server's log pasted apart from
-    a client's traceback shows the server's error. Nothing when the paste has fewer than two
-    fenced blocks."""
+    given, not a quiet warning (one that says no failure in its words) nor the aftermath a
+    traceback leaves (a child's sigquit, `Killed`: the parser's noise): a server's log pasted
+    apart from a client's traceback shows the server's error. Nothing when the paste has fewer
+    than two fenced blocks."""
     from errexplain.parse.traceback import fenced_blocks
 
     blocks = fenced_blocks(cleaned)
@@ -1567,14 +1567,9 @@ def _apart_records(
         for x in bare_messages(apart, view, release=release, records_only=True)
         if x.matches
         and x.matches[0].entry.id not in given
-        and not (x.matches[0].entry.kind == "log" and x.matches[0].entry.exception in _QUIETER)
+        and not _quiet(x)
         and not NOISE.match(x.error.message)
     ]
-
-
-_QUIETER = frozenset({"warning", "info", "debug"})
-"""Levels of the records a log pasted apart is not read for: beside complete errors, a warning
-there is the start-up's context (a default config taken), not an error of its own."""
 
 
 def _announced_only(x: Explanation) -> bool:
