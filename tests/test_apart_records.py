@@ -5,24 +5,21 @@ leaves are not."""
 
 from __future__ import annotations
 
+from tests.views import lettered_entry
+
+from errexplain._startup import replace
 from errexplain.catalog.memory import MemoryCatalog
 from errexplain.explainer import explain_text
-from errexplain.models import Entry, Source
+from errexplain.models import Entry
 
 
-def _logged(eid: str, level: str, template: str, line: int) -> Entry:
-    return Entry(
-        id=eid * 16,
-        project="demo",
-        exception=level,
-        kind="log",
-        template=template,
-        source=Source("demo", "1.0", "demo/server.py", line, "serve", None),
-    )
+def _logged(letter: str, level: str, template: str) -> Entry:
+    """A log site of the demo project at `level`."""
+    return replace(lettered_entry(letter, template, level), kind="log")
 
 
-FAILED = _logged("a", "error", "Request <rid> rejected: the widget queue of <n> slots is full", 10)
-DEFAULT = _logged("b", "warning", "Widget backend not set: using <name> for the widget pool", 20)
+FAILED = _logged("a", "error", "Request <rid> rejected: the widget queue of <n> slots is full")
+DEFAULT = _logged("b", "warning", "Widget backend not set: using <name> for the widget pool")
 VIEW = MemoryCatalog([FAILED, DEFAULT])
 
 CLIENT = (

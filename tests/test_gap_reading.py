@@ -9,7 +9,6 @@ from tests.views import lettered_entry
 from errexplain.catalog.memory import MemoryCatalog
 from errexplain.explainer import explain_text
 from errexplain.match.rank import FUZZY_CUTOFF, GAP_CAP, gap_reading, rank
-from errexplain.models import Entry
 
 WORKER = (
     "Draft worker <rank> exited while loading the draft checkpoint (exit status: <code>). "
@@ -18,11 +17,9 @@ WORKER = (
 POOL = "Paged KV pool page sizes must agree across ranks, got <a> and <b>."
 
 
-def _entry(letter: str, template: str) -> Entry:
-    return lettered_entry(letter, template, "RuntimeError")
-
-
-VIEW = MemoryCatalog([_entry("a", WORKER), _entry("b", POOL)])
+VIEW = MemoryCatalog(
+    [lettered_entry("a", WORKER, "RuntimeError"), lettered_entry("b", POOL, "RuntimeError")]
+)
 
 
 def test_words_left_out_between_the_start_and_a_later_part_are_read():
