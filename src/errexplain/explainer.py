@@ -10,7 +10,7 @@ from __future__ import annotations
 import builtins
 import sys
 
-from errexplain._startup import TYPE_CHECKING, compile_regex, replace
+from errexplain._startup import TYPE_CHECKING, compile_regex, memo, replace
 from errexplain.bounds import ERRORS, MESSAGE_CHARS
 from errexplain.match.normalize import reports_failure
 from errexplain.match.rank import (
@@ -1484,15 +1484,16 @@ def _with_beside(
     # (by type and line: a long message is explained cut to MESSAGE_CHARS)
     links = {(c.type, c.line_no) for x in out for c in x.error.chain}
     finals = [x for x in out if (x.error.type, x.error.line_no) not in links]
+    all_cut = all(_cut_or_unexplained(x) for x in finals)
     announced = [x for x in finals if _announced_only(x)]
-    if announced and not all(_cut_or_unexplained(x) for x in finals):
+    if announced and not all_cut:
         # tracebacks a record announced, cut, beside complete errors of other processes (the
         # parser keeps them: `parse.traceback._announced_cut`): each is its record, else left
         # out as such a cut traceback always was
         beside += _announcers(text, cleaned, view, announced, release)
         gone = {id(x) for x in announced}
         out = [x for x in out if id(x) not in gone]
-    elif all(_cut_or_unexplained(x) for x in finals):
+    elif all_cut:
         if beside:
             # records beside a traceback cut before its exception line (a child's death
             # reported by its parent): the record that announced it is still the error it shows
@@ -1517,7 +1518,7 @@ def _with_beside(
                     or _whole_known_lines(text, view, release)
                     or _introducing(text, view, finals, release)
                 )
-    if not all(_cut_or_unexplained(x) for x in finals):
+    if not all_cut:
         # a log pasted in a fenced block of its own, beside complete errors elsewhere: its
         # records are read as in a paste with no exception line (another process's log)
         beside += _apart_records(text, cleaned, view, [*out, *beside, *reporting], release)
@@ -1545,6 +1546,7 @@ def _apart_records(
     traceback leaves (a child's sigquit, `Killed`: the parser's noise): a server's log pasted
     apart from a client's traceback shows the server's error. Nothing when the paste has fewer
     than two fenced blocks."""
+    from errexplain.parse.lines import NOISE
     from errexplain.parse.traceback import fenced_blocks
 
     blocks = fenced_blocks(cleaned)
@@ -1559,8 +1561,6 @@ def _apart_records(
     if not keep:
         return []
     apart = "\n".join(ln if no in keep else "" for no, ln in enumerate(lines, 1))
-    from errexplain.parse.lines import NOISE
-
     given = {x.matches[0].entry.id for x in out if x.matches}
     return [
         x
@@ -1700,7 +1700,7 @@ def _announcers(
     without a log prefix stands among the records above it (a child's own print of the error,
     `Failed to instantiate X: ...`, is the error the record's traceback ends with), and only an
     exact match that ends with that placeholder, at ANNOUNCED_CAP."""
-    from errexplain.parse.lines import TRACEBACK
+    from errexplain.parse.lines import TRACEBACK, header_lead
 
     out: list[Explanation] = []
     looked: set[str] = set()
@@ -1716,10 +1716,7 @@ def _announcers(
         )
         if at is None:
             continue
-        lead = lines[at].text[: lines[at].text.index(TRACEBACK)].strip()
-        if not lead and at and lines[at - 1].no == lines[at].no:
-            at -= 1  # the record's line, split from the traceback's first line
-            lead = lines[at].text.strip()
+        lead, at = header_lead(lines, at)
         head = lines[at]
         if (
             not head.record
@@ -2254,6 +2251,7 @@ _MODEL_FILE = compile_regex(r"(?:^|/)models/([a-z][a-z0-9_]*)\.py$")
 _NAME_PARTS = compile_regex(r"[a-z]+|\d+")
 
 
+@memo(maxsize=512)
 def _model_name(stem: str) -> Pattern[str] | None:
     """How a paste writes the model a file's stem names (`qwen3_5`: `Qwen3.5`, `Qwen/Qwen3.5-27B`,
     `qwen3_5`; `deepseek_v4`: `DeepSeek-V4-Flash`): its letters and digits in order, a separator

@@ -16,7 +16,7 @@ from errexplain._startup import TYPE_CHECKING, compile_regex, memo, named_tuple
 
 if TYPE_CHECKING:
     import re
-    from collections.abc import Collection, Iterable, Iterator
+    from collections.abc import Collection, Iterable, Iterator, Sequence
 
 _ESCAPES = compile_regex(
     r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[@-Z\\-_]?"
@@ -161,6 +161,19 @@ _TITLE_TAG = compile_regex(r"\[(?:bug|BUG|Bug|question|Question)\]:? ?")
 _INFO_STRING = compile_regex(r"[\w+.-]{0,30}")
 TRACEBACK = "Traceback (most recent call last):"
 _GROUP_HEADER = "  + Exception Group " + TRACEBACK  # the margin Python gives a top-level group
+
+
+def header_lead(lines: Sequence[Line], at: int, text: str | None = None) -> tuple[str, int]:
+    """(the words a log record printed before the traceback header at `lines[at]` on its
+    line, the index of the line that holds them): `Scheduler hit an exception:` of `[... TP0]
+    Scheduler hit an exception: Traceback ...`, on the header's own line or on the line the
+    cleaner split from it (the same number, just above). `text`: the header's line as read,
+    if not `lines[at].text`. ("", at) when no record announced it."""
+    head = lines[at].text if text is None else text
+    lead = head[: head.index(TRACEBACK)].strip() if TRACEBACK in head else ""
+    if not lead and at and lines[at - 1].no == lines[at].no:
+        return lines[at - 1].text.strip(), at - 1  # (the record's line, split from it)
+    return lead, at
 
 
 # Line classification: the shapes of traceback lines.

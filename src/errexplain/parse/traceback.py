@@ -40,6 +40,7 @@ from errexplain.parse.lines import (
     cut_exception_name,
     embedded_exceptions,
     exception_head,
+    header_lead,
     indent,
     line_kind,
     named_assert,
@@ -118,14 +119,16 @@ class _Trace:
 
     __slots__ = ("frames", "jupyter", "last", "lead", "short", "stack", "start")
 
-    def __init__(self, start: Line, jupyter: bool = False, stack: bool = False) -> None:
+    def __init__(
+        self, start: Line, jupyter: bool = False, stack: bool = False, lead: str = ""
+    ) -> None:
         self.start = start
         self.frames: list[Frame] = []
         self.jupyter = jupyter
         self.last = start.no
         self.short = 0  # (frames condensed to `path.py:12 ...`)
         self.stack = stack  # (a stack a program printed: :func:`_printed_stack`)
-        self.lead = ""  # (the record that announced it on its header's line)
+        self.lead = lead  # (the record that announced it on its header's line)
 
 
 def parse_traceback(text: str) -> tuple[RaisedError, ...]:
@@ -658,8 +661,9 @@ class _Stream:
     def _structure(self, line: Line, st: str, kind: str) -> None:
         if kind in ("header", "jheader"):
             self._close_trace()
-            self.trace = _Trace(line, jupyter=kind == "jheader")
-            self.trace.lead = self._header_lead(line)
+            # (the record that announced it on its header's line: `Scheduler hit an exception:`)
+            lead, _ = header_lead(self.lines, self.i - 1, line.text)
+            self.trace = _Trace(line, jupyter=kind == "jheader", lead=lead)
         elif kind == "group":
             self._group(line)
         elif kind == "chain":
@@ -721,20 +725,6 @@ class _Stream:
         self.trace.last = self.lines[self.i - 1].no
         if raised is not None:
             self._raise(line, raised, "line")
-
-    def _header_lead(self, line: Line) -> str:
-        """The words a log record printed before a traceback's header on its line (`Scheduler
-        hit an exception: Traceback ...`, split by the cleaner into a line of its own with the
-        same number): the record announced the traceback."""
-        head = line.text
-        if TRACEBACK in head:
-            lead = head[: head.index(TRACEBACK)].strip()
-            if lead:
-                return lead
-        at = self.i - 2
-        if at >= 0 and self.lines[at].no == line.no:
-            return self.lines[at].text.strip()
-        return ""
 
     def _printed_stack(self, at: int) -> bool:
         """Whether the frame line at `at`, read with no traceback header above it, starts a
@@ -945,14 +935,13 @@ class _Stream:
         # its last link when the paste holds a complete error elsewhere)
         if _reference_only(trace, self.chain):
             return
+        self.covered.update(range(trace.start.no, trace.last + 1))
         if trace.stack and not self.chain:
             # a stack a program printed, no error's traceback: the record above it is what
             # the paste reports (read as a line with no exception in it)
-            self.covered.update(range(trace.start.no, trace.last + 1))
             return
         chain, relation = tuple(self.chain), self.relation
         self.chain, self.relation = [], None
-        self.covered.update(range(trace.start.no, trace.last + 1))
         rank = trace.start.rank
         self.out.append(
             RaisedError(
