@@ -676,6 +676,11 @@ WARNED = "warnings.warn"
 """The ``via`` of a log site whose message is issued with ``warnings.warn`` (level
 ``warning``): the extractor writes it, the derived text and the view read it."""
 
+RESPONSE_VIA = "HTTP "
+"""How the ``via`` of an abort site that builds an HTTP error response starts (``HTTP 401
+response``; ``HTTP response, "success": false`` when the body says the failure): the
+extractor writes it (extract.logs.response_message_arg), the view reads it."""
+
 PRINTED = "print"
 """The ``via`` of a log site whose message is written with ``print`` (level ``error``, or
 ``warning`` when its text says so): the line has no logger's prefix and is neither logged nor

@@ -643,6 +643,66 @@ def test_an_abort_message_handed_on_as_it_is_made_is_an_abort_site():
     assert first.condition == "req.waited > self.limit"
 
 
+def test_an_http_error_response_built_in_place_is_an_abort_site():
+    """`ORJSONResponse(status_code=401, content={"error": "..."})`: the client prints the body
+    (`{"error":"Invalid token"}`), so its message is catalogued as what the client reads, with
+    the status it is sent with; the status may be a number, an `HTTPStatus` member (or its
+    `.value`) or FastAPI's `status.HTTP_503_...`, the body a text or a dict (nested `{"error":
+    {"message": ...}}` too), held in a name assigned once."""
+    code = """
+    async def guard(request, rank, token):
+        if token is None:
+            return ORJSONResponse(content={"error": "Invalid token"}, status_code=401)
+        if not request.is_json:
+            return JSONResponse(status_code=400, content={"detail": "Body is not JSON."})
+        body = {"error": {"message": f"No engine for rank {rank}"}}
+        if rank < 0:
+            return ORJSONResponse(body, status_code=HTTPStatus.BAD_REQUEST)
+        if rank > 8:
+            return JSONResponse({"success": False, "message": "rank out of range"})
+        if rank == 3:
+            return PlainTextResponse("Engine is warming up", status_code=status.HTTP_503_UNAVAILABLE)
+        if rank == 4:
+            return JSONResponse({"message": "Busy"}, status_code=HTTPStatus.TOO_MANY_REQUESTS.value)
+    """
+    got = [(s.line, s.kind, s.template, s.via) for s in sites(code)]
+    assert got == [
+        (4, "abort", "Invalid token", "HTTP 401 response"),
+        (6, "abort", "Body is not JSON.", "HTTP 400 response"),
+        (9, "abort", "No engine for rank <rank>", "HTTP 400 response"),
+        (11, "abort", "rank out of range", 'HTTP response, "success": false'),
+        (13, "abort", "Engine is warming up", "HTTP 503 response"),
+        (15, "abort", "Busy", "HTTP 429 response"),
+    ]
+    (first,) = [s for s in sites(code) if s.line == 4]
+    assert first.condition == "token is None"
+
+
+def test_a_response_that_may_report_success_is_not_an_abort_site():
+    """A body sent with a success status, a status chosen by a conditional (the same body
+    reports the success), a body held in a name each branch assigns, or a message the
+    function adds to on success (`message += " Weight version updated."`) is not what a
+    failing client reads; nor is a response whose status cannot be read."""
+    code = """
+    async def update(ok, message, decision):
+        content = {"success": ok, "message": "Weights updated."}
+        a = ORJSONResponse(content, status_code=200 if ok else HTTPStatus.BAD_REQUEST)
+        b = ORJSONResponse({"message": "All good"}, status_code=HTTPStatus.OK)
+        c = Response("Cache flushed.")
+        if ok:
+            text = "Cache flushed."
+        else:
+            text = "Cache flush failed."
+        d = Response(content=text, status_code=400)
+        if ok:
+            message += " Weight version updated."
+        e = ORJSONResponse({"message": message}, status_code=HTTPStatus.BAD_REQUEST)
+        f = ORJSONResponse({"error": "Forbidden"}, status_code=decision.status)
+        g = Response(status_code=503)
+    """
+    assert sites(code) == []
+
+
 def test_an_abort_finish_reason_handed_on_is_an_abort_site():
     """`send(make_abort(req, finished_reason={"type": "abort", "message": ...}))`: the request
     ends with that reason, whose message its client reads; a reason of another type is not."""

@@ -452,6 +452,7 @@ def test_derived_entry_has_no_checked_line(make_entry):
     [
         ("raise", "raise_error_or_warn at pkg/x.py:3", "handed to the helper raise_error_or_warn"),
         ("abort", "FlushCacheReqOutput(success=False)", "sent to the client in a FlushCache"),
+        ("abort", "HTTP 401 response", "(sent to the client as the body of an HTTP 401 response,"),
         ("log", "warnings.warn", "(issued with warnings.warn, not raised)"),
         ("log", "print", "(printed with print, not logged or raised)"),
     ],

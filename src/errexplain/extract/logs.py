@@ -11,9 +11,11 @@ warning too (:func:`warned_message_arg`).
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable
 
 from errexplain.match.normalize import reports_failure, template_words
 from errexplain.match.template import compile_template
+from errexplain.models import RESPONSE_VIA
 
 LEVELS = frozenset({"error", "critical", "exception", "warning", "info"})
 GATED = frozenset({"info"})
@@ -85,17 +87,113 @@ def reply_message_arg(call: ast.Call) -> ast.expr | None:
     return None
 
 
-def client_message_arg(call: ast.Call) -> tuple[ast.expr, str | None] | None:
+def client_message_arg(
+    call: ast.Call, resolve: Callable[[ast.Name], ast.expr | None] | None = None
+) -> tuple[ast.expr, str | None] | None:
     """(message argument, `via`) of a call that hands its client an error message: an abort
-    sink (`via` None), or a reply that reports a failure (`via` names the reply's class,
-    ``FlushCacheReqOutput(success=False)``); None for any other call."""
+    sink (`via` None), a reply that reports a failure (`via` names the reply's class,
+    ``FlushCacheReqOutput(success=False)``), or an HTTP error response built in place
+    (:func:`response_message_arg`; `resolve` gives the value a name holds); None for any other
+    call."""
     arg = abort_message_arg(call)
     if arg is not None:
         return arg, None
     arg = reply_message_arg(call)
-    if arg is None:
+    if arg is not None:
+        return arg, f"{_callee(call) or 'reply'}(success=False)"
+    return response_message_arg(call, resolve)
+
+
+ERROR_STATUS = 400
+"""HTTP statuses from this one on are errors (client 4xx, server 5xx)."""
+
+BODY_KEYS = ("error", "message", "detail", "error_message", "msg")
+"""Keys of a JSON error body that hold its message, in the order they are read (`{"error":
+{"message": ...}}` nests one under another)."""
+
+
+def response_message_arg(
+    call: ast.Call, resolve: Callable[[ast.Name], ast.expr | None] | None = None
+) -> tuple[ast.expr, str] | None:
+    """(message, `via`) of an HTTP error response built in place: a call of a class named
+    `...Response` (Starlette's and FastAPI's `JSONResponse`, `ORJSONResponse`,
+    `PlainTextResponse`, `Response`; content first, status second) whose status is an error
+    (ERROR_STATUS or more, as a number, an `HTTPStatus` member or a `status.HTTP_4xx_...`
+    name) or whose JSON body says `"success": False`, and
+    whose body holds a message (a text, or a dict's BODY_KEYS: `ORJSONResponse(status_code=
+    401, content={"error": "Unauthorized"})`). The client prints that body; `via` says how it
+    is sent (`HTTP 401 response`). None for any other call."""
+    name = _callee(call)
+    if not name or not name.endswith("Response") or not name[:1].isupper():
         return None
-    return arg, f"{_callee(call) or 'reply'}(success=False)"
+    if any(isinstance(a, ast.Starred) for a in call.args):
+        return None
+    keywords = {k.arg: k.value for k in call.keywords if k.arg}
+    content = keywords.get("content", call.args[0] if call.args else None)
+    status = keywords.get("status_code", call.args[1] if len(call.args) > 1 else None)
+    if isinstance(content, ast.Name) and resolve is not None:
+        content = resolve(content) or content
+    found = _body_message(content)
+    if found is None:
+        return None
+    message, failed = found
+    code = _error_status(status)
+    if code is None and not failed:
+        return None
+    return message, (
+        f"{RESPONSE_VIA}{code} response" if code else f'{RESPONSE_VIA}response, "success": false'
+    )
+
+
+def _body_message(content: ast.expr | None) -> tuple[ast.expr, bool] | None:
+    """(the message a response body holds, whether the body says `"success": False`)."""
+    if isinstance(content, ast.Constant) and isinstance(content.value, str):
+        return content, False
+    if isinstance(content, ast.JoinedStr):
+        return content, False
+    if not isinstance(content, ast.Dict):
+        return None
+    keyed = {
+        k.value: v
+        for k, v in zip(content.keys, content.values, strict=True)
+        if isinstance(k, ast.Constant) and isinstance(k.value, str)
+    }
+    success = keyed.get("success")
+    failed = isinstance(success, ast.Constant) and success.value is False
+    for key in BODY_KEYS:
+        value = keyed.get(key)
+        if isinstance(value, ast.Dict):
+            inner = _body_message(value)
+            if inner is not None:
+                return inner[0], failed
+        elif value is not None:
+            return value, failed
+    return None
+
+
+def _error_status(status: ast.expr | None) -> int | None:
+    """The error status a response's `status_code` argument gives, or None when it gives none:
+    absent (200), a success, or a conditional (`200 if success else HTTPStatus.BAD_REQUEST`:
+    the same body reports the success too, and which of its texts is the failure's is not
+    written there)."""
+    if isinstance(status, ast.Attribute) and status.attr == "value":
+        status = status.value  # (`HTTPStatus.BAD_REQUEST.value`)
+    code: int | None = None
+    if isinstance(status, ast.Constant) and type(status.value) is int:
+        code = status.value
+    elif isinstance(status, ast.Attribute):
+        code = _status_name(status.attr)
+    return code if code is not None and code >= ERROR_STATUS else None
+
+
+def _status_name(name: str) -> int | None:
+    """The code an `HTTPStatus` member or a `status.HTTP_404_NOT_FOUND` constant names."""
+    from http import HTTPStatus  # (extraction only: not at start-up)
+
+    if name.startswith("HTTP_") and name[5:8].isdigit():
+        return int(name[5:8])
+    member = HTTPStatus.__members__.get(name)
+    return None if member is None else int(member)
 
 
 def abort_reason_message(call: ast.Call) -> ast.expr | None:

@@ -7,6 +7,7 @@ import builtins
 import gc
 import warnings
 from collections.abc import Callable, Iterator
+from functools import partial
 from typing import Any, ClassVar
 
 from errexplain.extract.helpers import Helpers
@@ -23,7 +24,7 @@ from errexplain.extract.logs import (
 from errexplain.extract.messages import Message, from_call, from_expr, from_log_call, source_of
 from errexplain.extract.records import RETURNED, CallInfo, ClassInfo, FileResult, Site
 from errexplain.extract.scope import Scope
-from errexplain.models import PRINTED, WARNED, is_test_path
+from errexplain.models import PRINTED, RESPONSE_VIA, WARNED, is_test_path
 
 MAX_TEXT = 200
 _FuncDef = ast.FunctionDef | ast.AsyncFunctionDef
@@ -455,7 +456,7 @@ class SiteVisitor:
         no such call."""
         if not isinstance(value, ast.Call):
             return False
-        found = client_message_arg(value)
+        found = client_message_arg(value, partial(self._held, line=node.lineno))
         if found is None:
             # handed on as it is made: `aborts.append(AbortReq(rid=..., abort_message=msg))`,
             # `self._send_output(FlushCacheReqOutput(success=False, message=...), req)`
@@ -468,6 +469,8 @@ class SiteVisitor:
                 made = [(reason, None)]
             found = made[0]
         arg, via = found
+        if via and via.startswith(RESPONSE_VIA) and self._noted(arg, node.lineno):
+            return True  # (`message += f" Weight version updated ..."` on success only)
         self._validator(arg, node.lineno)
         # one text per branch (`message = "The request queue is full."`, and in an `if`,
         # `message = "The request is aborted by a higher priority request."`): each is what
@@ -482,6 +485,25 @@ class SiteVisitor:
                 line = _text_line(held) if branches else None
                 self._add(node, "abort", "abort", message, self._condition(), via=via, line=line)
         return True
+
+    def _noted(self, arg: ast.expr, line: int) -> bool:
+        """Whether a response's message is a name the function adds to (`message += ...`):
+        the body reports a success as well, and the note may be the success's alone."""
+        if not isinstance(arg, ast.Name):
+            return False
+        scope = self._scopes[-1]
+        scope.lookup(arg.id, line)  # (collects the scope's bindings on first use)
+        return any(b.augmented for b in scope.bindings.get(arg.id, ()))
+
+    def _held(self, name: ast.Name, line: int) -> ast.expr | None:
+        """The value `name` holds at `line` when the function assigns it once (a body built
+        in one statement, then sent), else None (one body per branch: which one fails is the
+        branches' to say)."""
+        scope = self._scopes[-1]
+        found = scope.lookup(name.id, line)
+        if found is None or found.augmented or len(scope.bindings.get(name.id, ())) != 1:
+            return None
+        return found.value
 
     def _branch_texts(self, arg: ast.expr, line: int) -> list[ast.expr]:
         """The texts a name may hold at `line` when there are several, each a plain assignment

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from errexplain._startup import TYPE_CHECKING, Record
 from errexplain.match.template import compile_template, normalize_ws, render_plain
-from errexplain.models import PRINTED, WARNED, is_test_path
+from errexplain.models import PRINTED, RESPONSE_VIA, WARNED, is_test_path
 
 if TYPE_CHECKING:
     from errexplain.models import Candidate, Entry, Explanation, Match, RaisedError, Snippet
@@ -156,6 +156,8 @@ def snippet_parts(snip: Snippet) -> list[Part]:
 
 def _via_text(entry: Entry) -> str:
     """How the message reaches the user when the site does not raise it itself."""
+    if entry.kind == "abort" and entry.via and entry.via.startswith(RESPONSE_VIA):
+        return f"(sent to the client as the body of an {entry.via}, not raised)"
     if entry.kind == "abort":
         return f"(sent to the client in a {entry.via} reply, not raised)"
     if entry.kind == "log" and entry.via == PRINTED:
