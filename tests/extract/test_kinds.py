@@ -661,7 +661,7 @@ def test_an_http_error_response_built_in_place_is_an_abort_site():
         if rank > 8:
             return JSONResponse({"success": False, "message": "rank out of range"})
         if rank == 3:
-            return PlainTextResponse("Engine is warming up", status_code=status.HTTP_503_UNAVAILABLE)
+            return PlainTextResponse("Warming up", status_code=status.HTTP_503_SERVICE_UNAVAILABLE)
         if rank == 4:
             return JSONResponse({"message": "Busy"}, status_code=HTTPStatus.TOO_MANY_REQUESTS.value)
     """
@@ -671,7 +671,7 @@ def test_an_http_error_response_built_in_place_is_an_abort_site():
         (6, "abort", "Body is not JSON.", "HTTP 400 response"),
         (9, "abort", "No engine for rank <rank>", "HTTP 400 response"),
         (11, "abort", "rank out of range", 'HTTP response, "success": false'),
-        (13, "abort", "Engine is warming up", "HTTP 503 response"),
+        (13, "abort", "Warming up", "HTTP 503 response"),
         (15, "abort", "Busy", "HTTP 429 response"),
     ]
     (first,) = [s for s in sites(code) if s.line == 4]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import builtins
 import re
 import sys
+import textwrap
 import time
 import traceback
 from pathlib import Path
@@ -1141,3 +1142,29 @@ def test_a_level_padded_to_a_width_indents_every_message_alike():
     )
     got = parse_traceback(text)
     assert [e.message for e in got][:1] == ["[975] read rpc body failed, error msg:End of file."]
+
+
+@pytest.mark.parametrize(
+    "after",
+    [
+        "Error: Process completed with exit code 1.",
+        "##[error]Process completed with exit code 2.",
+        "ERROR: Job failed: exit code 1",
+        "make: *** [Makefile:28: bench] Error 1",
+        "make[2]: *** [Makefile:9: run] Error 2",
+    ],
+)
+def test_a_ci_runner_line_after_the_error_is_not_its_message(after: str) -> None:
+    """The line a CI runner or build tool prints when the command failed is no part of the
+    message (`KeyError: 'model_path'` stays itself, not `'model_path' Error: Process ...`)."""
+    text = textwrap.dedent(
+        """\
+        Run python -m my_bench --port 30000
+        Traceback (most recent call last):
+          File "/runner/_work/app/bench.py", line 12, in <module>
+            path = info.json()["model_path"]
+        KeyError: 'model_path'
+        """
+    )
+    (err,) = parse_traceback(text + after + "\n")
+    assert (err.type, err.message) == ("KeyError", "'model_path'")

@@ -251,7 +251,14 @@ ELIDED = compile_regex(r"[\[(]?(?:\.{2,5}|…)[\])]?")
 NOISE = compile_regex(
     r"Killed$|Aborted(?: \(core dumped\))?$|Segmentation fault|Received sigquit"
     r"|Exception ignored in|Fatal Python error|\S{1,500}\.py:\d{1,9}: \w{0,100}Warning:"
+    r"|(?:##\[error\]|Error: )?Process completed with exit code -?\d{1,9}\.?$"
+    r"|(?:ERROR: )?Job failed: exit code |make(?:\[\d{1,5}\])?: \*\*\* "
 )
+"""Lines that follow a failure but are no message of it: a process killed or dumped, a child's
+sigquit, an exception Python ignored, a warning line, and the line a CI runner or build tool
+adds when the command failed (GitHub Actions' `Error: Process completed with exit code 1.`,
+GitLab's `ERROR: Job failed: exit code 1`, make's `make: *** [build] Error 2`): a message
+ends before them and they are not read as records."""
 _SUFFIXES = ("Error", "Exception", "Warning", "Interrupt", "Exit")
 _KNOWN = frozenset(
     {
