@@ -678,7 +678,7 @@ WARNED = "warnings.warn"
 
 RESPONSE_VIA = "HTTP "
 """How the ``via`` of an abort site that builds an HTTP error response starts (``HTTP 401
-response``; ``HTTP response, "success": false`` when the body says the failure): the
+response``; ``HTTP error response`` when only the body says the failure): the
 extractor writes it (extract.logs.response_message_arg), the view reads it."""
 
 PRINTED = "print"

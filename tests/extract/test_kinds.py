@@ -647,8 +647,9 @@ def test_an_http_error_response_built_in_place_is_an_abort_site():
     """`ORJSONResponse(status_code=401, content={"error": "..."})`: the client prints the body
     (`{"error":"Invalid token"}`), so its message is catalogued as what the client reads, with
     the status it is sent with; the status may be a number, an `HTTPStatus` member (or its
-    `.value`) or FastAPI's `status.HTTP_503_...`, the body a text or a dict (nested `{"error":
-    {"message": ...}}` too), held in a name assigned once."""
+    `.value`) or FastAPI's `status.HTTP_503_...`, or a body with an `"error"` key; the body a
+    text or a dict (nested `{"error": {"message": ...}}` too), held in a name assigned once, and
+    each text of a conditional whose branches are both text."""
     code = """
     async def guard(request, rank, token):
         if token is None:
@@ -664,16 +665,23 @@ def test_an_http_error_response_built_in_place_is_an_abort_site():
             return PlainTextResponse("Warming up", status_code=status.HTTP_503_SERVICE_UNAVAILABLE)
         if rank == 4:
             return JSONResponse({"message": "Busy"}, status_code=HTTPStatus.TOO_MANY_REQUESTS.value)
+        return ORJSONResponse(
+            {"error": ("Unauthorized" if request.code == 401 else "Forbidden")},
+            status_code=request.code,
+        )
     """
     found = sites(code)
     assert {s.kind for s in found} == {"abort"}
-    assert {s.line: (s.template, s.via) for s in found} == {
-        4: ("Invalid token", "HTTP 401 response"),
-        6: ("Body is not JSON.", "HTTP 400 response"),
-        9: ("No engine for rank <rank>", "HTTP 400 response"),
-        11: ("rank out of range", 'HTTP response, "success": false'),
-        13: ("Warming up", "HTTP 503 response"),
-        15: ("Busy", "HTTP 429 response"),
+    assert {s.template: (s.line, s.via) for s in found} == {
+        "Invalid token": (4, "HTTP 401 response"),
+        "Body is not JSON.": (6, "HTTP 400 response"),
+        "No engine for rank <rank>": (9, "HTTP 400 response"),
+        "rank out of range": (11, "HTTP error response"),
+        "Warming up": (13, "HTTP 503 response"),
+        "Busy": (15, "HTTP 429 response"),
+        # an error key says the failure whatever the status; each text of a conditional
+        "Unauthorized": (17, "HTTP error response"),
+        "Forbidden": (17, "HTTP error response"),
     }
     (first,) = [s for s in found if s.line == 4]
     assert first.condition == "token is None"
@@ -683,7 +691,7 @@ def test_a_response_that_may_report_success_is_not_an_abort_site():
     """A body sent with a success status, a status chosen by a conditional (the same body
     reports the success), a body held in a name each branch assigns, or a message the
     function adds to on success (`message += " Weight version updated."`) is not what a
-    failing client reads; nor is a response whose status cannot be read."""
+    failing client reads; nor is a response without an error status or an error key."""
     code = """
     async def update(ok, message, decision):
         content = {"success": ok, "message": "Weights updated."}
@@ -698,7 +706,6 @@ def test_a_response_that_may_report_success_is_not_an_abort_site():
         if ok:
             message += " Weight version updated."
         e = ORJSONResponse({"message": message}, status_code=HTTPStatus.BAD_REQUEST)
-        f = ORJSONResponse({"error": "Forbidden"}, status_code=decision.status)
         g = Response(status_code=503)
     """
     assert sites(code) == []

@@ -107,6 +107,9 @@ def client_message_arg(
 ERROR_STATUS = 400
 """HTTP statuses from this one on are errors (client 4xx, server 5xx)."""
 
+ERROR_KEYS = frozenset({"error", "error_message"})
+"""Keys of a JSON body that say by themselves it reports a failure, whatever its status."""
+
 BODY_KEYS = ("error", "message", "detail", "error_message", "msg")
 """Keys of a JSON error body that hold its message, in the order they are read (`{"error":
 {"message": ...}}` nests one under another)."""
@@ -119,7 +122,7 @@ def response_message_arg(
     `...Response` (Starlette's and FastAPI's `JSONResponse`, `ORJSONResponse`,
     `PlainTextResponse`, `Response`; content first, status second) whose status is an error
     (ERROR_STATUS or more, as a number, an `HTTPStatus` member or a `status.HTTP_4xx_...`
-    name) or whose JSON body says `"success": False`, and
+    name) or whose JSON body says a failure (`"success": False`, an `"error"` key), and
     whose body holds a message (a text, or a dict's BODY_KEYS: `ORJSONResponse(status_code=
     401, content={"error": "Unauthorized"})`). The client prints that body; `via` says how it
     is sent (`HTTP 401 response`). None for any other call."""
@@ -140,9 +143,7 @@ def response_message_arg(
     code = _error_status(status)
     if code is None and not failed:
         return None
-    return message, (
-        f"{RESPONSE_VIA}{code} response" if code else f'{RESPONSE_VIA}response, "success": false'
-    )
+    return message, (f"{RESPONSE_VIA}{code} response" if code else f"{RESPONSE_VIA}error response")
 
 
 def _body_message(content: ast.expr | None) -> tuple[ast.expr, bool] | None:
@@ -162,11 +163,14 @@ def _body_message(content: ast.expr | None) -> tuple[ast.expr, bool] | None:
     failed = isinstance(success, ast.Constant) and success.value is False
     for key in BODY_KEYS:
         value = keyed.get(key)
+        if value is None:
+            continue
+        failed = failed or key in ERROR_KEYS  # (a body that holds an error says a failure)
         if isinstance(value, ast.Dict):
             inner = _body_message(value)
             if inner is not None:
                 return inner[0], failed
-        elif value is not None:
+        else:
             return value, failed
     return None
 

@@ -475,7 +475,7 @@ class SiteVisitor:
         # one text per branch (`message = "The request queue is full."`, and in an `if`,
         # `message = "The request is aborted by a higher priority request."`): each is what
         # the client reads, at its own line; else the argument, at the sink
-        branches = self._branch_texts(arg, node.lineno)
+        branches = self._branch_texts(arg, node.lineno) or _either_text(arg)
         for held in branches or [arg]:
             message = from_expr(held, node.lineno, self._scopes[-1].lookup)
             if message is not None and worth_recording("error", message.template):
@@ -713,6 +713,14 @@ if hasattr(ast, "TryStar"):  # Python 3.11+: try/except*
 
 
 _BUILTINS = frozenset(dir(builtins))
+
+
+def _either_text(arg: ast.expr) -> list[ast.expr]:
+    """The two texts of a conditional whose branches are both text (`"Unauthorized" if code ==
+    401 else "Forbidden"`): each is what the client may read; empty for any other value."""
+    if isinstance(arg, ast.IfExp) and _is_text_expr(arg.body) and _is_text_expr(arg.orelse):
+        return [arg.body, arg.orelse]
+    return []
 
 
 def _is_text_expr(value: ast.expr | None) -> bool:
