@@ -3643,7 +3643,7 @@ def _from_first(
         if hit is not None and (
             _known_well(hit, msg, coverage)
             or (
-                _introduced(cands[0][: cands[0].find(msg)])
+                _introduced(line[:at] if at >= 0 else "")
                 and _heads_line(hit, msg)
                 and _prose_to_end(hit)
             )
