@@ -13,6 +13,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Callable
 
+from errexplain.extract.messages import is_text_expr
 from errexplain.match.normalize import reports_failure, template_words
 from errexplain.match.template import compile_template
 from errexplain.models import RESPONSE_VIA
@@ -147,10 +148,9 @@ def response_message_arg(
 
 
 def _body_message(content: ast.expr | None) -> tuple[ast.expr, bool] | None:
-    """(the message a response body holds, whether the body says `"success": False`)."""
-    if isinstance(content, ast.Constant) and isinstance(content.value, str):
-        return content, False
-    if isinstance(content, ast.JoinedStr):
+    """(the message a response body holds, whether the body says a failure: `"success":
+    False`, or an ERROR_KEYS key holding the message)."""
+    if content is not None and is_text_expr(content):
         return content, False
     if not isinstance(content, ast.Dict):
         return None

@@ -338,3 +338,10 @@ def from_log_call(call: ast.Call, line: int, lookup: Lookup) -> Message | None:
 def formatted_value(node: ast.FormattedValue) -> str:
     """The placeholder of one f-string field, conversion and format spec kept."""
     return _Builder(lambda name, line: None).fstring_part(node)
+
+
+def is_text_expr(value: ast.expr | None) -> bool:
+    """A string literal or f-string (``return f"Tool {i} has an invalid schema: {e}"``)."""
+    if isinstance(value, ast.Constant):
+        return isinstance(value.value, str)
+    return isinstance(value, ast.JoinedStr)

@@ -21,7 +21,15 @@ from errexplain.extract.logs import (
     warned_message_arg,
     worth_recording,
 )
-from errexplain.extract.messages import Message, from_call, from_expr, from_log_call, source_of
+from errexplain.extract.messages import (
+    Binding,
+    Message,
+    from_call,
+    from_expr,
+    from_log_call,
+    is_text_expr,
+    source_of,
+)
 from errexplain.extract.records import RETURNED, CallInfo, ClassInfo, FileResult, Site
 from errexplain.extract.scope import Scope
 from errexplain.models import PRINTED, RESPONSE_VIA, WARNED, is_test_path
@@ -491,17 +499,20 @@ class SiteVisitor:
         the body reports a success as well, and the note may be the success's alone."""
         if not isinstance(arg, ast.Name):
             return False
+        return any(b.augmented for b in self._bindings(arg.id, line))
+
+    def _bindings(self, name: str, line: int) -> tuple[Binding, ...]:
+        """Every assignment of `name` in the current scope, in order."""
         scope = self._scopes[-1]
-        scope.lookup(arg.id, line)  # (collects the scope's bindings on first use)
-        return any(b.augmented for b in scope.bindings.get(arg.id, ()))
+        scope.lookup(name, line)  # (collects the scope's bindings on first use)
+        return tuple(scope.bindings.get(name, ()))
 
     def _held(self, name: ast.Name, line: int) -> ast.expr | None:
         """The value `name` holds at `line` when the function assigns it once (a body built
         in one statement, then sent), else None (one body per branch: which one fails is the
         branches' to say)."""
-        scope = self._scopes[-1]
-        found = scope.lookup(name.id, line)
-        if found is None or found.augmented or len(scope.bindings.get(name.id, ())) != 1:
+        found = self._scopes[-1].lookup(name.id, line)
+        if found is None or found.augmented or len(self._bindings(name.id, line)) != 1:
             return None
         return found.value
 
@@ -514,15 +525,13 @@ class SiteVisitor:
         func = self._funcs[-1]
         if not isinstance(arg, ast.Name) or func is None:
             return []
-        scope = self._scopes[-1]
-        scope.lookup(arg.id, line)  # (collects the scope's bindings on first use)
         reads = self._reads(func, arg.id)
         items = [
             b
-            for b in scope.bindings.get(arg.id, ())
+            for b in self._bindings(arg.id, line)
             if b.line < line and not any(b.line < r < line for r in reads)
         ]
-        if len(items) < 2 or any(b.augmented or not _is_text_expr(b.value) for b in items):
+        if len(items) < 2 or any(b.augmented or not is_text_expr(b.value) for b in items):
             return []
         return [b.value for b in items]
 
@@ -691,7 +700,7 @@ class SiteVisitor:
             if found is None or found.augmented:
                 return None
             value = found.value
-        return value if value is not None and _is_text_expr(value) else None
+        return value if value is not None and is_text_expr(value) else None
 
     _handlers: ClassVar[dict[type, Callable[[SiteVisitor, Any], None]]] = {
         ast.FunctionDef: _visit_function,
@@ -718,16 +727,9 @@ _BUILTINS = frozenset(dir(builtins))
 def _either_text(arg: ast.expr) -> list[ast.expr]:
     """The two texts of a conditional whose branches are both text (`"Unauthorized" if code ==
     401 else "Forbidden"`): each is what the client may read; empty for any other value."""
-    if isinstance(arg, ast.IfExp) and _is_text_expr(arg.body) and _is_text_expr(arg.orelse):
+    if isinstance(arg, ast.IfExp) and is_text_expr(arg.body) and is_text_expr(arg.orelse):
         return [arg.body, arg.orelse]
     return []
-
-
-def _is_text_expr(value: ast.expr | None) -> bool:
-    """A string literal or f-string (``return f"Tool {i} has an invalid schema: {e}"``)."""
-    if isinstance(value, ast.Constant):
-        return isinstance(value.value, str)
-    return isinstance(value, ast.JoinedStr)
 
 
 def _text_line(arg: ast.expr) -> int:
