@@ -826,3 +826,41 @@ def test_a_fuller_reading_from_the_same_start_spelled_by_a_longer_template_is_th
     )
     (exp,) = explain_text(text, OUTPUTS)
     assert exp.matches[0].entry.template == NO_OUTPUT_FROM
+
+
+SKIPPED = "Skipped optional plugin while loading <name>: <e>"
+NO_NAME = "cannot import name <name> from <module> (<path>)"
+SERVED = "Internal server error: <str(e)>"
+PARSER = "Unsupported tool call parser: <name>"
+WRAPS = MemoryCatalog(
+    [
+        lettered_entry("m", SKIPPED, "warning"),
+        replace(lettered_entry("n", NO_NAME, "ImportError"), project="python"),
+        lettered_entry("o", SERVED, "abort"),
+        lettered_entry("p", PARSER),
+    ]
+)
+
+
+@pytest.mark.parametrize("lead", ["When I start the server I get ", "after a while it logs "])
+def test_an_introduced_wrapper_is_the_message_not_the_error_in_its_value(lead):
+    """`I get <wrapper head>: <caught error> and then ...` written without quotes: read after
+    its inner colon, the caught error (another project's, known well alone) outscored the
+    wrapper read after the introducing words, which only the line's whole reading could
+    wrap. The part after the introducer wraps it too, as the whole line would."""
+    caught = "cannot import name 'Qwen9Config' from 'transformers' (/opt/venv/transformers/x.py)"
+    text = f"{lead}Skipped optional plugin while loading demo.qwen9: {caught} and then it exits."
+    exp, carried = explain_text(text, WRAPS)
+    assert exp.matches[0].entry.template == SKIPPED
+    # (the caught error follows, as the error the wrapper carries in its value)
+    assert carried.matches[0].entry.template == NO_NAME
+    assert carried.error.message.startswith(caught)
+
+
+def test_a_passer_gives_way_to_its_own_projects_message_the_writer_goes_on_after():
+    """`Internal server error: <e>` passes on a message of its own project: it gives way to
+    that message, judged without the writer's words after it (`... fastbpe and then ...`)."""
+    text = "When I send a request I get Internal server error: Unsupported tool call parser: "
+    (exp,) = explain_text(text + "qwen9 and then the server dies.", WRAPS)
+    assert exp.matches[0].entry.template == PARSER
+    assert exp.error.message.startswith("Unsupported tool call parser: qwen9")

@@ -54,7 +54,21 @@ DIED = demo_entry(
     "Rank <r> scheduler died during initialization (exit code: <code>)",
     "demo/launch.py:88",
 )
-VIEW = MemoryCatalog([POOL, CAPTURE, RENAMED, WRAPPER, INNER, DIED])
+EXITED = demo_entry(
+    "x",
+    "RuntimeError",
+    "raise",
+    "Worker <w> exited while loading (status: <code>). Check the worker log for the cause.",
+    "demo/launch.py:120",
+)
+UNSUPPORTED = demo_entry(
+    "u",
+    "ValueError",
+    "raise",
+    "Model kinds <kinds> are not served by this build. Served kinds: <served>",
+    "demo/registry.py:60",
+)
+VIEW = MemoryCatalog([POOL, CAPTURE, RENAMED, WRAPPER, INNER, DIED, EXITED, UNSUPPORTED])
 
 
 def _answers(text: str) -> list[tuple[str, str]]:
@@ -148,3 +162,33 @@ def test_spans_inside_never_fails_and_stays_inside_the_text(before, after):
         for at, end, held, value in spans_inside(compile_template(template), text):
             assert 0 < at < end <= len(text) and held >= 20
             assert value == -1 or at < value <= len(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "message", "entry"),
+    [
+        # the writer quoted up to the closing bracket after a value, which ends the template's
+        # first sentence (`(status: <code>). Check ...`), then went on
+        (
+            "After a restart, Worker 2 exited while loading (status: -11) appears in the log.",
+            "Worker 2 exited while loading (status: -11)",
+            "x",
+        ),
+        # up to a sentence's stop, the space after it shared with the template's next sentence
+        (
+            "Since 1.2, Model kinds ['Glm4'] are not served by this build. shows up at start.",
+            "Model kinds ['Glm4'] are not served by this build.",
+            "u",
+        ),
+    ],
+)
+def test_a_message_quoted_up_to_its_first_sentence_end_inside_a_sentence(text, message, entry):
+    assert _answers(text) == [(message, entry)]
+
+
+def test_a_closing_bracket_the_text_does_not_hold_after_the_value_ends_no_reading():
+    exited = compile_template(EXITED.template)
+    # the value runs on with no closing bracket: the writer's words, not the message's end
+    assert spans_inside(exited, "so Worker 2 exited while loading (status: -11 and more") == []
+    (span,) = spans_inside(exited, "so Worker 2 exited while loading (status: -11) and more")
+    assert span[:2] == (3, len("so Worker 2 exited while loading (status: -11)"))

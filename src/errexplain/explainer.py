@@ -3250,6 +3250,7 @@ def _best_reading(
     best: _Reading | None = None
     first: Ranking | None = None
     loose: list[tuple[str, Hit]] = []
+    line = cands[0] if cands else ""
     for group in (cands, heads):
         known: list[_Reading] = []
         wrappers: list[_Reading] = []  # exact matches not known well alone (long values)
@@ -3265,12 +3266,16 @@ def _best_reading(
                 printed.get(msg) == "quoted" and hit is not None and hit.kind == "exact"
             )
             if (
-                msg == group[0]
+                (msg == group[0] or msg in line)
                 and hit is not None
                 and hit.kind == "exact"
                 and not _known_well(hit, msg, coverage, whole)
             ):
-                wrappers.append((hit.raw, msg, ranking, True))  # the line itself, as printed
+                # the line itself as printed, or a part of it after a word that introduces a
+                # message (`I get Ignore import error when loading <m>: <e> and then ...`), not
+                # the line joined with the next: a wrapper once its value is the best reading
+                # (:func:`_explained`)
+                wrappers.append((hit.raw, msg, ranking, True))
             if hit is not None and hit.kind == "exact" and not whole:
                 loose.append((msg, hit))  # (read again cut, when nothing else is known)
             if hit is not None and (
@@ -3486,7 +3491,8 @@ def _wrapping(
         if reading[1] == inner or hit.kind != "exact":
             continue
         if _cut_in_value(hit, reading[1], inner) and wrapper_head(hit.template):
-            if not _gives_way(hit, inner_hit, inner):
+            # (judged on the value: the inner reading's extra words are the writer's)
+            if not _gives_way(hit, inner_hit, hit.values[-1][1]):
                 return reading
             continue
         if inner not in reading[1]:
@@ -3545,7 +3551,16 @@ def _gives_way(wrapper: Hit, inner: Hit, text: str) -> bool:
         return False
     if inner.kind != "exact":  # (a message cut by its paster: its long literal start)
         return inner.raw >= FUZZY_CUTOFF and cut_literal(inner.template, text) >= CUT_KNOWN
-    return literal >= BARE_MIN_CHARS and literal >= 0.5 * len(text)
+    return literal >= BARE_MIN_CHARS and literal >= 0.5 * len(_own_words(inner, text))
+
+
+def _own_words(hit: Hit, text: str) -> str:
+    """`text` matched exactly by `hit`, up to the first clause break inside its last value
+    when it ends in that value (`Unsupported tool_call_parser: None` of `... None and then
+    the server dies.`): the writer's sentence that goes on is no part of the message."""
+    value = hit.values[-1][1] if hit.values else ""
+    at = _value_break(value) if value and text.endswith(value) else -1
+    return text[: len(text) - len(value) + at].rstrip() if at > 0 else text
 
 
 _OPENERS = "\"'`(\u201c\u2018\u300c"  # quotes, backtick, parenthesis; curly and CJK quotes

@@ -458,6 +458,8 @@ def _shared(text: str, at: int, chunk: str, before_value: bool) -> int:
         n += 1
     if n == len(chunk) or n == len(chunk.rstrip(".!")) or _sentence_end(chunk, n):
         return n
+    if n > 1 and chunk[n - 2 : n] in (". ", "! ", "? "):
+        return n - 1  # (the sentence's stop and the space after it, then the writer's words)
     if (
         before_value
         and n
@@ -512,6 +514,8 @@ def _after_value(text: str, pos: int, chunk: str, last: bool, gap: int | bool) -
         found = text.find(chunk, pos)  # (`<value>.`: the stop, or the writer's sentence)
         return (found + len(chunk) if found >= 0 else len(text)), -1
     found = text.find(chunk[:KEY_CHARS], pos + 1 if chunk[0].isalnum() else pos)
+    if found < 0 and (closed := _closed_value(text, pos, chunk, gap)) > 0:
+        return closed, len(chunk) - len(chunk.lstrip(_CLOSERS_AFTER_VALUE))
     if found < 0 and _sentence_end(chunk, 0):
         # the writer quoted up to the value that ends the message's first sentence, then went
         # on: a value of one thing
@@ -521,6 +525,23 @@ def _after_value(text: str, pos: int, chunk: str, last: bool, gap: int | bool) -
         return -1, -1
     n = _shared(text, found, chunk, not last)
     return (found + n if n >= 0 else -1), n
+
+
+_CLOSERS_AFTER_VALUE = ")]}'\"`"
+
+
+def _closed_value(text: str, pos: int, chunk: str, gap: int | bool) -> int:
+    """Where the text stands after a value of one thing starting at `pos` and the closing
+    brackets or quotes that open `chunk` when a sentence of the template ends right after them
+    (`... (exit code: <code>). If ...` of `... (exit code: -11) appears in the log`): the
+    writer quoted the message up to the value's closing bracket, then went on; -1 when not."""
+    k = len(chunk) - len(chunk.lstrip(_CLOSERS_AFTER_VALUE))
+    if not k or not _sentence_end(chunk, k):
+        return -1
+    end = one_value(text, pos)
+    if end <= pos or (gap and end - pos > gap) or not text[:end].endswith(chunk[:k]):
+        return -1
+    return end
 
 
 def _stopped(text: str, end: int) -> int:
