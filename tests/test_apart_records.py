@@ -78,3 +78,48 @@ def test_records_in_the_tracebacks_own_block_follow_the_beside_rules():
     block = CLIENT[:-4] + filler + "[2026-01-29 13:12:59] Request 7f3a rejected: the widget "
     text = block + "queue of 64 slots is full\n```\n"
     assert "a" * 16 not in _answers(text)
+
+
+FETCH = replace(
+    lettered_entry("c", "Error fetching the prefill peer's info from its bootstrap: <e>", "error"),
+    kind="log",
+)
+ANNOUNCE = replace(
+    lettered_entry("d", "Widget scheduler hit an exception while serving: <tb>", "error"),
+    kind="log",
+)
+SHORT = lettered_entry("e", "invalid value: <got>, expected <want>")
+LINES_VIEW = MemoryCatalog([FAILED, DEFAULT, FETCH, ANNOUNCE, SHORT])
+
+
+def _line_answers(text: str) -> list[str]:
+    return [x.error.message for x in explain_text(text, LINES_VIEW)]
+
+
+def test_a_bare_error_line_in_a_block_of_its_own_is_explained_beside_the_traceback():
+    """A server's output pasted without log prefixes beside the client's traceback: with no
+    record in the block, its lines are read as in a paste with no exception line."""
+    server = (
+        "```\nError fetching the prefill peer's info from its bootstrap:\n"
+        "HTTPConnectionPool(host='10.0.0.5', port=8998): Connection refused\n```\n"
+    )
+    for text in (f"Client:\n{CLIENT}\nDecode log:\n{server}", f"Decode:\n{server}\n{CLIENT}"):
+        exps = explain_text(text, LINES_VIEW)
+        assert [x.matches[0].entry.id for x in exps if x.matches] == ["c" * 16]
+        assert len(exps) == 2  # and the client's HTTPStatusError
+
+
+def test_bare_lines_apart_that_only_look_like_errors_are_not_read():
+    """The higher bar of a block's bare lines: a message announcing a traceback, the raise of
+    a message in source code and a short template that reads anything stay out."""
+    announced = (
+        "```\nWidget scheduler hit an exception while serving:\nTraceback (most recent call "
+        'last):\n  File "w.py", line 3, in serve\n    step()\n```\n'
+    )
+    source = (
+        "```python\nif not ok:\n    raise RuntimeError(\"Error fetching the prefill peer's "
+        'info from its bootstrap: " + str(e))\n```\n'
+    )
+    short = "```\nparse failed: invalid value: unit variant, expected newtype variant\n```\n"
+    for block in (announced, source, short):
+        assert len(_line_answers(f"{CLIENT}\n{block}")) == 1, block

@@ -1541,8 +1541,9 @@ def _apart_records(
     release: Mapping[str, str] | None,
 ) -> list[Explanation]:
     """The log records of the fenced blocks that hold none of the paste's errors, read as in a
-    paste with no exception line (a record's whole message known well), each entry not already
-    given, not a quiet warning (one that says no failure in its words) nor the aftermath a
+    paste with no exception line (a record's whole message known well), else, when none is,
+    the blocks' other lines on a higher bar (:func:`_apart_lines`); each entry and message not
+    already given, not a quiet warning (one that says no failure in its words) nor the aftermath a
     traceback leaves (a child's sigquit, `Killed`: the parser's noise): a server's log pasted
     apart from a client's traceback shows the server's error. Nothing when the paste has fewer
     than two fenced blocks."""
@@ -1562,14 +1563,80 @@ def _apart_records(
         return []
     apart = "\n".join(ln if no in keep else "" for no, ln in enumerate(lines, 1))
     given = {x.matches[0].entry.id for x in out if x.matches}
+    said = {x.error.message.strip() for x in out}
+    found = list(bare_messages(apart, view, release=release, records_only=True))
     return [
         x
-        for x in bare_messages(apart, view, release=release, records_only=True)
+        for x in found or _apart_lines(apart, view, release, lines)
         if x.matches
         and x.matches[0].entry.id not in given
+        and x.error.message.strip() not in said
         and not _quiet(x)
         and not NOISE.match(x.error.message)
     ]
+
+
+def _apart_lines(
+    apart: str, view: CatalogView, release: Mapping[str, str] | None, lines: Sequence[str]
+) -> list[Explanation]:
+    """The messages of a block apart that has no log record known well, read as in a paste
+    with no exception line (a server's output pasted bare beside a client's traceback: `Error
+    fetching prefill server info from bootstrap:`, then the reason on the next line), on a
+    higher bar than a record's: matched at BARE_SCORE or more (a fragment read by its literal
+    run alone, a `pip install ...` command inside a long help text, is not enough) by a
+    template of APART_LITERAL literal characters or more (a short template with values,
+    `invalid type: <a>, expected <b>`, reads another program's errors too), not a message
+    announcing a traceback (`Scheduler hit an exception:`: the traceback's error is the one),
+    and not on a line of source code (`raise RuntimeError("...")`: the paster showing where it
+    is raised)."""
+    out = []
+    for x in bare_messages(apart, view, release=release):
+        top = x.matches[0] if x.matches else None
+        no = x.error.line_no
+        if (
+            top is None
+            or top.score < BARE_SCORE
+            or _literal_chars(top.entry.template) < APART_LITERAL
+            or _announces_traceback(x.error.message, lines, no)
+            or _in_code(x.error.message, lines, no)
+        ):
+            continue
+        out.append(x)
+    return out
+
+
+def _announces_traceback(message: str, lines: Sequence[str], no: int) -> bool:
+    """Whether a message read on line `no` announces a traceback (`Scheduler hit an
+    exception:`, then `Traceback (most recent call last):` or its frames): the traceback's
+    error is the one to explain. A message that ends with a colon before its reason on the next
+    line (`Error fetching prefill server info from bootstrap:`) announces none."""
+    if not _announces(message.rstrip()) and _TRACEBACK_LEAD not in message:
+        return False
+    after = next((ln.strip() for ln in lines[no:] if ln.strip()), "")
+    return _TRACEBACK_LEAD in message or after.startswith((_TRACEBACK_LEAD, 'File "'))
+
+
+_TRACEBACK_LEAD = "Traceback (most recent call last)"
+
+
+def _in_code(message: str, lines: Sequence[str], no: int) -> bool:
+    """Whether the message read from line `no` (joined with the next ones, when short) stands
+    on a line of source code that raises, logs or prints it (:data:`_CODE_LINE`)."""
+    start = message[:BARE_MIN_CHARS]
+    return any(start in ln and _CODE_LINE.search(ln) for ln in lines[max(no - 1, 0) : no + 2])
+
+
+_CODE_LINE = compile_regex(
+    r"\braise\s+[\w.]+\(|\b(?:logger|logging|log)\.(?:error|warning|warn|exception|critical|info"
+    r"|debug)\(|\bwarnings\.warn\(|\bprint\("
+)
+"""A line of Python source that raises, logs or prints a message (a block of source code
+pasted to show where an error is raised)."""
+
+
+APART_LITERAL = 30
+"""Least literal characters of the template of a message read from a block apart whose lines
+are no log records (:func:`_apart_lines`)."""
 
 
 def _announced_only(x: Explanation) -> bool:
