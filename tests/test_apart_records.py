@@ -123,3 +123,17 @@ def test_bare_lines_apart_that_only_look_like_errors_are_not_read():
     short = "```\nparse failed: invalid value: unit variant, expected newtype variant\n```\n"
     for block in (announced, source, short):
         assert len(_line_answers(f"{CLIENT}\n{block}")) == 1, block
+
+
+def test_only_the_last_lines_of_a_long_block_apart_are_read():
+    """A long output pasted bare beside a traceback costs a bounded number of lookups: its
+    last APART_LINES lines, where a program's output ends with its error."""
+    from errexplain.explainer import APART_LINES
+
+    error = "Error fetching the prefill peer's info from its bootstrap: connection refused"
+    filler = [f"step {i} of the build finished" for i in range(APART_LINES + 5)]
+    late = "```\n" + "\n".join([*filler, error]) + "\n```\n"
+    early = "```\n" + "\n".join([error, *filler]) + "\n```\n"
+    # (the block before the traceback: a line right after one is read as beside it)
+    assert error in _line_answers(f"{late}\n{CLIENT}")
+    assert error not in _line_answers(f"{early}\n{CLIENT}")
