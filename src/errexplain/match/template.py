@@ -514,8 +514,8 @@ def _after_value(text: str, pos: int, chunk: str, last: bool, gap: int | bool) -
         found = text.find(chunk, pos)  # (`<value>.`: the stop, or the writer's sentence)
         return (found + len(chunk) if found >= 0 else len(text)), -1
     found = text.find(chunk[:KEY_CHARS], pos + 1 if chunk[0].isalnum() else pos)
-    if found < 0 and (closed := _closed_value(text, pos, chunk, gap)) > 0:
-        return closed, len(chunk) - len(chunk.lstrip(_CLOSERS_AFTER_VALUE))
+    if found < 0 and (closed := _closed_value(text, pos, chunk, gap))[0] > 0:
+        return closed
     if found < 0 and _sentence_end(chunk, 0):
         # the writer quoted up to the value that ends the message's first sentence, then went
         # on: a value of one thing
@@ -530,18 +530,19 @@ def _after_value(text: str, pos: int, chunk: str, last: bool, gap: int | bool) -
 _CLOSERS_AFTER_VALUE = ")]}'\"`"
 
 
-def _closed_value(text: str, pos: int, chunk: str, gap: int | bool) -> int:
-    """Where the text stands after a value of one thing starting at `pos` and the closing
-    brackets or quotes that open `chunk` when a sentence of the template ends right after them
-    (`... (exit code: <code>). If ...` of `... (exit code: -11) appears in the log`): the
-    writer quoted the message up to the value's closing bracket, then went on; -1 when not."""
+def _closed_value(text: str, pos: int, chunk: str, gap: int | bool) -> tuple[int, int]:
+    """(where the text stands, characters of `chunk` it holds) after a value of one thing
+    starting at `pos` and the closing brackets or quotes that open `chunk`, when a sentence of
+    the template ends right after them (`... (exit code: <code>). If ...` of `... (exit code:
+    -11) appears in the log`): the writer quoted the message up to the value's closing
+    bracket, then went on; (-1, -1) when not."""
     k = len(chunk) - len(chunk.lstrip(_CLOSERS_AFTER_VALUE))
     if not k or not _sentence_end(chunk, k):
-        return -1
+        return -1, -1
     end = one_value(text, pos)
     if end <= pos or (gap and end - pos > gap) or not text[:end].endswith(chunk[:k]):
-        return -1
-    return end
+        return -1, -1
+    return end, k
 
 
 def _stopped(text: str, end: int) -> int:
