@@ -3631,11 +3631,13 @@ def _gives_way(wrapper: Hit, inner: Hit, text: str) -> bool:
 
 
 def _own_words(hit: Hit, text: str) -> str:
-    """`text` matched exactly by `hit`, up to the first clause break inside its last value
-    when it ends in that value (`Unsupported tool_call_parser: None` of `... None and then
-    the server dies.`): the writer's sentence that goes on is no part of the message."""
+    """`text` matched exactly by `hit`, up to the first break of a writer's clause inside its
+    last value when it ends in that value (`Unsupported tool_call_parser: None` of `... None
+    and then the server dies.`): the writer's sentence that goes on is no part of the message.
+    Not at a comma or an aside (:data:`_CLAUSE_BREAK`): a caught error's own text has them
+    (`... data ImageData(url=...): ('Connection aborted.', ...)`)."""
     value = hit.values[-1][1] if hit.values else ""
-    at = _value_break(value) if value and text.endswith(value) else -1
+    at = _value_break(value, _CLAUSE_BREAK) if value and text.endswith(value) else -1
     return text[: len(text) - len(value) + at].rstrip() if at > 0 else text
 
 
