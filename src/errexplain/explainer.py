@@ -1617,10 +1617,12 @@ def _announces_traceback(message: str, lines: Sequence[str], no: int) -> bool:
     exception:`, then `Traceback (most recent call last):` or its frames): the traceback's
     error is the one to explain. A message that ends with a colon before its reason on the next
     line (`Error fetching prefill server info from bootstrap:`) announces none."""
-    if not _announces(message.rstrip()) and _TRACEBACK_LEAD not in message:
+    if _TRACEBACK_LEAD in message:
+        return True
+    if not _announces(message.rstrip()):
         return False
     after = next((ln.strip() for ln in lines[no:] if ln.strip()), "")
-    return _TRACEBACK_LEAD in message or after.startswith((_TRACEBACK_LEAD, 'File "'))
+    return after.startswith((_TRACEBACK_LEAD, 'File "'))
 
 
 _TRACEBACK_LEAD = "Traceback (most recent call last)"
@@ -1913,7 +1915,7 @@ def _logged_beside(
         and ln.no not in taken_lines
         and indent(ln.text) <= base  # (a traceback's frames and code, indented under it)
         and len(st := ln.text.strip()) >= BARE_MIN_CHARS
-        and "Traceback (most recent call last)" not in st
+        and _TRACEBACK_LEAD not in st
         and not (_announces(st) and _followed(cleaned, i))
         and not structural(st)
         and not (aftermath and NOISE.match(st))
@@ -3636,9 +3638,18 @@ def _own_words(hit: Hit, text: str) -> str:
     and then the server dies.`): the writer's sentence that goes on is no part of the message.
     Not at a comma or an aside (:data:`_CLAUSE_BREAK`): a caught error's own text has them
     (`... data ImageData(url=...): ('Connection aborted.', ...)`)."""
+    return _cut_in_last_value(hit, text, _CLAUSE_BREAK) or text
+
+
+def _cut_in_last_value(hit: Hit, text: str, breaking: Pattern[str] | None = None) -> str | None:
+    """`text`, which ends in the hit's last value, up to the first break inside that value
+    (:func:`_value_break`, `breaking`: other breaks); None when it does not end so or the
+    value has no break."""
     value = hit.values[-1][1] if hit.values else ""
-    at = _value_break(value, _CLAUSE_BREAK) if value and text.endswith(value) else -1
-    return text[: len(text) - len(value) + at].rstrip() if at > 0 else text
+    if not value or not text.endswith(value):
+        return None
+    at = _value_break(value, breaking)
+    return text[: len(text) - len(value) + at].rstrip() if at > 0 else None
 
 
 _OPENERS = "\"'`(\u201c\u2018\u300c"  # quotes, backtick, parenthesis; curly and CJK quotes
@@ -3777,15 +3788,9 @@ def _trimmed(view: CatalogView, msg: str, hit: Hit, coverage: float) -> _Reading
     exits`, `[Bug] <message> when serving X`): an exact match whose last placeholder took
     the prose to the line's end, not known well for it, read again up to the first clause
     break inside that value; kept when the same template then is known well."""
-    if not hit.values:
+    cut = _cut_in_last_value(hit, msg)
+    if cut is None:
         return None
-    value = hit.values[-1][1]
-    if not value or not msg.endswith(value):
-        return None
-    at = _value_break(value)
-    if at <= 0:
-        return None
-    cut = msg[: len(msg) - len(value) + at].rstrip()
     ranking = rank(view, cut)
     again = ranking.hits[0] if ranking.hits else None
     if again is None or again.kind != "exact" or again.pos != hit.pos:
