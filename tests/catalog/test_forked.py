@@ -9,6 +9,7 @@ import time
 
 import pytest
 
+from errexplain.catalog import forked
 from errexplain.catalog.forked import Forked
 from errexplain.errors import CatalogError
 
@@ -96,3 +97,56 @@ def test_an_interrupt_while_waiting_stops_the_children():
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, old)
     assert not any(_alive(pid) for pid in pids)
+    assert not _sigint_blocked()
+
+
+def _sigint_blocked() -> bool:
+    return signal.SIGINT in signal.pthread_sigmask(signal.SIG_BLOCK, ())
+
+
+needs_masks = pytest.mark.skipif(
+    not hasattr(signal, "pthread_sigmask"), reason="no signal masks here"
+)
+
+
+@needs_masks
+@pytest.mark.parametrize("when", ["forking", "putting the mask back"])
+def test_an_interrupt_never_leaves_ctrl_c_blocked(monkeypatch, when):
+    """SIGINT is blocked while the children are forked; a signal handler's exception raised
+    while forking, or just before the mask is put back (a call interrupted on entry), must not
+    leave it blocked: every command started later would inherit that and never see Ctrl-C."""
+    real_set = forked._set_ctrl_c_blocked
+    real_fork = Forked._fork
+    raised = []
+
+    def interrupted_set(blocked):
+        if blocked is False and when == "putting the mask back" and not raised:
+            raised.append(blocked)
+            raise KeyboardInterrupt
+        real_set(blocked)
+
+    made = []
+
+    def interrupted_fork(self, count, work):
+        real_fork(self, 1, work)
+        made.extend(_children(self))
+        assert _sigint_blocked()  # the children are forked with it blocked
+        if when == "forking":
+            raise KeyboardInterrupt
+        real_fork(self, count - 1, work)
+        made[:] = _children(self)
+
+    def slow(k: int):
+        time.sleep(30)
+        yield k
+
+    monkeypatch.setattr(forked, "_set_ctrl_c_blocked", interrupted_set)
+    monkeypatch.setattr(Forked, "_fork", interrupted_fork)
+    assert not _sigint_blocked()
+    children = None
+    with pytest.raises(KeyboardInterrupt):
+        children = Forked(2, slow)
+    assert not _sigint_blocked()
+    assert children is None
+    assert len(made) == (1 if when == "forking" else 2)
+    assert not any(_alive(pid) for pid in made)  # stopped and reaped

@@ -24,25 +24,22 @@ _HEAD = struct.Struct("<?Q")  # (an error?, payload length)
 _CHUNK = 1 << 20
 
 
-class children_ignore_ctrl_c:  # used like a function: `with children_ignore_ctrl_c(): fork`
-    """Processes forked inside this block are born with SIGINT blocked, and unblock it only
-    once quiet_worker has set it to be ignored: a Ctrl-C that reaches the process group between
-    a fork and the worker's own set-up would otherwise print the worker's KeyboardInterrupt
-    traceback. The parent blocks it too while forking and unblocks it on leaving, so a Ctrl-C
-    pressed meanwhile is delivered then, not lost."""
+def _ctrl_c_blocked() -> bool | None:
+    """Whether SIGINT is blocked in this thread (None where signal masks do not exist)."""
+    import signal
 
-    def __enter__(self) -> None:
-        import signal
+    if not hasattr(signal, "pthread_sigmask"):
+        return None
+    return signal.SIGINT in signal.pthread_sigmask(signal.SIG_BLOCK, ())
 
-        self._blocked = hasattr(signal, "pthread_sigmask")
-        if self._blocked:
-            signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
 
-    def __exit__(self, *exc: object) -> None:
-        import signal
+def _set_ctrl_c_blocked(blocked: bool | None) -> None:
+    """Block or unblock SIGINT in this thread (nothing for None)."""
+    import signal
 
-        if self._blocked:
-            signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    if blocked is not None:
+        how = signal.SIG_BLOCK if blocked else signal.SIG_UNBLOCK
+        signal.pthread_sigmask(how, {signal.SIGINT})
 
 
 def quiet_worker() -> None:
@@ -52,7 +49,7 @@ def quiet_worker() -> None:
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    if hasattr(signal, "pthread_sigmask"):  # born blocked (children_ignore_ctrl_c); now ignored
+    if hasattr(signal, "pthread_sigmask"):  # born blocked (Forked); now ignored
         signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
 
@@ -73,20 +70,45 @@ class Forked:
         self._pids: dict[int, int] = {}  # read end -> child pid
         self._child: dict[int, int] = {}  # read end -> child number
         self._reaped: set[int] = set()
+        # The children are born with SIGINT blocked, and unblock it only once quiet_worker has
+        # set it to be ignored: a Ctrl-C that reaches the process group between a fork and the
+        # worker's own set-up would otherwise print the worker's KeyboardInterrupt traceback.
+        before = _ctrl_c_blocked()
         try:
-            with children_ignore_ctrl_c():
-                for k in range(count):
-                    read_end, write_end = os.pipe()
-                    pid = os.fork()
-                    if pid == 0:  # the child: never returns
-                        os.close(read_end)
-                        _serve(write_end, work, k)
-                    os.close(write_end)
-                    self._pids[read_end] = pid
-                    self._child[read_end] = k
+            try:
+                _set_ctrl_c_blocked(None if before is None else True)
+                self._fork(count, work)
+            finally:
+                # Put the mask back, and again when a signal handler (a timer's) raised before
+                # it was: SIGINT left blocked here is inherited by every command started later
+                # (`errexplain run`'s), which then never sees Ctrl-C. A call can be interrupted
+                # on entry, so the retry is here, not in a helper. Unblocking delivers a Ctrl-C
+                # pressed meanwhile, as its KeyboardInterrupt, which stops the children below.
+                raised: BaseException | None = None
+                while True:
+                    try:
+                        _set_ctrl_c_blocked(before)
+                    except BaseException as exc:
+                        raised = raised or exc
+                        if before is not None and _ctrl_c_blocked() != before:
+                            continue
+                    break
+                if raised is not None:
+                    raise raised
         except BaseException:
             self.close()
             raise
+
+    def _fork(self, count: int, work: Callable[[int], Iterable[Any]]) -> None:
+        for k in range(count):
+            read_end, write_end = os.pipe()
+            pid = os.fork()
+            if pid == 0:  # the child: never returns
+                os.close(read_end)
+                _serve(write_end, work, k)
+            os.close(write_end)
+            self._pids[read_end] = pid
+            self._child[read_end] = k
 
     def __enter__(self) -> Forked:
         return self
