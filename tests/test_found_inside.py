@@ -68,7 +68,31 @@ UNSUPPORTED = demo_entry(
     "Model kinds <kinds> are not served by this build. Served kinds: <served>",
     "demo/registry.py:60",
 )
-VIEW = MemoryCatalog([POOL, CAPTURE, RENAMED, WRAPPER, INNER, DIED, EXITED, UNSUPPORTED])
+CACHED = demo_entry(
+    "k",
+    "ValueError",
+    "raise",
+    "Cached weights leave no room on the device for the page table under --budget=<b>. Raise "
+    "--budget above <s>.",
+    "demo/pages.py:70",
+)
+SLOTS = demo_entry(
+    "s",
+    "AssertionError",
+    "raise",
+    "Ran out of page slots for the speculative tree buffer, try a larger --tree-budget.",
+    "demo/tree.py:14",
+)
+FLAG = demo_entry(
+    "f",
+    "ValueError",
+    "raise",
+    "--enable-experimental-prefix-sharing-cache is incompatible with sliding window models",
+    "demo/args.py:301",
+)
+VIEW = MemoryCatalog(
+    [POOL, CAPTURE, RENAMED, WRAPPER, INNER, DIED, EXITED, UNSUPPORTED, CACHED, SLOTS, FLAG]
+)
 
 
 def _answers(text: str) -> list[tuple[str, str]]:
@@ -192,3 +216,41 @@ def test_a_closing_bracket_the_text_does_not_hold_after_the_value_ends_no_readin
     assert spans_inside(exited, "so Worker 2 exited while loading (status: -11 and more") == []
     (span,) = spans_inside(exited, "so Worker 2 exited while loading (status: -11) and more")
     assert span[:2] == (3, len("so Worker 2 exited while loading (status: -11)"))
+
+
+@pytest.mark.parametrize(
+    ("text", "message", "entry"),
+    [
+        # a long start of a message quoted up to a word, then the writer's sentence goes on
+        (
+            "Since the last update Cached weights leave no room on the device for the page table "
+            "shows at every start.",
+            "Cached weights leave no room on the device for the page table",
+            "k",
+        ),
+        # up to a comma of the message (not a clause end the template marks)
+        (
+            "After upgrading, Ran out of page slots for the speculative tree buffer appears in "
+            "the log and the server exits.",
+            "Ran out of page slots for the speculative tree buffer",
+            "s",
+        ),
+    ],
+)
+def test_a_long_start_of_a_message_cut_at_a_word_inside_a_sentence(text, message, entry):
+    assert _answers(text) == [(message, entry)]
+
+
+def test_a_short_start_or_a_long_name_alone_is_no_cut_message():
+    # fewer than CUT_INSIDE characters shared before the writer's words part from the template
+    assert _answers("We found that Ran out of page slots for the cache happens twice a day.") == []
+    # a long name is one word: the writer names a flag, not the message about it
+    text = "It rejects --enable-experimental-prefix-sharing-cache under eagle, so we skip it."
+    assert _answers(text) == []
+    flag = compile_template(FLAG.template)
+    assert spans_inside(flag, text) == []
+    cached = compile_template(CACHED.template)
+    line = "so Cached weights leave no room on the device for the page table at all"
+    ((at, end, held, value),) = spans_inside(cached, line)
+    assert line[at:end] == "Cached weights leave no room on the device for the page table"
+    assert held == end - at and value == -1

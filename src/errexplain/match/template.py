@@ -449,9 +449,10 @@ def _shared(text: str, at: int, chunk: str, before_value: bool) -> int:
     then went on in their own words), or, in a chunk that leads into a value
     (`before_value`), up to a word's end that leaves only the value's few lead-in words
     (`Capture cuda graph failed` of `Capture cuda graph failed: <e>`, `... MambaRadixCache v1`
-    of `..., got <n>`) where the writer's sentence goes on; -1 when the two part elsewhere (the
-    writer's words about the error, `... is incompatible with Mixed chunk, radix cache, and
-    cuda graphs, so`, not a message)."""
+    of `..., got <n>`) where the writer's sentence goes on, or up to the last word end both
+    share after a long start (:func:`_word_cut`); -1 when the two part elsewhere (the writer's
+    own words about the error, `We think the worker pool exhausted its memory`, not a
+    message)."""
     n = 0
     limit = min(len(chunk), len(text) - at)
     while n < limit and text[at + n] == chunk[n]:
@@ -469,7 +470,32 @@ def _shared(text: str, at: int, chunk: str, before_value: bool) -> int:
         and len(_LEAD_WORDS.findall(chunk[n:])) <= LEAD_IN_WORDS
     ):
         return n
+    return _word_cut(text, at, chunk, n)
+
+
+def _word_cut(text: str, at: int, chunk: str, n: int) -> int:
+    """Where, at or before `n`, both `text` (from `at`) and `chunk` end a word, when the two
+    agree up to there on CUT_INSIDE characters or more in CUT_WORDS words or more (the writer
+    quoted a long start of the message up to a word, then went on: `Loaded weights leave no
+    GPU memory for the KV cache` of `... KV cache under --mem-fraction-static=<f>. Raise ...`;
+    not a long name alone, `--disaggregation-decode-enable-radix-cache` of `<flag> is
+    incompatible with ...`); -1 otherwise."""
+    while n >= CUT_INSIDE:
+        if (
+            chunk[n - 1].isalnum()
+            and not chunk[n].isalnum()
+            and not text[at + n : at + n + 1].isalnum()
+        ):
+            return n if len(chunk[:n].split()) >= CUT_WORDS else -1
+        n -= 1
     return -1
+
+
+CUT_INSIDE = 40
+"""Fewest characters of a template's literal text a writer's sentence must repeat, word for
+word, for a message cut there to be read inside the sentence (the cut message is then known
+well by the same measure, `explainer.CUT_KNOWN`), and fewest words."""
+CUT_WORDS = 5
 
 
 LEAD_IN_WORDS = 2
