@@ -734,9 +734,13 @@ def test_a_whole_line_that_opens_with_a_long_literal_head_is_the_message():
     (exp,) = explain_text(text, view)
     assert exp.matches[0].entry.id == "h" * 16
     # in the middle of a sentence the literal text must still cover half of what is read,
-    # unless the words before it introduce it and its last value is the error it caught
+    # unless the words before it introduce it, or its head is a failure's label (four words
+    # or more, then a colon), and its last value is the error it caught
     prose = "the line Fail to set RLIMIT_STACK: current limit exceeds maximum limit came twice\n"
-    assert explain_text(prose, view) == ()
+    assert explain_text(prose, view)[0].matches[0].entry.id == "h" * 16
+    short = _view(_entry("j", "warning", "Resource limit unchanged: <e>", "utils.py", 26, "log"))
+    prose = "the line Resource limit unchanged: current limit exceeds maximum came twice\n"
+    assert explain_text(prose, short) == ()
     said = "we saw Fail to set RLIMIT_STACK: current limit exceeds maximum limit\n"
     assert explain_text(said, view)[0].matches[0].entry.id == "h" * 16
 
@@ -1043,3 +1047,21 @@ def test_a_short_start_of_a_message_whose_file_the_paste_names_is_a_probable_ans
         assert "hybrid_mtp.py" in top.reasons[-1]
     else:
         assert top is None or top.entry.id != "q" * 16
+
+
+def test_a_message_read_from_a_joined_line_is_reported_on_its_own_line(bundled_index):
+    """A record that ends unfinished (a signature cut after `-> None`, relayed by a library's
+    tag without a stamp) is read joined to the next line: a catalogued message found in the
+    joined part is the next record's, reported there, not on the line before it."""
+    sig = "register(fa: int | typing.SupportsIndex, t: torch.Tensor, h: List[torch.Tensor]) -> None"
+    text = (
+        f"[2026-03-01 09:00:01 TP5] type hints mismatch, override to --> {sig}\n"
+        f"[aiter] type hints mismatch, override to --> {sig}\n"
+        f"[2026-03-01 09:00:01 TP6] type hints mismatch, override to --> {sig}\n"
+        "[2026-03-01 09:00:01 TP0] Failed to initialize QuickAllReduce: name 'amdsmi_init' is "
+        "not defined\n"
+    )
+    found = [x for x in explain_text(text, bundled_index) if x.matches]
+    assert [(x.error.line_no, x.error.message) for x in found] == [
+        (4, "Failed to initialize QuickAllReduce: name 'amdsmi_init' is not defined")
+    ]

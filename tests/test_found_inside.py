@@ -90,8 +90,9 @@ FLAG = demo_entry(
     "--enable-experimental-prefix-sharing-cache is incompatible with sliding window models",
     "demo/args.py:301",
 )
+PROBE = demo_entry("h", "warning", "log", "Probe check failed: <e>", "demo/health.py:8")
 VIEW = MemoryCatalog(
-    [POOL, CAPTURE, RENAMED, WRAPPER, INNER, DIED, EXITED, UNSUPPORTED, CACHED, SLOTS, FLAG]
+    [POOL, CAPTURE, RENAMED, WRAPPER, INNER, DIED, EXITED, UNSUPPORTED, CACHED, SLOTS, FLAG, PROBE]
 )
 
 
@@ -254,3 +255,32 @@ def test_a_short_start_or_a_long_name_alone_is_no_cut_message():
     ((at, end, held, value),) = spans_inside(cached, line)
     assert line[at:end] == "Cached weights leave no room on the device for the page table"
     assert held == end - at and value == -1
+
+
+def test_a_failure_label_and_the_error_it_carries_are_read_mid_sentence():
+    # the label's colon says the writer quotes the message; the caught error's text, however
+    # long, runs to the line's end (its extent is not known)
+    text = (
+        "On two nodes Graph capture failed in the decode runner: CUDA error: out of memory at "
+        "/opt/build/cuda_graph_runner.cu:311 every time we start."
+    )
+    ((message, entry),) = _answers(text)
+    assert entry == "c" and message == text[len("On two nodes ") :]
+
+
+def test_a_short_label_mid_sentence_is_not_taken_for_the_message():
+    # `Probe check failed:` (three words) is said by many programs; unintroduced, it is no
+    # catalogued message inside another program's log line
+    text = "In the router log Probe check failed: HTTP 503 for url http://10.0.0.2/health twice."
+    assert _answers(text) == []
+
+
+def test_a_label_is_read_on_its_own_line_not_in_the_line_before_it():
+    # a record that ends unfinished is read joined to the next line; the label found in the
+    # joined part is the next line's message, on that line
+    text = (
+        "[2026-01-02 10:00:00 TP1] hint mismatch, override to --> f(a: int, b: int) -> None\n"
+        "[2026-01-02 10:00:00 TP0] Graph capture failed in the decode runner: boom at step 3\n"
+    )
+    found = explain_text(text, VIEW)
+    assert [(x.error.line_no, x.matches[0].entry.id[0]) for x in found] == [(2, "c")]

@@ -208,9 +208,13 @@ def _relative_package(frame: Frame) -> str | None:
     return first
 
 
-_PREFIX_FILE = compile_regex(r"(?<![\w./-])([A-Za-z_][\w-]*\.py):(\d+)\b")
-"""A file and line a log line's prefix names as the code that logged it (vLLM's `ERROR 10-10
-01:26:34 [multiproc_executor.py:420] `, a `%(filename)s:%(lineno)d` format)."""
+_PREFIX_FILE = compile_regex(r"(?<![\w./-])([A-Za-z_][\w-]*\.py):(\d+)\]")
+"""A file and line a log line's prefix names as the code that logged it, closed by a bracket
+(vLLM's `ERROR 10-10 01:26:34 [multiproc_executor.py:420] `, its older `... weight_utils.py:243]
+`). Not the `LEVEL file.py:123: ` that a root logger's format puts after sglang's own stamp
+(`[2026-03-16 10:16:49] WARNING server_args.py:890: `): that names sglang's code, in builds
+between releases whose lines and files have moved since (a docs notebook built from the main
+branch), not another project's."""
 
 
 def _logged_elsewhere(error: RaisedError, text: str, matches: tuple[Match, ...]) -> str | None:
@@ -241,7 +245,7 @@ def _logged_elsewhere(error: RaisedError, text: str, matches: tuple[Match, ...])
         return None
     if any(not e.at and (e.source.path or "").rsplit("/", 1)[-1] == name for e in same):
         return None  # (a site in a file of this name with no release history to check against)
-    return found.group(0)
+    return f"{name}:{line_no}"
 
 
 LOGGED_LINE_SLACK = 5
@@ -3697,17 +3701,30 @@ def _introduced(lead: str) -> bool:
     return bool(_INTRODUCER.search(lead))
 
 
+def _labels_value(hit: Hit) -> bool:
+    """Whether a template's literal head is a failure's label (FAILURE_LABEL_WORDS words or
+    more) that a colon ends before the error it carries (`Capture cuda graph failed: <e>`): a
+    writer's own sentence does not go on with a colon there, so the head found mid-sentence
+    quotes the message, introduced or not."""
+    head = compile_template(hit.cand.template).literals[0]
+    return head.endswith(": ") and len(head.split()) >= FAILURE_LABEL_WORDS
+
+
+FAILURE_LABEL_WORDS = 4
+
+
 def _prose_to_end(hit: Hit) -> bool:
     """Whether a match's text runs to its end in a value named for prose (the error a handler
     caught: `... failed with error: <e>`), with no literal text of the template after it: such
     a value's extent is the line's rest, while a value of one thing (`got <shape>`) followed by
-    more words is the writer's sentence going on."""
+    more words is the writer's sentence going on. A closing stop is no text."""
     compiled = compile_template(hit.cand.template)
     filled = [i for i, (_, value) in enumerate(hit.values) if value.strip()]
     if not filled or len(hit.values) != len(compiled.names):
         return False
     last = filled[-1]
-    return prose_named(compiled.names[last]) and not "".join(compiled.literals[last + 1 :]).strip()
+    after = "".join(compiled.literals[last + 1 :]).strip().rstrip(".!")
+    return prose_named(compiled.names[last]) and not after
 
 
 def _from_first(
@@ -3724,16 +3741,12 @@ def _from_first(
     if first is None or not cands:
         return None
     line = cands[0]
-    tried = [(line.find(m), m) for m in _from_heads(line, first)]
+    own = max(
+        (len(k) for k, how in (printed or {}).items() if how != "quoted" and line.startswith(k)),
+        default=len(line),
+    )
+    tried = [(at, m) for m in _from_heads(line, first) if (at := line.find(m)) < own]
     if line.count(" ") >= INTRODUCED_SPACES:
-        own = max(
-            (
-                len(k)
-                for k, how in (printed or {}).items()
-                if how != "quoted" and line.startswith(k)
-            ),
-            default=len(line),
-        )
         found = [r for r in found_inside(view, line, BARE_MIN_CHARS) if r not in tried]
         tried += [(at, m) for at, m in found if at < own][:INSIDE_READINGS]
     # exact readings not known well, the line's own first: (start, end); a template of little
@@ -3747,7 +3760,7 @@ def _from_first(
         if hit is not None and (
             _known_well(hit, msg, coverage)
             or (
-                _introduced(line[:at] if at >= 0 else "")
+                (_introduced(line[:at] if at >= 0 else "") or _labels_value(hit))
                 and _heads_line(hit, msg)
                 and _prose_to_end(hit)
             )

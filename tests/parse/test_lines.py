@@ -87,6 +87,14 @@ def _texts(text: str) -> list[str]:
             "boom",
             None,
         ),
+        # a root logger's format after sglang's stamp: the level and the call's `file.py:123:`
+        (
+            "[2026-03-16 10:16:49] WARNING server_args.py:890: The parser is deprecated.",
+            "The parser is deprecated.",
+            None,
+        ),
+        ("[2026-03-16 10:16:49 TP2] INFO trace.py:48: tracing off", "tracing off", "TP2"),
+        ("WARNING server_args.py:890 The parser", "WARNING server_args.py:890 The parser", None),
         # sglang's prefix with its stamp left out by the paster: the ranks alone
         ("[TP0] Watchdog timeout", "Watchdog timeout", "TP0"),
         (

@@ -132,6 +132,9 @@ _PREFIXES: tuple[tuple[re.Pattern[str], bool], ...] = (
     # a level and the logging call's `[file.py:123]`, the stamp between them left out by the
     # paster (`WARNING [fused_moe.py:1167] `)
     (compile_regex(rf"{_LEVEL} \[[\w.-]{{1,100}}\.py:\d{{1,7}}\] ?"), False),
+    # a level and the logging call's `file.py:123:` after sglang's stamp, as a configured
+    # format prints them (`[2026-03-16 10:16:49] WARNING server_args.py:890: `)
+    (compile_regex(rf"{_LEVEL} [\w.-]{{1,100}}\.py:\d{{1,7}}: "), False),
     # Python's own warning line (`warnings.formatwarning`): `path.py:12: UserWarning: `
     (compile_regex(r"(?:\S{1,500}\.py|<[\w ]{1,100}>):\d{1,9}: [A-Z]\w{0,100}Warning: "), False),
     # sglang's prefix with its stamp left out by the paster (`[TP0] `, `[DP3 TP3 EP3 PP1] `)
