@@ -121,7 +121,12 @@ def test_bare_lines_apart_that_only_look_like_errors_are_not_read():
         'info from its bootstrap: " + str(e))\n```\n'
     )
     short = "```\nparse failed: invalid value: unit variant, expected newtype variant\n```\n"
-    for block in (announced, source, short):
+    # announced with no header line, its frames straight after it: Python's, or IPython's
+    framed = [
+        f"```\nWidget scheduler hit an exception while serving:\n{frame}\n    step()\n```\n"
+        for frame in ('  File "w.py", line 3, in serve', "File ~/w.py:3, in serve(req)")
+    ]
+    for block in (announced, source, short, *framed):
         assert len(_line_answers(f"{CLIENT}\n{block}")) == 1, block
 
 

@@ -62,7 +62,14 @@ from errexplain.models import (
     at_sites,
 )
 from errexplain.parse import parse_traceback
-from errexplain.parse.lines import BREAK_MARK, pasted_line, pasted_lines, readable
+from errexplain.parse.lines import (
+    BREAK_MARK,
+    FRAME,
+    JFRAME,
+    pasted_line,
+    pasted_lines,
+    readable,
+)
 
 if TYPE_CHECKING:
     from collections.abc import Iterator, Mapping, Sequence
@@ -1626,7 +1633,9 @@ def _announces_traceback(message: str, lines: Sequence[str], no: int) -> bool:
     if not _announces(message.rstrip()):
         return False
     after = next((ln.strip() for ln in lines[no:] if ln.strip()), "")
-    return after.startswith((_TRACEBACK_LEAD, 'File "'))
+    # (the parser's frame shapes: Python's `File "x.py", line 7`, IPython's `File ~/x.py:7,
+    # in f()` and `Cell In[3], line 5`)
+    return after.startswith(_TRACEBACK_LEAD) or bool(FRAME.match(after) or JFRAME.match(after))
 
 
 _TRACEBACK_LEAD = "Traceback (most recent call last)"
