@@ -27,6 +27,7 @@ import random
 import shutil
 import signal
 import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -272,9 +273,12 @@ def main() -> None:
     parser.add_argument("--corrupt-runs", type=int, default=5)
     parser.add_argument("--only", default="adversarial,many,big,bomb,corrupt,streams")
     opts = parser.parse_args()
+    found = shutil.which("errexplain")
+    if found is None:  # every step would time a shell's "command not found"
+        sys.exit("hostile.py: no errexplain on PATH (run it with the project's venv active)")
     tmp = Path(tempfile.mkdtemp(prefix="errexplain-hostile-"))
     load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
-    print(f"errexplain: {shutil.which('errexplain')}; load average {load}", flush=True)
+    print(f"errexplain: {found}; load average {load}", flush=True)
     try:
         for step in opts.only.split(","):
             if step == "big":
