@@ -269,15 +269,17 @@ def test_a_failure_label_and_the_error_it_carries_are_read_mid_sentence():
 
 
 def test_a_short_label_mid_sentence_is_not_taken_for_the_message():
-    # `Probe check failed:` (three words) is said by many programs; unintroduced, it is no
-    # catalogued message inside another program's log line
+    # `Probe check failed:` (three words, 19 characters: under both bars of a label; the
+    # words bar alone is tested in tests/test_bare_records.py) is said by many programs;
+    # unintroduced, it is no catalogued message inside another program's log line
     text = "In the router log Probe check failed: HTTP 503 for url http://10.0.0.2/health twice."
     assert _answers(text) == []
 
 
 def test_a_label_is_read_on_its_own_line_not_in_the_line_before_it():
-    # a record that ends unfinished is read joined to the next line; the label found in the
-    # joined part is the next line's message, on that line
+    # a label on the record after another record is that record's message, on its line (the
+    # demo catalog knows nothing near the first record, so no reading joins the two: the
+    # joined case is tested with the bundled catalog in tests/test_bare_records.py)
     text = (
         "[2026-01-02 10:00:00 TP1] hint mismatch, override to --> f(a: int, b: int) -> None\n"
         "[2026-01-02 10:00:00 TP0] Graph capture failed in the decode runner: boom at step 3\n"
