@@ -15,6 +15,7 @@ from tests.views import demo_entry
 from errexplain.catalog.memory import MemoryCatalog
 from errexplain.explainer import explain_text
 from errexplain.match.template import compile_template, spans_inside
+from errexplain.models import Entry, Source
 
 POOL = demo_entry(
     "p",
@@ -286,3 +287,44 @@ def test_a_label_is_read_on_its_own_line_not_in_the_line_before_it():
     )
     found = explain_text(text, VIEW)
     assert [(x.error.line_no, x.matches[0].entry.id[0]) for x in found] == [(2, "c")]
+
+
+def _upstream(letter: str, template: str) -> Entry:
+    """An entry of another project than `demo` (an upstream library's message)."""
+    return Entry(
+        id=letter * 16,
+        project="up",
+        exception="RuntimeError",
+        kind="raise",
+        template=template,
+        source=Source("up", "2.0", "up/mem.py", 3, "f", None),
+    )
+
+
+DEVICE_OOM = _upstream("o", "Device ran out of memory while allocating <size> on device <d>")
+
+
+def test_a_wrapper_quoted_mid_sentence_keeps_the_upstream_error_it_carries():
+    # the caught error's text after the wrapper's colon is known well on its own (another
+    # project's message): the writer quotes the wrapper, whose site is where the project failed
+    view = MemoryCatalog([CAPTURE, DEVICE_OOM, INNER])
+    text = (
+        "After upgrading, Graph capture failed in the decode runner: Device ran out of memory "
+        "while allocating 448.00 MiB on device 7 appears in the log and the server exits."
+    )
+    found = explain_text(text, view)
+    assert [x.matches[0].entry.id[0] for x in found] == ["c"]
+    assert found[0].error.message.startswith("Graph capture failed in the decode runner: Device")
+
+
+def test_a_wrapper_quoted_mid_sentence_gives_way_to_its_own_projects_message():
+    # the text it passes on is the same project's catalogued message as a whole: that message
+    # is the error (the wrapper only says which handler caught it), as on a line of its own
+    view = MemoryCatalog([CAPTURE, DEVICE_OOM, INNER])
+    text = (
+        "After upgrading, Graph capture failed in the decode runner: tensor parallel group was "
+        "never initialized appears in the log."
+    )
+    assert [x.matches[0].entry.id[0] for x in explain_text(text, view)] == ["i"]
+    alone = "Graph capture failed in the decode runner: tensor parallel group was never initialized"
+    assert [x.matches[0].entry.id[0] for x in explain_text(alone, view)] == ["i"]

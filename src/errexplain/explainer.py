@@ -3240,6 +3240,29 @@ def _from_heads(line: str, ranking: Ranking) -> list[str]:
 _Reading = tuple[float, str, Ranking, bool]
 
 
+def _heads_before(
+    view: CatalogView, line: str, ranking: Ranking | None, inner: str
+) -> list[_Reading]:
+    """Exact readings of the line from a near template's head (:func:`_from_heads`) found
+    before the best reading `inner`, up to where `inner` ends: the wrapper a writer's
+    sentence quotes with its caught error (`After upgrading, Capture cuda graph failed: CUDA
+    out of memory. ... appears in the log`), read as the line's parts after a colon read the
+    error alone. Weighed as wrappers of `inner` only (:func:`_explained`, :func:`_wrapping`)."""
+    at = line.find(inner)
+    if ranking is None or at <= 0 or line[:at].rstrip()[-1:] not in (":", "\uff1a"):
+        return []  # (only a value after a colon: the wrapper's head and its values before it)
+    out: list[_Reading] = []
+    end = at + len(inner)
+    for part in _from_heads(line[:end], ranking):
+        if not 0 <= line.find(part) < at:
+            continue
+        again = _reading_rank(view, part)
+        hit = again.hits[0] if again.hits else None
+        if hit is not None and hit.kind == "exact":
+            out.append((hit.raw, part, again, True))
+    return out
+
+
 def _untagged(
     view: CatalogView, error: RaisedError, ranking: Ranking, win: Window | None
 ) -> tuple[Ranking, str]:
@@ -3388,6 +3411,7 @@ def _best_reading(
                     # is a value inside that message, however well that part is known
                     best = (hit.raw, msg, ranking, whole)
         if best is not None:
+            wrappers += _heads_before(view, line, first, best[1])
             return _wrapping(known, best, group, _explained(wrappers, best[1], coverage))
     return _from_loose(view, loose, coverage) or _from_first(view, cands, first, coverage, printed)
 
