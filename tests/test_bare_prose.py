@@ -866,3 +866,64 @@ def test_a_passer_gives_way_to_its_own_projects_message_the_writer_goes_on_after
     (exp,) = explain_text(text + "qwen9 and then the server dies.", WRAPS)
     assert exp.matches[0].entry.template == PARSER
     assert exp.error.message.startswith("Unsupported tool call parser: qwen9")
+
+
+LONGER = "The prompt (<n> tokens) is longer than the window of this deployment (<w> tokens)."
+SAMPLING = "Sampling went wrong!"
+SAMPLING_NAN = "Sampling went wrong! NaN in the logits."
+KWARG = "<function>() got an unexpected keyword argument <name>"
+PARSING = "Reasoning parser failed on the output: <e>"
+OPENERS = MemoryCatalog(
+    [
+        lettered_entry("q", LONGER, "ValueError"),
+        lettered_entry("r", SAMPLING, "RuntimeError"),
+        lettered_entry("s", SAMPLING_NAN, "RuntimeError"),
+        replace(lettered_entry("t", KWARG, "TypeError"), project="python"),
+        lettered_entry("u", PARSING, "warning"),
+    ]
+)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "When I send a request I get The prompt (9000 tokens) is longer than the window of this "
+        "deployment (8192 tokens). and then the server dies.",
+        "Every long request gets This prompt (9000 tokens) is longer than the window of this "
+        "deployment (8192 tokens). back",
+    ],
+)
+def test_a_capitalised_article_after_an_introducer_may_open_the_message(text):
+    """The lead's article (`I get the error ...`) is the writer's word, but a capitalised one
+    may be the message's first word: both readings are tried. (The second message starts with
+    another word than the template's: a near reading, read from the article too.)"""
+    (exp,) = explain_text(text, OPENERS)
+    assert exp.matches[0].entry.template == LONGER
+    assert exp.error.message.startswith(("The prompt", "This prompt"))
+
+
+def test_a_sentence_end_inside_an_introduced_message_is_part_of_it():
+    """Read up to the writer's clause breaks, the message keeps its own closing marks: `X!` is
+    a template's whole text, and the fuller sentence after it, spelled by a longer template,
+    is the message (not the first sentence cut before its `!`)."""
+    text = "When I send a request I get Sampling went wrong! NaN in the logits. and then it dies."
+    (exp,) = explain_text(text, OPENERS)
+    assert exp.matches[0].entry.template == SAMPLING_NAN
+    assert exp.error.message == "Sampling went wrong! NaN in the logits."
+
+
+def test_an_opening_placeholder_that_took_the_writers_sentence_wraps_nothing():
+    """A template that opens with a placeholder for one thing (`<function>() got ...`) reads
+    a whole sentence only by putting the writer's words into that value: the catalogued head
+    found inside that value (after the introducer) is the line's message, with the caught
+    error as its value."""
+    # (the caught error's long names leave its template's text under half of it: not known
+    # well alone, so the line is read again from the heads found inside it)
+    text = (
+        "When I send a request I get Reasoning parser failed on the output: "
+        "Glm45ReasoningDetector.__init__() got an unexpected keyword argument "
+        "'continue_final_message' and then the server dies."
+    )
+    found = explain_text(text, OPENERS)
+    assert [x.matches[0].entry.template for x in found] == [PARSING]
+    assert found[0].error.message.startswith("Reasoning parser failed on the output: Glm45")

@@ -2893,12 +2893,17 @@ def _clause_heads(rest: str) -> list[str]:
             break
         at += brk
         if at >= BARE_MIN_CHARS:
-            out.append(rest[:at].rstrip())
+            # (a sentence's closing mark is the message's own: `Detected errors during
+            # sampling!` is a template's whole text)
+            out.append(rest[: at + 1 if rest[at] in ".!?" else at].rstrip())
         at += 1
     return out
 
 
-_OPENING_NOUN = compile_regex(r"\s((?:Error|Exception|Warning|Message)\b)\s*$")
+_OPENING_WORD = compile_regex(r"\s([A-Z]\w*)")
+"""A capitalised word after an introducing lead's first word (`I get The input (...) is
+longer ...`, `I get Error in parse_streaming_increment: ...`): the lead's article or noun may be
+the message's first word."""
 
 
 def _after_introducers(st: str) -> list[str]:
@@ -2910,10 +2915,10 @@ def _after_introducers(st: str) -> list[str]:
         return out  # (no sentence: a box-drawn panel's row, a path, a value)
     read = 0
     for m in _INTRODUCING.finditer(st):
-        noun = _OPENING_NOUN.search(m.group())
-        # (a capitalised noun the lead may end with can open the message: `I get Error in
-        # parse_streaming_increment: ...`)
-        starts = [m.end(), m.start() + noun.start(1)] if noun else [m.end()]
+        # (a capitalised article or noun the lead may end with can open the message: `I get
+        # Error in parse_streaming_increment: ...`, `I get The input (...) is longer ...`)
+        opening = _OPENING_WORD.search(m.group())
+        starts = [m.end(), m.start() + opening.start(1)] if opening else [m.end()]
         for start in starts:
             rest = st[start:].strip()
             if len(rest) < BARE_MIN_CHARS:
@@ -3784,7 +3789,7 @@ def _from_first(
         tried += [(at, m) for at, m in found if at < own][:INSIDE_READINGS]
     # exact readings not known well, the line's own first: (start, end); a template of little
     # literal text (`<a>: <b>`) holds anything
-    wrappers = [(0, len(line))] if _holds_values(first) else []
+    wrappers = [(_opening_value_end(first), len(line))] if _holds_values(first) else []
     for at, msg in tried:
         if any(s < at and at + len(msg) <= e for s, e in wrappers):
             continue  # (a value of a message the line holds, not a message of its own)
@@ -3805,6 +3810,21 @@ def _from_first(
             if _holds_values(ranking):
                 wrappers.append((at, at + len(msg)))
     return None
+
+
+def _opening_value_end(ranking: Ranking) -> int:
+    """Where the line's best exact reading stops holding the writer's words: after the value
+    of its opening placeholder when that one is named for one thing (not prose) and took words
+    with spaces (`<function>() got an unexpected keyword argument <name>` reading `I get
+    Reasoning parsing error: Glm45Detector.__init__() got ...` with the sentence's lead as the
+    function): a message read from inside that value is no value of the line's message; else
+    0 (the reading holds the whole line)."""
+    hit = ranking.hits[0]
+    compiled = compile_template(hit.cand.template)
+    if compiled.literals[0] or not compiled.names or prose_named(compiled.names[0]):
+        return 0
+    value = hit.values[0][1] if hit.values else ""
+    return len(value) if " " in value.strip() else 0
 
 
 def _holds_values(ranking: Ranking) -> bool:
