@@ -2886,16 +2886,19 @@ def _clause_heads(rest: str) -> list[str]:
     """`rest` up to each of its first clause breaks (:data:`_CLAUSE_BREAK`, outside brackets
     and quotes), shortest first."""
     out: list[str] = []
-    at = 0
-    while len(out) < CLAUSE_HEADS:
+    at = heads = 0
+    while heads < CLAUSE_HEADS:
         brk = _value_break(rest[at:], _CLAUSE_BREAK)
         if brk < 0:
             break
         at += brk
         if at >= BARE_MIN_CHARS:
-            # (a sentence's closing mark is the message's own: `Detected errors during
-            # sampling!` is a template's whole text)
-            out.append(rest[: at + 1 if rest[at] in ".!?" else at].rstrip())
+            heads += 1
+            out.append(rest[:at].rstrip())
+            if rest[at] in ".!?":
+                # (with its closing mark too: the mark may be the message's own, `Detected
+                # errors during sampling!` a template's whole text, or the writer's)
+                out.append(rest[: at + 1])
         at += 1
     return out
 
