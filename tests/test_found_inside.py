@@ -328,3 +328,21 @@ def test_a_wrapper_quoted_mid_sentence_gives_way_to_its_own_projects_message():
     assert [x.matches[0].entry.id[0] for x in explain_text(text, view)] == ["i"]
     alone = "Graph capture failed in the decode runner: tensor parallel group was never initialized"
     assert [x.matches[0].entry.id[0] for x in explain_text(alone, view)] == ["i"]
+
+
+SERVED = demo_entry("e", "abort", "abort", "Internal server error: <str(e)>", "demo/http.py:50")
+PARSER = demo_entry(
+    "t", "ValueError", "raise", "Unsupported tool call parser: <name>", "demo/parser.py:7"
+)
+
+
+def test_a_handler_before_its_own_projects_message_cut_short_stays_the_messenger():
+    # the handler's lead before a message of its own project, cut by the paster's wrapping
+    # before its value (too short a cut for the handler to give way on its own): the cut
+    # message is still the error, the handler only sent it
+    text = (
+        "OpenAI completion error: 500 Internal server error: Unsupported tool call parser\n"
+        ": None (request id: 2025122006521336)\n"
+    )
+    found = explain_text(text, MemoryCatalog([SERVED, PARSER, DEVICE_OOM]))
+    assert [x.matches[0].entry.id[0] for x in found][:1] == ["t"]

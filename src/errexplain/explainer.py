@@ -3249,16 +3249,24 @@ _Reading = tuple[float, str, Ranking, bool]
 
 
 def _heads_before(
-    view: CatalogView, line: str, ranking: Ranking | None, inner: str
+    view: CatalogView, line: str, ranking: Ranking | None, best: _Reading
 ) -> list[_Reading]:
     """Exact readings of the line from a near template's head (:func:`_from_heads`) found
-    before the best reading `inner`, up to where `inner` ends: the wrapper a writer's
-    sentence quotes with its caught error (`After upgrading, Capture cuda graph failed: CUDA
-    out of memory. ... appears in the log`), read as the line's parts after a colon read the
-    error alone. Weighed as wrappers of `inner` only (:func:`_explained`, :func:`_wrapping`)."""
+    before the best reading, up to where that one ends: the wrapper a writer's sentence quotes
+    with the caught error of another project (`After upgrading, Capture cuda graph failed:
+    CUDA out of memory. ... appears in the log`), read as the line's parts after a colon read
+    the error alone. Weighed as wrappers of the best reading only (:func:`_explained`,
+    :func:`_wrapping`, where a wrapper passing on its own project's message whole gives way
+    to it). Not a wrapper of its own project's message cut short (read loosely): that message
+    is the error the wrapper passed on, though too little of it is left for
+    :func:`_gives_way` to tell (`Internal server error: Unsupported tool_call_parser` cut at 80
+    columns is sglang's parser check, the handler only sent it)."""
+    inner = best[1]
     at = line.find(inner)
     if ranking is None or at <= 0 or line[:at].rstrip()[-1:] not in (":", "\uff1a"):
         return []  # (only a value after a colon: the wrapper's head and its values before it)
+    inner_hit = best[2].hits[0]
+    own = inner_hit.cand.project if inner_hit.kind != "exact" else None
     out: list[_Reading] = []
     end = at + len(inner)
     for part in _from_heads(line[:end], ranking):
@@ -3266,7 +3274,7 @@ def _heads_before(
             continue
         again = _reading_rank(view, part)
         hit = again.hits[0] if again.hits else None
-        if hit is not None and hit.kind == "exact":
+        if hit is not None and hit.kind == "exact" and hit.cand.project != own:
             out.append((hit.raw, part, again, True))
     return out
 
@@ -3419,7 +3427,7 @@ def _best_reading(
                     # is a value inside that message, however well that part is known
                     best = (hit.raw, msg, ranking, whole)
         if best is not None:
-            wrappers += _heads_before(view, line, first, best[1])
+            wrappers += _heads_before(view, line, first, best)
             return _wrapping(known, best, group, _explained(wrappers, best[1], coverage))
     return _from_loose(view, loose, coverage) or _from_first(view, cands, first, coverage, printed)
 
