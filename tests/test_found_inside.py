@@ -12,10 +12,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 from tests.views import demo_entry
 
+from errexplain._startup import replace
 from errexplain.catalog.memory import MemoryCatalog
 from errexplain.explainer import explain_text
 from errexplain.match.template import compile_template, spans_inside
-from errexplain.models import Entry, Source
+from errexplain.models import Entry
 
 POOL = demo_entry(
     "p",
@@ -291,13 +292,8 @@ def test_a_label_is_read_on_its_own_line_not_in_the_line_before_it():
 
 def _upstream(letter: str, template: str) -> Entry:
     """An entry of another project than `demo` (an upstream library's message)."""
-    return Entry(
-        id=letter * 16,
-        project="up",
-        exception="RuntimeError",
-        kind="raise",
-        template=template,
-        source=Source("up", "2.0", "up/mem.py", 3, "f", None),
+    return replace(
+        demo_entry(letter, "RuntimeError", "raise", template, "up/mem.py:3"), project="up"
     )
 
 
