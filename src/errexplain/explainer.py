@@ -75,6 +75,7 @@ if TYPE_CHECKING:
     from collections.abc import Iterator, Mapping, Sequence
     from re import Pattern
 
+    from errexplain.match.template import Compiled
     from errexplain.models import CatalogView
     from errexplain.parse.lines import Line
 
@@ -3451,7 +3452,7 @@ def _lead_holds_label(template: str, msg: str) -> bool:
     if ": " not in msg and "\uff1a" not in msg:
         return False
     compiled = compile_template(template)
-    if compiled.literals[0].strip() or not compiled.names or prose_named(compiled.names[0]):
+    if not _opens_with_one_value(compiled):
         return False
     words = compiled.literals[1].strip()[:LEAD_CHARS]  # (a cut line may end inside the rest)
     at = msg.find(words) if len(words) == LEAD_CHARS else -1
@@ -3462,6 +3463,17 @@ def _lead_holds_label(template: str, msg: str) -> bool:
     # (a label is a few words: a long text before the colon is a message's own, `... process
     # group watchdog thread terminated with exception: [Rank 1] Watchdog caught ...`)
     return colon > 0 and len(lead[:colon].split()) <= LABEL_WORDS
+
+
+def _opens_with_one_value(compiled: Compiled) -> bool:
+    """Whether a template opens with a placeholder named for one value, not prose
+    (`<process.name> failed to initialize: <data>`, `<function>() got an unexpected keyword
+    argument <name>`): what it takes in a line should be a name, not the writer's words."""
+    return (
+        not compiled.literals[0].strip()
+        and bool(compiled.names)
+        and not prose_named(compiled.names[0])
+    )
 
 
 LABEL_WORDS = 8
@@ -3831,8 +3843,7 @@ def _opening_value_end(ranking: Ranking) -> int:
     function): a message read from inside that value is no value of the line's message; else
     0 (the reading holds the whole line)."""
     hit = ranking.hits[0]
-    compiled = compile_template(hit.cand.template)
-    if compiled.literals[0] or not compiled.names or prose_named(compiled.names[0]):
+    if not _opens_with_one_value(compile_template(hit.cand.template)):
         return 0
     value = hit.values[0][1] if hit.values else ""
     return len(value) if " " in value.strip() else 0
