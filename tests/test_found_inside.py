@@ -93,8 +93,18 @@ FLAG = demo_entry(
     "demo/args.py:301",
 )
 PROBE = demo_entry("h", "warning", "log", "Probe check failed: <e>", "demo/health.py:8")
+MERGE = demo_entry(
+    "m",
+    "RuntimeError",
+    "raise",
+    "Failed to merge adapter weight shards for adapter=<a>",
+    "demo/adapters.py:51",
+)
 VIEW = MemoryCatalog(
-    [POOL, CAPTURE, RENAMED, WRAPPER, INNER, DIED, EXITED, UNSUPPORTED, CACHED, SLOTS, FLAG, PROBE]
+    [
+        *(POOL, CAPTURE, RENAMED, WRAPPER, INNER, DIED, EXITED, UNSUPPORTED, CACHED, SLOTS, FLAG),
+        *(PROBE, MERGE),
+    ]
 )
 
 
@@ -242,6 +252,20 @@ def test_a_closing_bracket_the_text_does_not_hold_after_the_value_ends_no_readin
 )
 def test_a_long_start_of_a_message_cut_at_a_word_inside_a_sentence(text, message, entry):
     assert _answers(text) == [(message, entry)]
+
+
+def test_a_start_up_to_the_lead_in_of_a_value_then_the_writers_words_is_the_message():
+    # the template goes on past the shared word into its value's lead-in (` for adapter=`),
+    # the writer's sentence into its own words: the message is read up to that word
+    text = "Since v2, Failed to merge adapter weight shards appears at every start."
+    assert _answers(text) == [("Failed to merge adapter weight shards", "m")]
+    merge = compile_template(MERGE.template)
+    ((at, end, held, value),) = spans_inside(merge, text)
+    assert (
+        text[at:end] == "Failed to merge adapter weight shards" and held == end - at and value == -1
+    )
+    # fewer words shared before the two part: the writer's words about the error
+    assert spans_inside(merge, "so Failed to merge weights appears at every start") == []
 
 
 def test_a_short_start_or_a_long_name_alone_is_no_cut_message():

@@ -461,15 +461,27 @@ def _shared(text: str, at: int, chunk: str, before_value: bool) -> int:
         return n
     if n > 1 and chunk[n - 2 : n] in (". ", "! ", "? "):
         return n - 1  # (the sentence's stop and the space after it, then the writer's words)
-    if (
-        before_value
-        and n
-        and chunk[n - 1].isalnum()
-        and not chunk[n].isalnum()
-        and text[at + n : at + n + 1] in ("", " ", ".", ",", ";")
-        and len(_LEAD_WORDS.findall(chunk[n:])) <= LEAD_IN_WORDS
-    ):
-        return n
+    if before_value:
+        # (both went on past the word's end with a space, the template's into its lead-in
+        # words, the writer's into their own: `... inputs for rid=` and `... inputs appears
+        # in the log`; not into a value the template quotes, `loading '<arch>'`, which the
+        # writer's text may hold unquoted)
+        spaced = (
+            n > 1
+            and chunk[n - 1] == " "
+            and chunk[n - 2].isalnum()
+            and chunk[n].isalpha()
+            and len(chunk[:n].split()) >= CUT_WORDS
+        )
+        w = n - 1 if spaced else n
+        if (
+            w
+            and chunk[w - 1].isalnum()
+            and not chunk[w].isalnum()
+            and text[at + w : at + w + 1] in ("", " ", ".", ",", ";")
+            and len(_LEAD_WORDS.findall(chunk[w:])) <= LEAD_IN_WORDS
+        ):
+            return w
     return _word_cut(text, at, chunk, n)
 
 
