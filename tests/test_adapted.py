@@ -136,6 +136,9 @@ def test_adapted_from_in_project_yaml(tmp_path: Path):
         # Chinese prose writes the name between ideographs (word characters to `\w`)
         "模型是使用vllm部署的，启动时报错：\n"  # noqa: RUF001
         "ValueError: The server cannot start with 4 workers today\n",
+        # the paste logged as a string's repr: an escaped line break before the name
+        "output.error='Started it:\\nvllm serve Qwen/Qwen3-8B\\n"
+        "ValueError: The server cannot start with 4 workers today'\n",
     ],
 )
 def test_a_paste_that_names_only_a_sibling_engine_gets_a_look_alike(view, text):

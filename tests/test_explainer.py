@@ -812,6 +812,20 @@ def test_a_log_prefix_below_a_redrawn_progress_bar_is_read_on_its_own_line(bar):
     assert any("names executor.py:420 as the code that logged it" in n for n in exp.notes)
 
 
+def test_a_log_prefix_inside_a_logged_strings_repr_is_read_on_the_records_part():
+    """The whole paste logged as a string's repr: the parser reads its escaped lines as parts
+    of one pasted line, and the record's prefix is the part that holds the error's message, not
+    the first part (the poster's sentence)."""
+    pasted = (
+        "The workers stopped after the upgrade:\n"
+        "ERROR 10-10 01:26:34 [executor.py:420] Worker 0 is gone. Look for its own log lines "
+        "above this one.\n"
+    )
+    [exp] = explain_text(f"output.error={pasted!r}\n", _log_view())
+    assert not exp.matches and exp.nearest[0].entry.id == "l" * 16
+    assert any("names executor.py:420 as the code that logged it" in n for n in exp.notes)
+
+
 def test_a_same_text_site_with_no_history_in_the_named_file_is_not_disowned():
     """The text is logged at two sites in files of one name: the runtime's launcher (with a
     release history) and the tools' launcher, whose site has none. A prefix naming that file at

@@ -237,7 +237,7 @@ def _logged_elsewhere(error: RaisedError, text: str, matches: tuple[Match, ...])
     entry = matches[0].entry
     if entry.kind != "log" or not entry.source.path:
         return None
-    prefix = _own_line_prefix(text, error.line_no)
+    prefix = _own_line_prefix(text, error.line_no, error.message)
     found = _PREFIX_FILE.search(prefix) if prefix else None
     if found is None:
         return None
@@ -331,14 +331,15 @@ RAISER_PARTS = 3
 
 
 _ENGINE_NAMES = compile_regex(
-    r"(?i)(?<![A-Za-z0-9_-])(vllm|lmdeploy|aphrodite|mlc[_-]llm"
+    r"(?i)(?:(?<=\\[nrt])|(?<![A-Za-z0-9_-]))(vllm|lmdeploy|aphrodite|mlc[_-]llm"
     r"|text[_-]generation[_-](?:server|inference))(?![A-Za-z0-9_-])"
 )
 """Sibling engines a paste may name (not TensorRT-LLM: sglang's own backends and messages are
 named after it; not Xinference: a platform that starts sglang as one of its backends and relays
 its errors, so naming it says who passed the error on, not who raised it). A name's edges are
 ASCII word characters only: prose in Chinese or Japanese writes it between ideographs with no
-space (`使用vllm部署`), and a regex counts ideographs as word characters."""
+space (`使用vllm部署`), and a regex counts ideographs as word characters; a logged string's
+escaped line break before it (`...\\nvLLM is using ...` of `output.error='...'`) is an edge too."""
 
 
 def _named_engine(error: RaisedError, text: str, matches: tuple[Match, ...]) -> str | None:
@@ -369,7 +370,7 @@ def _named_engine(error: RaisedError, text: str, matches: tuple[Match, ...]) -> 
 
 
 _ENGINE_SETTING = compile_regex(
-    r"(?<![A-Za-z0-9_])(VLLM|LMDEPLOY|APHRODITE)_[A-Z0-9]+(?:_[A-Z0-9]+)*"
+    r"(?:(?<=\\[nrt])|(?<![A-Za-z0-9_]))(VLLM|LMDEPLOY|APHRODITE)_[A-Z0-9]+(?:_[A-Z0-9]+)*"
 )
 """An environment variable of a sibling engine (`VLLM_USE_V1`), named in capitals as set."""
 
@@ -506,18 +507,27 @@ def _own_record(project: Project, error: RaisedError, text: str) -> bool:
     prefixes a traceback's last line whatever code raised it."""
     if not project.own_prefixes or error.type or error.line_no <= 0:
         return False
-    prefix = _own_line_prefix(text, error.line_no)
+    prefix = _own_line_prefix(text, error.line_no, error.message)
     return bool(prefix) and any(compile_regex(p).match(prefix) for p in project.own_prefixes)
 
 
-def _own_line_prefix(text: str, line_no: int) -> str:
+def _own_line_prefix(text: str, line_no: int, message: str = "") -> str:
     """The log prefix the parser takes off the paste's line `line_no` (behind a container's
-    stream prefix, a quote, colours), or "" when it has none."""
+    stream prefix, a quote, colours), or "" when it has none. A line the parser reads as
+    several (a logged string's repr, `output.error='...\\n[...] WARNING ...'`): the prefix
+    of the part that holds `message`, the error's."""
     from errexplain.parse.lines import clean_lines
 
     head = pasted_line(text, line_no)
     lines = clean_lines(head) if head is not None else []
+    start = message.split("\n", 1)[0].strip()[:OWN_LINE_KEY]
+    if start and len(lines) > 1:
+        return next((ln.prefix for ln in lines if start in ln.text), lines[0].prefix)
     return lines[0].prefix if lines else ""
+
+
+OWN_LINE_KEY = 40
+"""Characters of the error's message that find its part of a line read as several."""
 
 
 _TEST_PART = compile_regex(r"^(?:test_|Test[A-Z_0-9])|^test$")

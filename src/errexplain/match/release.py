@@ -26,10 +26,11 @@ if TYPE_CHECKING:
     from errexplain.models import Frame
 
 _VERSION = r"v?(?P<v>\d{1,3}\.\d{1,3}\.\d{1,4}(?:\.?post\d{1,3})?)"
-# (the name's left edge is an ASCII word character: Chinese prose writes `用sglang 0.4.6`)
+# (the name's left edge is an ASCII word character: Chinese prose writes `用sglang 0.4.6`; or
+# a logged string's escaped line break, `...\\nsglang==0.4.6`)
 _PATTERNS = {
     "sglang": compile_regex(
-        r"(?i)(?<![A-Za-z0-9_.-])(?:lmsysorg/)?sglang(?:[ _-]?version)?"
+        r"(?i)(?:(?<=\\[nrt])|(?<![A-Za-z0-9_.-]))(?:lmsysorg/)?sglang(?:[ _-]?version)?"
         r"(?:\s{0,3}(?:==|:|=|\s)\s{0,3}|-|_|/|:)" + _VERSION + r"(?!\d)"
     ),
 }
