@@ -531,6 +531,14 @@ def compile_regex(pattern: str, flags: int = 0) -> re.Pattern[str]:
     return lazy  # type: ignore[no-any-return]
 
 
+def edge_before(word: str) -> str:
+    """A regex lookbehind for where a name starts: after no character of the class `word`
+    (`A-Za-z0-9_`: a name's ASCII edges, so prose in Chinese runs into it), or right after a
+    string's escaped line break (`...\\nvLLM is using ...` of a logged repr, whose escape
+    ends in a letter)."""
+    return rf"(?:(?<=\\[nrt])|(?<![{word}]))"
+
+
 def _build_regex(pattern: str, flags: int) -> re.Pattern[str]:
     """The compiled pattern, from the shipped programs when there are."""
     key = (pattern, int(flags))

@@ -10,7 +10,7 @@ from __future__ import annotations
 import builtins
 import sys
 
-from errexplain._startup import TYPE_CHECKING, compile_regex, memo, replace
+from errexplain._startup import TYPE_CHECKING, compile_regex, edge_before, memo, replace
 from errexplain.bounds import ERRORS, MESSAGE_CHARS
 from errexplain.match.normalize import reports_failure
 from errexplain.match.rank import (
@@ -331,7 +331,7 @@ RAISER_PARTS = 3
 
 
 _ENGINE_NAMES = compile_regex(
-    r"(?i)(?:(?<=\\[nrt])|(?<![A-Za-z0-9_-]))(vllm|lmdeploy|aphrodite|mlc[_-]llm"
+    rf"(?i){edge_before('A-Za-z0-9_-')}(vllm|lmdeploy|aphrodite|mlc[_-]llm"
     r"|text[_-]generation[_-](?:server|inference))(?![A-Za-z0-9_-])"
 )
 """Sibling engines a paste may name (not TensorRT-LLM: sglang's own backends and messages are
@@ -370,7 +370,7 @@ def _named_engine(error: RaisedError, text: str, matches: tuple[Match, ...]) -> 
 
 
 _ENGINE_SETTING = compile_regex(
-    r"(?:(?<=\\[nrt])|(?<![A-Za-z0-9_]))(VLLM|LMDEPLOY|APHRODITE)_[A-Z0-9]+(?:_[A-Z0-9]+)*"
+    edge_before("A-Za-z0-9_") + r"(VLLM|LMDEPLOY|APHRODITE)_[A-Z0-9]+(?:_[A-Z0-9]+)*"
 )
 """An environment variable of a sibling engine (`VLLM_USE_V1`), named in capitals as set."""
 

@@ -15,7 +15,7 @@ but not applied). Releases are strings in the project's order (oldest first).
 
 from __future__ import annotations
 
-from errexplain._startup import TYPE_CHECKING, Record, compile_regex, memo
+from errexplain._startup import TYPE_CHECKING, Record, compile_regex, edge_before, memo
 from errexplain.models import AtSpan, ReleaseGuess, at_lines, parse_at
 
 __all__ = ["Facts", "ReleaseGuess", "guess", "parse_ranges", "project_path", "version_strings"]
@@ -30,7 +30,7 @@ _VERSION = r"v?(?P<v>\d{1,3}\.\d{1,3}\.\d{1,4}(?:\.?post\d{1,3})?)"
 # a logged string's escaped line break, `...\\nsglang==0.4.6`)
 _PATTERNS = {
     "sglang": compile_regex(
-        r"(?i)(?:(?<=\\[nrt])|(?<![A-Za-z0-9_.-]))(?:lmsysorg/)?sglang(?:[ _-]?version)?"
+        rf"(?i){edge_before('A-Za-z0-9_.-')}(?:lmsysorg/)?sglang(?:[ _-]?version)?"
         r"(?:\s{0,3}(?:==|:|=|\s)\s{0,3}|-|_|/|:)" + _VERSION + r"(?!\d)"
     ),
 }

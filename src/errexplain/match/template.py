@@ -466,14 +466,8 @@ def _shared(text: str, at: int, chunk: str, before_value: bool) -> int:
         # words, the writer's into their own: `... inputs for rid=` and `... inputs appears
         # in the log`; not into a value the template quotes, `loading '<arch>'`, which the
         # writer's text may hold unquoted)
-        spaced = (
-            n > 1
-            and chunk[n - 1] == " "
-            and chunk[n - 2].isalnum()
-            and chunk[n].isalpha()
-            and len(chunk[:n].split()) >= CUT_WORDS
-        )
-        w = n - 1 if spaced else n
+        spaced = n > 1 and chunk[n - 1] == " " and chunk[n].isalpha()
+        w = n - 1 if spaced and len(chunk[:n].split()) >= CUT_WORDS else n
         if (
             w
             and chunk[w - 1].isalnum()

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import builtins
 
-from errexplain._startup import TYPE_CHECKING, compile_regex, memo, named_tuple
+from errexplain._startup import TYPE_CHECKING, compile_regex, edge_before, memo, named_tuple
 
 if TYPE_CHECKING:
     import re
@@ -215,7 +215,7 @@ _HEAD = compile_regex(
 # module counts whatever its name (`torch._dynamo.exc.Unsupported`,
 # `triton.runtime.errors.OutOfResources`)
 _EMBEDDED = compile_regex(
-    r"(?:(?<=\\[nrt])|(?<![A-Za-z0-9_.\\]))(?<!except )(?<!class )"
+    edge_before(r"A-Za-z0-9_.\\") + r"(?<!except )(?<!class )"
     rf"(?P<type>{_NAME}(?:[A-Z]\w{{0,100}}(?:Error|Interrupt|Exit)"
     r"|(?:[A-Z]\w{0,100})?Exception)"
     rf"|{_NAME}(?:exc|errors?|exceptions?)\.[A-Z]\w{{0,100}})"
