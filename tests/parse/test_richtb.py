@@ -72,6 +72,32 @@ def test_a_panel_gives_the_frames_and_the_marked_code(pool, width, locals_):
     assert inner.code.startswith("assert n <=")
 
 
+@pytest.fixture(scope="module")
+def deep_pool(tmp_path_factory):
+    """The pool module under a long path, as an installed package's (`site-packages/...`): its
+    location line is wider than a narrow panel, which folds it."""
+    root = tmp_path_factory.mktemp("site") / "lib" / "python3.12" / "site-packages"
+    root = root / "pkg" / "cache"
+    root.mkdir(parents=True)
+    (root / "pool.py").write_text(POOL, encoding="utf-8")
+    spec = importlib.util.spec_from_file_location("richtb_deep_pool", root / "pool.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_a_location_folded_at_any_character_is_read_whole(deep_pool):
+    """Whatever the panel's width, the folded location line gives the frame: folded inside
+    the path, just after `.py:`, inside the line number or between the words."""
+    location = f"{deep_pool.__file__}:6 in alloc"
+    widths = range(40, len(location) + 6)
+    for width in widths:
+        (err,) = parse_traceback(drawn(lambda: deep_pool.Pool().alloc(3), width))
+        inner = err.frames[-1]
+        got = (inner.path, inner.line, inner.function)
+        assert got == (deep_pool.__file__, 6, "alloc"), width
+
+
 def test_a_chain_of_panels_keeps_its_cause(pool):
     (err,) = parse_traceback(drawn(lambda: pool.grow(pool.Pool()), 100))
     assert (err.type, err.message) == ("RuntimeError", "resizing failed")

@@ -67,6 +67,9 @@ def _panel(lines: Sequence[Line], i: int, out: list[Line]) -> int:
             return i + 1 if st.startswith("╰") else i
         inner = _inner(line)
         m = _LOCATION.fullmatch(inner) if inner else None
+        if m is None and head and inner:  # (a location folded anywhere, inside a word or not)
+            m = _LOCATION.fullmatch(head + inner) or _LOCATION.fullmatch(f"{head} {inner}")
+            head = "" if m is not None else head
         if inner and m is None and _PATH_HEAD.fullmatch(inner):
             head = (head + inner)[-_PATH_MAX:]
         elif m is not None:
