@@ -129,6 +129,14 @@ NOISE: dict[str, Callable[[str], str]] = {
     # the paste fenced and a client's traceback pasted beside it in a block of its own
     "client error after": _beside_client(False),
     "client error before": _beside_client(True),
+    # relayed by a launcher that labels every line: `srun --label` (the task), `pdsh` (the host)
+    "srun label": lambda t: "\n".join("0: " + ln for ln in t.split("\n")),
+    "pdsh host": lambda t: "\n".join("gpu-node-07: " + ln for ln in t.split("\n")),
+    # taken from a log file with `grep -n -A`: a line number before each line (`N:` on the
+    # first, `N-` on the context lines after it)
+    "grep numbered": lambda t: "\n".join(
+        f"{n}{':' if n == 1041 else '-'}{ln}" for n, ln in enumerate(t.split("\n"), 1041)
+    ),
     # a terminal's log, captured whole: a progress bar above, redrawn with lone carriage returns
     "progress bar": lambda t: (
         "\r".join(

@@ -818,3 +818,73 @@ def test_a_string_with_escaped_breaks_is_not_split_unless_logged_alone(line: str
     from errexplain.parse.lines import clean_lines
 
     assert [ln.text for ln in clean_lines(line)] == [line]
+
+
+_LABELLED_TRACE = (
+    "[2026-01-02 10:00:00 TP0] Scheduler hit an exception: Traceback (most recent call last):",
+    '  File "/app/pkg/run.py", line 9, in main',
+    "    go()",
+    "ValueError: the page size must divide the chunk size",
+    "",
+    "[2026-01-02 10:00:01] Received sigquit from a child process.",
+)
+
+
+@pytest.mark.parametrize(
+    "label",
+    [
+        lambda n: "3: ",  # srun --label: the task's number
+        lambda n: "gpu-node-07: ",  # pdsh / clush: the host
+        lambda n: f"{n + 120}{':' if n == 0 else '-'}",  # grep -n -A: the line number
+        lambda n: f"{n + 7:6d}\t",  # cat -n
+        lambda n: f"{n + 98:4d} | ",  # a log viewer's gutter
+        lambda n: "[1,3]<stderr>:",  # mpirun --tag-output
+    ],
+)
+def test_a_paste_labelled_line_by_line_is_read_without_its_labels(label):
+    """A launcher or a tool that puts a label before every line it relays (a task, a host, a
+    line number): the traceback's frames are read, and the message stops at the blank line
+    after it, which the label left not blank."""
+    from errexplain.parse import parse_traceback
+
+    text = "\n".join((label(n) + ln).rstrip(" ") for n, ln in enumerate(_LABELLED_TRACE)) + "\n"
+    (err,) = parse_traceback(text)
+    assert (err.type, err.message) == ("ValueError", "the page size must divide the chunk size")
+    assert [(f.path, f.line) for f in err.frames] == [("/app/pkg/run.py", 9)]
+
+
+def test_tasks_labelled_by_srun_parse_apart_when_interleaved():
+    """Two tasks of `srun --label` printing their tracebacks at once: each task's lines are a
+    stream of their own, as a rank prefix makes them."""
+    from errexplain.parse import parse_traceback
+
+    one = ['  File "/app/pkg/a.py", line 3, in f', "    g()", "KeyError: 'layers.0.mlp'"]
+    two = ['  File "/app/pkg/b.py", line 5, in h', "    k()", "RuntimeError: NCCL timeout"]
+    text = "0: Traceback (most recent call last):\n1: Traceback (most recent call last):\n"
+    text += "".join(f"0: {a}\n1: {b}\n" for a, b in zip(one, two, strict=True))
+    errors = parse_traceback(text)
+    got = {(e.type, e.message, e.frames[0].path, e.ranks) for e in errors}
+    assert got == {
+        ("KeyError", "'layers.0.mlp'", "/app/pkg/a.py", ("task0",)),
+        ("RuntimeError", "NCCL timeout", "/app/pkg/b.py", ("task1",)),
+    }
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a config of `key: value` lines: each key once, not a host printing several lines
+        "model-path: /models/x\ntp-size: 8\nmem-fraction-static: 0.8\nport: 30000\n",
+        # a log whose lines open with a clock (`10:00:01`), its hours rising
+        "10:00:01 start\n11:00:02 loading\n12:00:03 ready\n",
+        # an exception line among labelled ones: not every line carries a label
+        "gpu-1: starting\ngpu-1: loading\nValueError: the page size must divide the chunk size\n",
+        # exception lines and a capitalised word before a colon are no host's labels
+        "KeyError: 3\nKeyError: 4\nValueError: x\nValueError: y\n",
+        "Note: a\nNote: b\nNote: c\nNote: d\n",
+        # numbers that do not only rise are no line numbers (a list of `n: text` items)
+        "1: first\n3: second\n2: third\n",
+    ],
+)
+def test_lines_that_merely_open_with_a_word_and_a_colon_keep_it(text):
+    assert _texts(text) == text.split("\n")

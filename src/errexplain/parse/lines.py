@@ -86,6 +86,8 @@ _PREFIXES: tuple[tuple[re.Pattern[str], bool], ...] = (
         False,
     ),
     (compile_regex(r"\[rank(?P<rank>\d{1,6})\]: ?"), True),
+    # Open MPI's `mpirun --tag-output`: `[jobid,rank]<stdout>:` (or `<stderr>:`) on every line
+    (compile_regex(r"\[\d{1,9},(?P<rank>\d{1,6})\]<std(?:out|err)>: ?"), True),
     # docker compose: `worker-1  | `, `sglang_server_1  | ` (the container, on every line)
     (compile_regex(r"[A-Za-z0-9][\w.-]{0,100}[-_]\d{1,4} {1,40}\| ?"), True),
     (compile_regex(r"\[[DIWEF]\d{3,4} \d\d:\d\d:\d\d[^\]\n]{0,200}\] ?"), False),
@@ -341,7 +343,7 @@ def clean_lines(text: str) -> list[Line]:
         text = _ENTITY.sub(_entity, text)  # a paste taken from a page's HTML source
     text = text.replace("\t", "    ").replace("\u00a0", " ")
     out: list[Line] = []
-    raws = _at_margin(text.split("\n"), text.lstrip("\n")[:2])
+    raws, labels = _unlabelled(_at_margin(text.split("\n"), text.lstrip("\n")[:2]))
     for no, raw in _unmarked(_numbered(raws, 'File "' in text)):
         if raw[:2].lstrip()[:1] == "{" and (logged := _json_logged(raw)) is not None:
             out.extend(_cleaned(no, logged))  # a structured log record: its text, line by line
@@ -359,7 +361,135 @@ def clean_lines(text: str) -> list[Line]:
             out.extend(_clean_one(no, raw))
         else:
             out.append(Line(no, raw))
-    return out
+    return _in_streams(out, labels) if labels else out
+
+
+def _in_streams(lines: list[Line], labels: dict[int, tuple[str, str]]) -> list[Line]:
+    """Each line in the stream its tool's label names (by line number), as a stream prefix would
+    put it, unless a stream prefix of its own did; its rank the label's unless its log prefix
+    named one (`0: [... TP0] ...`: TP0)."""
+    return [
+        ln
+        if ln.stream or ln.no not in labels
+        else Line(
+            ln.no, ln.text, ln.rank or labels[ln.no][0], ln.prefix, labels[ln.no][1], ln.fence
+        )
+        for ln in lines
+    ]
+
+
+_TOOL_LABELS = (
+    # `srun --label` (Slurm): the task's number, `0: `, on every line a task printed
+    ("task", compile_regex(r"(?P<label>\d{1,5}):(?: |$)")),
+    # `pdsh`, `clush`, `ansible -m shell`'s host label: `gpu-node-03: `
+    ("host", compile_regex(r"(?P<label>[A-Za-z0-9][\w.-]{0,62}):(?: |$)")),
+    # `grep -n` (`12:` on a matching line, `13-` on a context line), `cat -n`, a viewer's gutter
+    # (not a clock's or a date's first field: `10:00:01`, `2026-05-01`)
+    (
+        "line",
+        compile_regex(
+            r" {0,8}(?P<label>\d{1,9})(?:[:-](?!\d\d[:-]\d\d)|\t| {0,4}[|\u2502] ?| {2,}|$)"
+        ),
+    ),
+)
+"""The labels a tool puts before every line it relays (a task, a host, a line number), read
+only when every line of the paste opens with one of the same kind (:func:`_unlabelled`)."""
+LABELLED_LEAST = 2
+"""Lines a paste needs, all labelled alike, to be read as labelled (a label on one line alone is
+the text's own: `0: ok`)."""
+LABELLED_SOURCES = 64
+"""Distinct tasks or hosts at most in a labelled paste, and at most one per two lines (a list of
+`key: value` lines names each key once)."""
+_NOT_HOST = compile_regex(r"(?:Error|Exception|Warning|Interrupt|Exit|Traceback)$|^[A-Z]\w*[a-z]$")
+"""A label that reads as an exception's type or a capitalised word (`ValueError`, `Message`):
+the line is a message, not a host's."""
+_GROUP_SEPARATOR = "--"
+"""The line `grep -A`/`-B`/`-C` prints between groups of lines: a blank line."""
+
+
+def _unlabelled(raws: list[str]) -> tuple[list[str], dict[int, tuple[str, str]]]:
+    """The lines without the label a tool put before each of them, when every non-blank line
+    opens with a label of one kind (:data:`_TOOL_LABELS`), and, when the labels name several
+    tasks or hosts (whose lines a launcher interleaves), each line's (rank, stream) by its
+    number from 1: `0: Traceback ...` of `srun --label`, `node-3: ...` of `pdsh`, `12:...` and
+    `13-...` of `grep -n -A`, whose line numbers only rise (a group separator `--` between
+    them is a blank line). Any other paste is left as it is."""
+    found = _labelling(raws)
+    if found is None:
+        return raws, {}
+    kind, pattern, streams = found
+    out: list[str] = []
+    labels: dict[int, tuple[str, str]] = {}
+    for no, raw in enumerate(raws, start=1):
+        m = pattern.match(raw) if raw.strip() and raw.strip() != _GROUP_SEPARATOR else None
+        if m is None:
+            out.append("" if raw.strip() == _GROUP_SEPARATOR else raw)
+            continue
+        out.append(raw[m.end() :])
+        if streams:
+            name = m["label"]
+            labels[no] = (f"task{name}" if kind == "task" else name, f"{name}:")
+    return out, labels
+
+
+def _labelling(raws: list[str]) -> tuple[str, re.Pattern[str], bool] | None:
+    """(kind, pattern, whether the labels name several sources) of the labels every non-blank
+    line of `raws` opens with, or None (:func:`_unlabelled`); one source has no streams to
+    tell apart."""
+    for kind, pattern in _TOOL_LABELS:
+        names = _label_names(raws, pattern)
+        if len(names) >= LABELLED_LEAST and _labels_hold(kind, names):
+            return kind, pattern, kind != "line" and len(set(names)) > 1
+    return None
+
+
+@memo(maxsize=8)
+def _labelled_pattern(text: str) -> re.Pattern[str] | None:
+    """The pattern of the labels a tool put before every line of `text` (as pasted), or None."""
+    found = _labelling(text.split("\n"))
+    return found[1] if found else None
+
+
+def _unlabelled_line(pattern: re.Pattern[str], raw: str) -> str:
+    """A pasted line without its tool's label (a group separator `--`: a blank line)."""
+    st = raw.strip()
+    if not st or st == _GROUP_SEPARATOR:
+        return "" if st else raw
+    m = pattern.match(raw)
+    return raw[m.end() :] if m else raw
+
+
+def _label_names(raws: list[str], pattern: re.Pattern[str]) -> list[str]:
+    """The labels `pattern` reads before the non-blank lines, in order; none as soon as one
+    such line has none (most pastes: at their first line)."""
+    names = []
+    for raw in raws:
+        st = raw.strip()
+        if not st or st == _GROUP_SEPARATOR:
+            continue
+        m = pattern.match(raw)
+        if m is None:
+            return []
+        names.append(m["label"])
+    return names
+
+
+def _labels_hold(kind: str, names: list[str]) -> bool:
+    """Whether labels of this kind, in the order of the lines they open, are a tool's: line
+    numbers that only rise; a few tasks; a few hosts, none read as an exception's type or a
+    capitalised word, and some with a digit, a dot or a dash (`gpu-03`, not `note`)."""
+    if kind == "line":
+        from itertools import pairwise
+
+        numbers = [int(n) for n in names]
+        return all(b > a for a, b in pairwise(numbers))
+    distinct = set(names)
+    if len(distinct) > LABELLED_SOURCES or 2 * len(distinct) > len(names):
+        return False  # (each source prints several lines: keys of a config each name one)
+    return kind == "task" or (
+        not any(_NOT_HOST.search(n) for n in distinct)
+        and any(c.isdigit() or c in ".-" for n in distinct for c in n)
+    )
 
 
 def _numbered(raws: list[str], frames: bool) -> Iterable[tuple[int, str]]:
@@ -763,10 +893,13 @@ def pasted_line(text: str, no: int) -> str | None:
 
 def pasted_lines(text: str, upto: int | None = None) -> list[str]:
     """The text's lines as pasted, numbered as :func:`clean_lines` numbers them (from 1 for
-    index 0): what a cleaned line was before its cleaning (an issue title's tag, taken off).
-    `upto`: only the first `upto` lines are needed (the rest is not split)."""
+    index 0): what a cleaned line was before its cleaning (an issue title's tag, taken off);
+    without the labels a tool put before each line (:func:`_unlabelled`: they are not what the
+    program printed). `upto`: only the first `upto` lines are needed (the rest is not split)."""
     text = _one_break(readable(text))
-    return text.split("\n") if upto is None else text.split("\n", upto)[:upto]
+    lines = text.split("\n") if upto is None else text.split("\n", upto)[:upto]
+    pattern = _labelled_pattern(text)
+    return lines if pattern is None else [_unlabelled_line(pattern, ln) for ln in lines]
 
 
 def _dedented(raws: list[str]) -> list[str]:
