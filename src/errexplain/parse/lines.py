@@ -381,6 +381,14 @@ def _in_streams(lines: list[Line], labels: dict[int, tuple[str, str]]) -> list[L
 _TOOL_LABELS = (
     # `srun --label` (Slurm): the task's number, `0: `, on every line a task printed
     ("task", compile_regex(r"(?P<label>\d{1,5}):(?: |$)")),
+    # `grep` over several files (`-r`, `-A`): the file, `logs/node0.log:` on a matching line and
+    # `logs/node0.log-` on a context line, with `-n` its line number after it the same way
+    (
+        "file",
+        compile_regex(
+            r"(?P<label>[\w./-]{0,200}\.(?:log|txt|out|err|stdout|stderr))[:-](?:\d{1,9}[:-])?"
+        ),
+    ),
     # `pdsh`, `clush`, `ansible -m shell`'s host label: `gpu-node-03: `
     ("host", compile_regex(r"(?P<label>[A-Za-z0-9][\w.-]{0,62}):(?: |$)")),
     # `grep -n` (`12:` on a matching line, `13-` on a context line), `cat -n`, a viewer's gutter
@@ -392,7 +400,7 @@ _TOOL_LABELS = (
         ),
     ),
 )
-"""The labels a tool puts before every line it relays (a task, a host, a line number), read
+"""The labels a tool puts before every line it relays (a task, a file, a host, a line number), read
 only when every line of the paste opens with one of the same kind (:func:`_unlabelled`)."""
 LABELLED_LEAST = 2
 """Lines a paste needs, all labelled alike, to be read as labelled (a label on one line alone is
@@ -413,7 +421,8 @@ def _unlabelled(raws: list[str]) -> tuple[list[str], dict[int, tuple[str, str]]]
     tasks or hosts (whose lines a launcher interleaves), each line's (rank, stream) by its
     number from 1: `0: Traceback ...` of `srun --label`, `node-3: ...` of `pdsh`, `12:...` and
     `13-...` of `grep -n -A`, whose line numbers only rise (a group separator `--` between
-    them is a blank line). Any other paste is left as it is."""
+    them is a blank line), `logs/a.log:...` of `grep` over several files. Any other paste is
+    left as it is."""
     found = _labelling(raws)
     if found is None:
         return raws, {}
@@ -428,7 +437,8 @@ def _unlabelled(raws: list[str]) -> tuple[list[str], dict[int, tuple[str, str]]]
         out.append(raw[m.end() :])
         if streams:
             name = m["label"]
-            labels[no] = (f"task{name}" if kind == "task" else name, f"{name}:")
+            labels[no] = (f"task{name}" if kind == "task" else name, f"{name}:")  # (a file's
+            # name is its rank: the lines one file logged, as a host's are the host's)
     return out, labels
 
 
@@ -446,7 +456,7 @@ def _labelling(raws: list[str]) -> tuple[str, re.Pattern[str], bool] | None:
 @memo(maxsize=8)
 def _labelled_pattern(text: str) -> re.Pattern[str] | None:
     """The pattern of the labels a tool put before every line of `text` (as pasted), or None."""
-    found = _labelling(text.split("\n"))
+    found = _labelling(_one_break(readable(text)).split("\n"))
     return found[1] if found else None
 
 
@@ -486,7 +496,7 @@ def _labels_hold(kind: str, names: list[str]) -> bool:
     distinct = set(names)
     if len(distinct) > LABELLED_SOURCES or 2 * len(distinct) > len(names):
         return False  # (each source prints several lines: keys of a config each name one)
-    return kind == "task" or (
+    return kind in ("task", "file") or (
         not any(_NOT_HOST.search(n) for n in distinct)
         and any(c.isdigit() or c in ".-" for n in distinct for c in n)
     )
@@ -896,9 +906,9 @@ def pasted_lines(text: str, upto: int | None = None) -> list[str]:
     index 0): what a cleaned line was before its cleaning (an issue title's tag, taken off);
     without the labels a tool put before each line (:func:`_unlabelled`: they are not what the
     program printed). `upto`: only the first `upto` lines are needed (the rest is not split)."""
+    pattern = _labelled_pattern(text)  # (first: the caller's text, whose hash is kept)
     text = _one_break(readable(text))
     lines = text.split("\n") if upto is None else text.split("\n", upto)[:upto]
-    pattern = _labelled_pattern(text)
     return lines if pattern is None else [_unlabelled_line(pattern, ln) for ln in lines]
 
 
