@@ -838,6 +838,7 @@ _LABELLED_TRACE = (
         lambda n: f"{n + 120}{':' if n == 0 else '-'}",  # grep -n -A: the line number
         lambda n: f"logs/node0.log{'-:'[n == 0]}",  # grep -A over several files
         lambda n: f"node0.log{'-:'[n == 0]}{n + 120}{'-:'[n == 0]}",  # the same with -n
+        lambda n: f"Dec 07 13:03:{n + 40:02d} ",  # moreutils' ts
         lambda n: f"{n + 7:6d}\t",  # cat -n
         lambda n: f"{n + 98:4d} | ",  # a log viewer's gutter
         lambda n: "[1,3]<stderr>:",  # mpirun --tag-output

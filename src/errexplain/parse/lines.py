@@ -389,6 +389,15 @@ _TOOL_LABELS = (
             r"(?P<label>[\w./-]{0,200}\.(?:log|txt|out|err|stdout|stderr))[:-](?:\d{1,9}[:-])?"
         ),
     ),
+    # moreutils' `ts` (its default `%b %d %H:%M:%S`): `Dec 07 13:03:42 `, a syslog stamp with no
+    # host and unit after it (journald's stamp, host and unit are a log prefix of their own)
+    (
+        "stamp",
+        compile_regex(
+            r"(?P<label>[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d(?:\.\d{1,9})?)(?: |$)"
+            r"(?![\w.-]{1,100} [\w./@-]{1,100}(?:\[\d{1,9}\])?: )"
+        ),
+    ),
     # `pdsh`, `clush`, `ansible -m shell`'s host label: `gpu-node-03: `
     ("host", compile_regex(r"(?P<label>[A-Za-z0-9][\w.-]{0,62}):(?: |$)")),
     # `grep -n` (`12:` on a matching line, `13-` on a context line), `cat -n`, a viewer's gutter
@@ -400,8 +409,9 @@ _TOOL_LABELS = (
         ),
     ),
 )
-"""The labels a tool puts before every line it relays (a task, a file, a host, a line number), read
-only when every line of the paste opens with one of the same kind (:func:`_unlabelled`)."""
+"""The labels a tool puts before every line it relays (a task, a file, a stamp, a host, a line
+number), read only when every line of the paste opens with one of the same kind
+(:func:`_unlabelled`)."""
 LABELLED_LEAST = 2
 """Lines a paste needs, all labelled alike, to be read as labelled (a label on one line alone is
 the text's own: `0: ok`)."""
@@ -421,8 +431,8 @@ def _unlabelled(raws: list[str]) -> tuple[list[str], dict[int, tuple[str, str]]]
     tasks or hosts (whose lines a launcher interleaves), each line's (rank, stream) by its
     number from 1: `0: Traceback ...` of `srun --label`, `node-3: ...` of `pdsh`, `12:...` and
     `13-...` of `grep -n -A`, whose line numbers only rise (a group separator `--` between
-    them is a blank line), `logs/a.log:...` of `grep` over several files. Any other paste is
-    left as it is."""
+    them is a blank line), `logs/a.log:...` of `grep` over several files, `Dec 07 13:03:42 ...`
+    of `ts`. Any other paste is left as it is."""
     found = _labelling(raws)
     if found is None:
         return raws, {}
@@ -449,7 +459,7 @@ def _labelling(raws: list[str]) -> tuple[str, re.Pattern[str], bool] | None:
     for kind, pattern in _TOOL_LABELS:
         names = _label_names(raws, pattern)
         if len(names) >= LABELLED_LEAST and _labels_hold(kind, names):
-            return kind, pattern, kind != "line" and len(set(names)) > 1
+            return kind, pattern, kind not in ("line", "stamp") and len(set(names)) > 1
     return None
 
 
@@ -488,6 +498,8 @@ def _labels_hold(kind: str, names: list[str]) -> bool:
     """Whether labels of this kind, in the order of the lines they open, are a tool's: line
     numbers that only rise; a few tasks; a few hosts, none read as an exception's type or a
     capitalised word, and some with a digit, a dot or a dash (`gpu-03`, not `note`)."""
+    if kind == "stamp":
+        return True
     if kind == "line":
         from itertools import pairwise
 
