@@ -27,6 +27,9 @@ _LOCATION = compile_regex(
 _MARKED = compile_regex(r"❱ {0,8}(?P<no>\d{1,9}) (?P<code>.{0,2000})")
 _FUNC = compile_regex(r"[\w<>.]{1,200}")
 _PATH_MAX = 1024
+_FOLD_TAIL = 16
+"""The end of a folded location's start in which its `.py:` and line number (9 digits at most)
+may lie, when the rest of it is on the next line (` in alloc`)."""
 _PATH_HEAD = compile_regex(r"[^\s│]{1,1000}")
 """The start of a path rich folded at the panel's width (`/usr/lib/python3/site-pac`): a line
 with no space (each source line starts with its number and a space)."""
@@ -67,7 +70,9 @@ def _panel(lines: Sequence[Line], i: int, out: list[Line]) -> int:
             return i + 1 if st.startswith("╰") else i
         inner = _inner(line)
         m = _LOCATION.fullmatch(inner) if inner else None
-        if m is None and head and inner:  # (a location folded anywhere, inside a word or not)
+        if m is None and head and inner and ".py:" in head[-_FOLD_TAIL:] + inner:
+            # (a location folded anywhere, inside a word or not: its `.py:` on this line, across
+            # the fold, or just above it before the line number)
             m = _LOCATION.fullmatch(head + inner) or _LOCATION.fullmatch(f"{head} {inner}")
             head = "" if m is not None else head
         if inner and m is None and _PATH_HEAD.fullmatch(inner):
