@@ -39,15 +39,20 @@ def grow(pool):
 """
 
 
-@pytest.fixture(scope="module")
-def pool(tmp_path_factory):
-    root = tmp_path_factory.mktemp("site") / "pkg" / "cache"
+def _pool_module(root, name: str):
+    """The pool module written at `root/pkg/cache/pool.py` and imported as `name`."""
+    root = root / "pkg" / "cache"
     root.mkdir(parents=True)
     (root / "pool.py").write_text(POOL, encoding="utf-8")
-    spec = importlib.util.spec_from_file_location("richtb_pool", root / "pool.py")
+    spec = importlib.util.spec_from_file_location(name, root / "pool.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+@pytest.fixture(scope="module")
+def pool(tmp_path_factory):
+    return _pool_module(tmp_path_factory.mktemp("site"), "richtb_pool")
 
 
 def drawn(call, width: int, locals_: bool = False) -> str:
@@ -76,14 +81,8 @@ def test_a_panel_gives_the_frames_and_the_marked_code(pool, width, locals_):
 def deep_pool(tmp_path_factory):
     """The pool module under a long path, as an installed package's (`site-packages/...`): its
     location line is wider than a narrow panel, which folds it."""
-    root = tmp_path_factory.mktemp("site") / "lib" / "python3.12" / "site-packages"
-    root = root / "pkg" / "cache"
-    root.mkdir(parents=True)
-    (root / "pool.py").write_text(POOL, encoding="utf-8")
-    spec = importlib.util.spec_from_file_location("richtb_deep_pool", root / "pool.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    site = tmp_path_factory.mktemp("site") / "lib" / "python3.12" / "site-packages"
+    return _pool_module(site, "richtb_deep_pool")
 
 
 def test_a_location_folded_at_any_character_is_read_whole(deep_pool):
