@@ -440,13 +440,9 @@ def _unlabelled(raws: list[str]) -> tuple[list[str], dict[int, tuple[str, str]]]
     out: list[str] = []
     labels: dict[int, tuple[str, str]] = {}
     for no, raw in enumerate(raws, start=1):
-        m = pattern.match(raw) if raw.strip() and raw.strip() != _GROUP_SEPARATOR else None
-        if m is None:
-            out.append("" if raw.strip() == _GROUP_SEPARATOR else raw)
-            continue
-        out.append(raw[m.end() :])
-        if streams:
-            name = m["label"]
+        rest, name = _label_split(pattern, raw)
+        out.append(rest)
+        if streams and name is not None:
             labels[no] = (f"task{name}" if kind == "task" else name, f"{name}:")  # (a file's
             # name is its rank: the lines one file logged, as a host's are the host's)
     return out, labels
@@ -470,13 +466,14 @@ def _labelled_pattern(text: str) -> re.Pattern[str] | None:
     return found[1] if found else None
 
 
-def _unlabelled_line(pattern: re.Pattern[str], raw: str) -> str:
-    """A pasted line without its tool's label (a group separator `--`: a blank line)."""
+def _label_split(pattern: re.Pattern[str], raw: str) -> tuple[str, str | None]:
+    """(a pasted line without its tool's label, the label or None): a group separator `--` is
+    a blank line, a blank line stays as it is."""
     st = raw.strip()
     if not st or st == _GROUP_SEPARATOR:
-        return "" if st else raw
+        return ("" if st else raw), None
     m = pattern.match(raw)
-    return raw[m.end() :] if m else raw
+    return (raw[m.end() :], m["label"]) if m else (raw, None)
 
 
 def _label_names(raws: list[str], pattern: re.Pattern[str]) -> list[str]:
@@ -921,7 +918,7 @@ def pasted_lines(text: str, upto: int | None = None) -> list[str]:
     pattern = _labelled_pattern(text)  # (first: the caller's text, whose hash is kept)
     text = _one_break(readable(text))
     lines = text.split("\n") if upto is None else text.split("\n", upto)[:upto]
-    return lines if pattern is None else [_unlabelled_line(pattern, ln) for ln in lines]
+    return lines if pattern is None else [_label_split(pattern, ln)[0] for ln in lines]
 
 
 def _dedented(raws: list[str]) -> list[str]:
