@@ -15,6 +15,7 @@ from errexplain.parse.lines import (
     exception_head,
     indent,
     line_kind,
+    pasted_lines,
     skippable,
     structural,
 )
@@ -285,6 +286,31 @@ def test_cluster_log_streams_are_prefixes(stream):
     assert [(f.path, f.line) for f in err.frames] == [("/app/pkg/run.py", 9)]
     (line,) = clean_lines(stream + "[2026-01-02 10:00:00 TP0] config file x.yaml not found")
     assert line.text == "config file x.yaml not found" and line.record
+
+
+@pytest.mark.parametrize(
+    "stamp",
+    [
+        lambda n: f"2026-01-02T10:00:0{n}.{n}23456789Z ",  # kubectl logs --timestamps
+        lambda n: f"2026-01-02T10:00:0{n}.{n}23456789Z stderr F ",  # a CRI log file
+        lambda n: f"Jan 02 10:00:0{n} gpu-node-3 python3[12345]: ",  # journald
+        lambda n: f"2026-01-02T10:00:0{n}+0000 gpu-node-3 python3[12345]: ",  # -o short-iso
+    ],
+)
+def test_a_stream_whose_stamp_changes_from_line_to_line_is_one_stream(stamp):
+    """Each line of a collected log has its own time: the lines are still one process's, and
+    its traceback's frames are read (a stream named with its stamp made each line a stream)."""
+    from errexplain.parse import parse_traceback
+
+    lines = (
+        "Traceback (most recent call last):",
+        '  File "/app/pkg/run.py", line 9, in main',
+        "    go()",
+        "ValueError: the page size must divide the chunk size",
+    )
+    (err,) = parse_traceback("".join(stamp(n) + ln + "\n" for n, ln in enumerate(lines)))
+    assert err.message == "the page size must divide the chunk size"
+    assert [(f.path, f.line) for f in err.frames] == [("/app/pkg/run.py", 9)]
 
 
 def test_a_collectors_stamp_on_every_line_keeps_a_message_whole():
@@ -842,6 +868,20 @@ _LABELLED_TRACE = (
         lambda n: f"{n + 7:6d}\t",  # cat -n
         lambda n: f"{n + 98:4d} | ",  # a log viewer's gutter
         lambda n: "[1,3]<stderr>:",  # mpirun --tag-output
+        lambda n: "sglang  | ",  # docker compose, a service with its container_name set
+        lambda n: "sglang-7d9f8c6b5-x2x4q sglang ",  # stern: the pod and the container
+        lambda n: "0|sglang   | ",  # pm2 logs
+        lambda n: f"0|sglang  | 2026-12-04T10:11:{n + 10}: ",  # pm2 logs, started with --time
+        lambda n: "sglang_server.1.x8k2j3l4m5n6@gpu-node-07    | ",  # docker service logs
+        lambda n: "(head, rank=0, pid=2516) ",  # SkyPilot, the head node
+        lambda n: "(worker1, rank=1, ip=10.0.0.2, pid=2517) ",  # SkyPilot, a worker
+        lambda n: "(task, pid=2516) ",  # SkyPilot, a single-node task
+        lambda n: "(ServeReplica:default:SGLangServer pid=1234, ip=10.0.0.5) ",  # Ray Serve
+        lambda n: "[default0]:",  # torchrun --tee: the role and local rank
+        lambda n: "[default0]:[rank0]: ",  # the same with torch's own rank prefix
+        lambda n: "2026-12-04T10:11:12+0000 gpu-node-07 python3[1234]: ",  # journalctl short-iso
+        lambda n: "Dec 04 10:11:12.123456 gpu-node-07 python3[1234]: ",  # short-precise
+        lambda n: "Fri 2026-12-04 10:11:12 UTC gpu-node-07 python3[1234]: ",  # short-full
     ],
 )
 def test_a_paste_labelled_line_by_line_is_read_without_its_labels(label):
@@ -871,6 +911,62 @@ def test_tasks_labelled_by_srun_parse_apart_when_interleaved():
         ("KeyError", "'layers.0.mlp'", "/app/pkg/a.py", ("task0",)),
         ("RuntimeError", "NCCL timeout", "/app/pkg/b.py", ("task1",)),
     }
+
+
+@pytest.mark.parametrize("label", ["3: ", "sglang  | ", "sglang-7d9f8c6b5-x2x4q sglang "])
+def test_a_labelled_log_in_a_fenced_block_of_a_post_is_read_without_its_labels(label):
+    """A post's prose around the relayed log: the block's lines are labelled, the prose's not."""
+    from errexplain.parse import parse_traceback
+
+    body = "\n".join((label + ln).rstrip(" ") for ln in _LABELLED_TRACE)
+    text = f"The server dies at start-up:\n\n```\n{body}\n```\n\nAny idea? 1: it worked before.\n"
+    (err,) = parse_traceback(text)
+    assert (err.type, err.message) == ("ValueError", "the page size must divide the chunk size")
+    assert [(f.path, f.line) for f in err.frames] == [("/app/pkg/run.py", 9)]
+    assert pasted_lines(text)[3] == _LABELLED_TRACE[0]
+    assert pasted_lines(text)[-2] == "Any idea? 1: it worked before."
+
+
+@pytest.mark.parametrize(
+    ("one", "two"),
+    [
+        ("sglang  | ", "router  | "),  # docker compose, two services by container_name
+        ("sglang-0 server ", "sglang-1 server "),  # stern: two pods
+        ("0|prefill | ", "1|decode  | "),  # pm2: two processes
+        ("(head, rank=0, pid=11) ", "(worker1, rank=1, pid=12, ip=10.0.0.2) "),  # SkyPilot
+        ("[default0]:", "[default1]:"),  # torchrun --tee: two local ranks
+    ],
+)
+def test_two_labelled_sources_interleaved_parse_apart(one, two):
+    """Two processes relayed by one tool, their tracebacks' lines interleaved: each source's
+    lines are read as a stream of their own."""
+    from errexplain.parse import parse_traceback
+
+    first = ['  File "/app/pkg/a.py", line 3, in f', "    g()", "KeyError: 'layers.0.mlp'"]
+    second = ['  File "/app/pkg/b.py", line 5, in h', "    k()", "RuntimeError: NCCL timeout"]
+    text = f"{one}Traceback (most recent call last):\n{two}Traceback (most recent call last):\n"
+    text += "".join(f"{one}{a}\n{two}{b}\n" for a, b in zip(first, second, strict=True))
+    got = {(e.type, e.message, e.frames[0].path) for e in parse_traceback(text)}
+    assert got == {
+        ("KeyError", "'layers.0.mlp'", "/app/pkg/a.py"),
+        ("RuntimeError", "NCCL timeout", "/app/pkg/b.py"),
+    }
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # prose whose lines open with two lower-case words: no pod's generated name, or said once
+        "the server crashed\nthe server restarted\nthe server crashed again\n",
+        "re-run it once\nthen check the log\nand the config\n",
+        # a table of `name | value` rows, each name once
+        "model | qwen\ntp | 8\nport | 30000\n",
+        # exception types before a pipe are no containers
+        "ValueError | x\nValueError | y\nKeyError | z\nKeyError | w\n",
+    ],
+)
+def test_lines_that_merely_open_like_a_relaying_tools_label_keep_it(text):
+    assert _texts(text) == text.split("\n")
 
 
 @pytest.mark.parametrize(

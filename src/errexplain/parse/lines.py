@@ -18,6 +18,10 @@ if TYPE_CHECKING:
     import re
     from collections.abc import Collection, Iterable, Iterator, Sequence
 
+    LabelBlock = tuple[int, int, str, re.Pattern[str], bool]
+    """(first index, index past the last, kind, pattern, whether the labels name several
+    sources) of lines a tool labelled alike."""
+
 _ESCAPES = compile_regex(
     r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[@-Z\\-_]?"
     r"|\x9b[0-?]*[ -/]*[@-~]|[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\u200b\ufeff]"
@@ -35,16 +39,32 @@ _LOGGER = r"(?: +[a-z_]\w{0,60}(?:\.[a-z_]\w{0,60}){1,10}:(?= ))"
 `ERROR sglang.srt.managers.scheduler: ...`); every part starts lower-case, so an exception
 named with its module (`torch.OutOfMemoryError: ...`) is not one."""
 _RAY_PREFIX = compile_regex(
-    r"\((?P<name>[\w.-]{1,100})(?: rank=(?P<rank>\d{1,6}))? pid=\d{1,9}"
+    r"\((?:(?P<name>[\w.:-]{1,200})(?: rank=(?P<rank>\d{1,6}))? )?pid=\d{1,9}"
     r"(?:, ip=[\d.:]{1,60})?\) ?"
 )
-"""A ray worker's stream prefix (`(SGLangWorker pid=38138) `)."""
+"""A ray worker's stream prefix (`(SGLangWorker pid=38138) `, a Ray Serve replica's
+`(ServeReplica:default:SGLangServer pid=1234, ip=10.0.0.5) `, an unnamed task's `(pid=77) `)."""
 
 # (pattern, is_stream): a stream prefix names the process a line came from and is printed on
 # every line; any other prefix starts a new log record.
 _PREFIXES: tuple[tuple[re.Pattern[str], bool], ...] = (
     # container runtimes (CRI) write each line as `<RFC 3339 stamp> stdout|stderr F|P `
     (compile_regex(rf"{_STAMP}(?:Z|[+-]\d\d:?\d\d) (?:stdout|stderr) [FP] "), True),
+    # journald / syslog: `Jan 02 10:00:00 host unit[pid]: `, with `journalctl -o
+    # short-precise` its microseconds, `-o short-full` its weekday, year and zone (`Fri
+    # 2026-12-04 10:11:12 UTC host unit[pid]: `), `-o short-iso` an ISO stamp with its offset
+    # (`2026-12-04T10:11:12+0000 host unit[pid]: `); before the collector's stamp below, which
+    # would take the ISO stamp alone
+    (
+        compile_regex(
+            r"(?:[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d(?:\.\d{1,9})? [\w.-]{1,100} [\w./@-]{1,100}"
+            r"(?:\[\d{1,9}\])?"
+            r"|(?:[A-Z][a-z]{2} \d{4}-\d\d-\d\d \d\d:\d\d:\d\d [A-Z]{2,5}"
+            r"|\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:[.,]\d{1,9})?(?:Z|[+-]\d\d:?\d\d))"
+            r" [\w.-]{1,100} [\w./@-]{1,100}\[\d{1,9}\]): "
+        ),
+        True,
+    ),
     # a collector's UTC stamp on every line it read (`docker logs -t`, `kubectl logs
     # --timestamps`, a CI runner's raw log: `2026-01-02T10:00:00.123456789Z `): the line
     # follows as the program wrote it (`WARNING:pkg.mod:...` too); a stamp the program's own
@@ -55,14 +75,6 @@ _PREFIXES: tuple[tuple[re.Pattern[str], bool], ...] = (
         compile_regex(
             rf"\d{{4}}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d{{1,9}})?Z "
             rf"(?! *(?:[-|] |{_LEVEL} (?!(?:\d\d-\d\d )?\d\d:\d\d:\d\d)|\[{_LEVEL}\]))"
-        ),
-        True,
-    ),
-    # journald / syslog: `Jan 02 10:00:00 host unit[pid]: `
-    (
-        compile_regex(
-            r"[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d [\w.-]{1,100} [\w./@-]{1,100}"
-            r"(?:\[\d{1,9}\])?: "
         ),
         True,
     ),
@@ -88,8 +100,34 @@ _PREFIXES: tuple[tuple[re.Pattern[str], bool], ...] = (
     (compile_regex(r"\[rank(?P<rank>\d{1,6})\]: ?"), True),
     # Open MPI's `mpirun --tag-output`: `[jobid,rank]<stdout>:` (or `<stderr>:`) on every line
     (compile_regex(r"\[\d{1,9},(?P<rank>\d{1,6})\]<std(?:out|err)>: ?"), True),
-    # docker compose: `worker-1  | `, `sglang_server_1  | ` (the container, on every line)
+    # docker compose: `worker-1  | `, `sglang_server_1  | ` (the container, on every line);
+    # `docker service logs` (swarm): `sglang_server.1.x8k2j3l4m5n6@gpu-node-07    | `
     (compile_regex(r"[A-Za-z0-9][\w.-]{0,100}[-_]\d{1,4} {1,40}\| ?"), True),
+    (
+        compile_regex(r"[A-Za-z0-9][\w-]{0,100}\.\d{1,4}\.[a-z0-9]{6,30}@[\w.-]{1,100} {1,40}\| ?"),
+        True,
+    ),
+    # pm2's `pm2 logs`: `0|sglang   | ` (the process's id and name, padded), and with `--time`
+    # the stamp pm2 wrote after it (`0|sglang  | 2026-12-04T10:11:12: `)
+    (
+        compile_regex(
+            r"\d{1,4}\|[^\s|]{1,100} +\| ?"
+            r"(?:\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d{1,9})?(?: ?(?:Z|[+-]\d\d:?\d\d))?: )?"
+        ),
+        True,
+    ),
+    # SkyPilot's job log: `(head, rank=0, pid=2516) `, `(worker1, rank=1, pid=2517, ip=10.0.0.2) `
+    # (the ip first in some releases), `(task, pid=2516) `, `(setup pid=2410) `
+    (
+        compile_regex(
+            r"\((?:head|worker\d{1,4}|task|setup)(?:, rank=(?P<rank>\d{1,6}))?"
+            r"(?:,? (?:pid=\d{1,9}|ip=[\d.:]{1,60})){1,2}\) ?"
+        ),
+        True,
+    ),
+    # torchrun's `--tee` / `--redirects`: the role and local rank, `[default0]:` (often with
+    # torch's own `[rank0]: ` after it)
+    (compile_regex(r"\[[a-z]{1,20}(?P<rank>\d{1,6})\]: ?"), True),
     (compile_regex(r"\[[DIWEF]\d{3,4} \d\d:\d\d:\d\d[^\]\n]{0,200}\] ?"), False),
     (compile_regex(r"[DIWEF]\d{4} \d\d:\d\d:\d\d\.\d{1,9} +\d{1,9} [^\]\s]{1,200}\] ?"), False),
     (
@@ -400,6 +438,14 @@ _TOOL_LABELS = (
     ),
     # `pdsh`, `clush`, `ansible -m shell`'s host label: `gpu-node-03: `
     ("host", compile_regex(r"(?P<label>[A-Za-z0-9][\w.-]{0,62}):(?: |$)")),
+    # `docker compose logs` of a service whose `container_name` is set (`sglang  | `, padded to
+    # the longest name; `sglang-1  | ` is a stream prefix of its own)
+    ("container", compile_regex(r"(?P<label>[A-Za-z0-9][\w.-]{0,100}) {1,40}\|(?: |$)")),
+    # `stern`'s pod and container (`sglang-7d9f8c6b5-x2x4q sglang `)
+    (
+        "pod",
+        compile_regex(r"(?P<label>[a-z0-9][a-z0-9.-]{0,252} [a-z0-9][a-z0-9-]{0,62})(?: |$)"),
+    ),
     # `grep -n` (`12:` on a matching line, `13-` on a context line), `cat -n`, a viewer's gutter
     # (not a clock's or a date's first field: `10:00:01`, `2026-05-01`)
     (
@@ -426,26 +472,47 @@ _GROUP_SEPARATOR = "--"
 
 
 def _unlabelled(raws: list[str]) -> tuple[list[str], dict[int, tuple[str, str]]]:
-    """The lines without the label a tool put before each of them, when every non-blank line
-    opens with a label of one kind (:data:`_TOOL_LABELS`), and, when the labels name several
-    tasks or hosts (whose lines a launcher interleaves), each line's (rank, stream) by its
-    number from 1: `0: Traceback ...` of `srun --label`, `node-3: ...` of `pdsh`, `12:...` and
-    `13-...` of `grep -n -A`, whose line numbers only rise (a group separator `--` between
-    them is a blank line), `logs/a.log:...` of `grep` over several files, `Dec 07 13:03:42 ...`
-    of `ts`. Any other paste is left as it is."""
-    found = _labelling(raws)
-    if found is None:
+    """The lines without the label a tool put before each of them, where every non-blank line
+    of the paste, or of one of its fenced blocks (a post's prose around a relayed log), opens
+    with a label of one kind (:data:`_TOOL_LABELS`, :func:`_label_blocks`), and, when the labels
+    name several tasks or hosts (whose lines a launcher interleaves), each line's (rank,
+    stream) by its number from 1: `0: Traceback ...` of `srun --label`, `node-3: ...` of
+    `pdsh`, `12:...` and `13-...` of `grep -n -A`, whose line numbers only rise (a group
+    separator `--` between them is a blank line), `logs/a.log:...` of `grep` over several
+    files, `Dec 07 13:03:42 ...` of `ts`. Any other line is left as it is."""
+    blocks = _label_blocks(raws)
+    if not blocks:
         return raws, {}
-    kind, pattern, streams = found
-    out: list[str] = []
+    out = list(raws)
     labels: dict[int, tuple[str, str]] = {}
-    for no, raw in enumerate(raws, start=1):
-        rest, name = _label_split(pattern, raw)
-        out.append(rest)
-        if streams and name is not None:
-            labels[no] = (f"task{name}" if kind == "task" else name, f"{name}:")  # (a file's
-            # name is its rank: the lines one file logged, as a host's are the host's)
+    for start, end, kind, pattern, streams in blocks:
+        for i in range(start, end):
+            out[i], name = _label_split(pattern, raws[i])
+            if streams and name is not None:
+                labels[i + 1] = (f"task{name}" if kind == "task" else name, f"{name}:")  # (a
+                # file's name is its rank: the lines one file logged, as a host's are the host's)
     return out, labels
+
+
+def _label_blocks(raws: list[str]) -> tuple[LabelBlock, ...]:
+    """The runs of lines a tool labelled: the whole paste when every non-blank line of it opens
+    with a label of one kind, else each fenced block whose lines all do (the prose a post
+    wraps around a relayed log has no labels); none for most pastes."""
+    found = _labelling(raws)
+    if found is not None:
+        return ((0, len(raws), *found),)
+    blocks: list[LabelBlock] = []
+    opened: int | None = None
+    for i, raw in enumerate(raws):
+        if raw.lstrip()[:3] not in ("```", "~~~"):
+            continue
+        if opened is None:
+            opened = i + 1
+            continue
+        if (found := _labelling(raws[opened:i])) is not None:
+            blocks.append((opened, i, *found))
+        opened = None
+    return tuple(blocks)
 
 
 def _labelling(raws: list[str]) -> tuple[str, re.Pattern[str], bool] | None:
@@ -460,10 +527,9 @@ def _labelling(raws: list[str]) -> tuple[str, re.Pattern[str], bool] | None:
 
 
 @memo(maxsize=8)
-def _labelled_pattern(text: str) -> re.Pattern[str] | None:
-    """The pattern of the labels a tool put before every line of `text` (as pasted), or None."""
-    found = _labelling(_one_break(readable(text)).split("\n"))
-    return found[1] if found else None
+def _labelled_blocks(text: str) -> tuple[LabelBlock, ...]:
+    """The runs of lines a tool labelled in `text` (as pasted): :func:`_label_blocks`."""
+    return _label_blocks(_one_break(readable(text)).split("\n"))
 
 
 def _label_split(pattern: re.Pattern[str], raw: str) -> tuple[str, str | None]:
@@ -505,10 +571,15 @@ def _labels_hold(kind: str, names: list[str]) -> bool:
     distinct = set(names)
     if len(distinct) > LABELLED_SOURCES or 2 * len(distinct) > len(names):
         return False  # (each source prints several lines: keys of a config each name one)
-    return kind in ("task", "file") or (
-        not any(_NOT_HOST.search(n) for n in distinct)
-        and any(c.isdigit() or c in ".-" for n in distinct for c in n)
-    )
+    if kind in ("task", "file"):
+        return True
+    if any(_NOT_HOST.search(n) for n in distinct):
+        return False
+    if kind == "container":  # (a service's own name: `sglang`, `router`)
+        return True
+    if kind == "pod":  # (a pod's generated name: `sglang-7d9f8c6b5-x2x4q`, `sglang-0`)
+        return all("-" in n.split(" ")[-2] for n in distinct)
+    return any(c.isdigit() or c in ".-" for n in distinct for c in n)
 
 
 def _numbered(raws: list[str], frames: bool) -> Iterable[tuple[int, str]]:
@@ -915,10 +986,13 @@ def pasted_lines(text: str, upto: int | None = None) -> list[str]:
     index 0): what a cleaned line was before its cleaning (an issue title's tag, taken off);
     without the labels a tool put before each line (:func:`_unlabelled`: they are not what the
     program printed). `upto`: only the first `upto` lines are needed (the rest is not split)."""
-    pattern = _labelled_pattern(text)  # (first: the caller's text, whose hash is kept)
+    blocks = _labelled_blocks(text)  # (first: the caller's text, whose hash is kept)
     text = _one_break(readable(text))
     lines = text.split("\n") if upto is None else text.split("\n", upto)[:upto]
-    return lines if pattern is None else [_label_split(pattern, ln)[0] for ln in lines]
+    for start, end, _, pattern, _ in blocks:
+        for i in range(start, min(end, len(lines))):
+            lines[i] = _label_split(pattern, lines[i])[0]
+    return lines
 
 
 def _dedented(raws: list[str]) -> list[str]:
@@ -1071,11 +1145,22 @@ def _strip_prefixes(s: str) -> tuple[str, str | None, str, str]:
         m, is_stream = found
         rank = _rank_of(m) or rank
         if is_stream and not prefix:
-            stream += m.group(0).strip()
+            stream += _STREAM_STAMP.sub("", m.group(0)).strip()
         else:
             prefix += m.group(0)
         s = _unemphasized(s[m.end() :])  # (marks after a collector's stamp too)
     return s, rank, prefix, stream
+
+
+_STREAM_STAMP = compile_regex(
+    r"\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d{1,9})?(?: ?(?:Z|[+-]\d\d:?\d\d))?:?"
+    r"|(?:[A-Z][a-z]{2} )?[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d(?:\.\d{1,9})?"
+    r"|[A-Z][a-z]{2} \d{4}-\d\d-\d\d \d\d:\d\d:\d\d [A-Z]{2,5}"
+    r"|(?<=stdout|stderr) [FP]\b"
+)
+"""The stamp in a stream prefix (a collector's, journald's, a container runtime's, with its
+full/partial flag): each line has its own, so the stream a line belongs to is named without it
+(the lines of one process are one stream however far apart in time they were printed)."""
 
 
 def _match_prefix(s: str) -> tuple[re.Match[str], bool] | None:
