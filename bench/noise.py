@@ -4,13 +4,14 @@ Takes the real-paste corpus (bench/real/) pastes of one split that errexplain ge
 each in one kind of noise people add when they paste (a blockquote, a page's HTML escaping, a
 terminal that cut every long line at 80 columns, Windows line breaks, a markdown list, an
 indented code block, a collapsed `<details>` block, CJK prose around it, the whole paste
-flattened onto one line with `⏎` for its line breaks, a log collector's stamp or a compose
-service's prefix on every line of the log, an editor's curly quotes for the straight ones, a
-blank line after every line, colour codes whose escape character a page dropped, the whole
-paste logged as a string's repr, a client's traceback pasted in a block beside it) and counts
-the pastes the noise makes it lose, by failure class (the judge of bench/real.py). A regression
-guard and a finder of weak spots: the noise is ours, not evidence of how often people paste that
-way. The test half is never dressed (it is only scored by bench/real.py).
+flattened onto one line with `⏎` for its line breaks, a log collector's rising stamp or the
+prefix of a compose service, journald, pm2, stern or SkyPilot on every line of the log, an
+editor's curly quotes for the straight ones, a blank line after every line, colour codes whose
+escape character a page dropped, the whole paste logged as a string's repr, a client's
+traceback pasted in a block beside it, a launcher's label on every line) and counts the pastes
+the noise makes it lose, by failure class (the judge of bench/real.py). A regression guard and a
+finder of weak spots: the noise is ours, not evidence of how often people paste that way. The
+test half is never dressed (it is only scored by bench/real.py).
 """
 
 from __future__ import annotations
@@ -40,24 +41,35 @@ def _cut_at(width: int) -> Callable[[str], str]:
     return cut
 
 
-def _collected(stamp: str) -> Callable[[str], str]:
-    """A log collector's stamp on every line of the log: the lines inside the paste's fences,
-    or every line of a paste with none (prose the paster wrote around a log has no stamp)."""
+def _collected(label: Callable[[int], str]) -> Callable[[str], str]:
+    """A log collector's or a relaying tool's label on every line of the log (`label(n)` for
+    the log's n-th line: a stamp that rises from line to line, a fixed prefix): the lines
+    inside the paste's fences, or every line of a paste with none (prose the paster wrote
+    around a log has no label)."""
 
     def dress(text: str) -> str:
         lines = text.split("\n")
         if not any(ln.lstrip().startswith("```") for ln in lines):
-            return "\n".join(stamp + ln for ln in lines)
-        out, inside = [], False
+            return "\n".join(label(n) + ln for n, ln in enumerate(lines))
+        out, inside, n = [], False, 0
         for ln in lines:
             if ln.lstrip().startswith("```"):
                 inside = not inside
                 out.append(ln)
+            elif inside:
+                out.append(label(n) + ln)
+                n += 1
             else:
-                out.append(stamp + ln if inside else ln)
+                out.append(ln)
         return "\n".join(out)
 
     return dress
+
+
+def _clock(n: int) -> tuple[int, int, int]:
+    """(minute, second, microsecond) of a log's n-th line, 37 ms after the one above it."""
+    ms = 12_000 + 37 * n
+    return ms // 60_000 % 60, ms // 1000 % 60, ms % 1000 * 1000 + 123
 
 
 def _typographic(text: str) -> str:
@@ -110,8 +122,17 @@ NOISE: dict[str, Callable[[str], str]] = {
     # a digest or export that flattened the paste onto one line, `⏎` where its breaks were
     "flattened \u23ce": lambda t: " \u23ce ".join(t.split("\n")),
     # `kubectl logs --timestamps` / `docker logs -t`, and `docker compose logs`
-    "collector stamps": _collected("2026-12-04T10:11:12.123456789Z "),
-    "compose prefix": _collected("app-1  | "),
+    "collector stamps": _collected(
+        lambda n: "2026-12-04T10:{:02d}:{:02d}.{:06d}789Z ".format(*_clock(n))
+    ),
+    "compose prefix": _collected(lambda n: "app-1  | "),
+    # relayed by `journalctl`, `pm2 logs`, `stern`, SkyPilot's job log (a fenced log's lines)
+    "journald": _collected(
+        lambda n: "Dec 04 10:{:02d}:{:02d} gpu-node-07 python3[4123]: ".format(*_clock(n)[:2])
+    ),
+    "pm2": _collected(lambda n: "0|server   | "),
+    "stern": _collected(lambda n: "llm-7d9f8c6b5-x2x4q server "),
+    "skypilot": _collected(lambda n: "(head, rank=0, pid=2516) "),
     "typographic quotes": _typographic,
     # a copy from a web log viewer: a blank line after every line
     "double spaced": lambda t: "\n\n".join(t.split("\n")),
