@@ -202,3 +202,32 @@ def test_a_shorter_copy_of_a_complete_traceback_is_not_a_second_error():
     )
     exps = explain_text(f"```\n{whole}{cut}```\n", VIEW)
     assert [x.error.message for x in exps if not x.matches or x.error.type] == ["bad widget"]
+
+
+def _announcing(outer: str, inner: str) -> str:
+    return (
+        "[2026-01-29 13:12:36 TP0] Worker loop stopped on an exception: "
+        "Traceback (most recent call last):\n"
+        f'  File "{outer}", line 40, in run_worker\n'
+        "    worker.loop()\n"
+        f'  File "{inner}", line 9, in lo'
+    )
+
+
+def test_a_record_whose_cut_traceback_was_caught_in_a_forks_tree_is_a_look_alike():
+    """The code that caught the error and logged the record (the traceback's outermost frame)
+    lies in a sibling engine's source checkout, which logs the project's words: the project's
+    record is a look-alike, listed as nearest, never the answer."""
+    # (the checkout's directory names the project: the paste's words do not tell them apart)
+    text = _announcing("/home/u/demo-port/vllm/worker.py", "/home/u/demo-port/vllm/model.py")
+    (exp,) = [x for x in explain_text(text, VIEW) if x.error.message]
+    assert not exp.matches and exp.look_alike
+    assert [m.entry.id for m in exp.nearest] == ["a" * 16]
+    assert any("caught in vllm, not in demo" in n for n in exp.notes)
+
+
+def test_a_record_whose_cut_traceback_only_passes_through_another_engine_stays_the_answer():
+    """The outermost frame is the project's own: an engine the error passed through further in
+    says nothing of who logged the record."""
+    text = _announcing("/env/site-packages/demo/worker.py", "/home/u/src/vllm/model.py")
+    assert [entry for entry, _ in _answers(text)] == ["a" * 16]

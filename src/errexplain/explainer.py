@@ -98,6 +98,7 @@ ENGINES = frozenset(
         "mlc_llm",
         "text_generation_server",
         "fastvideo",
+        "sgl_jax",  # (sglang-jax, sglang's port to JAX and TPUs: much of its wording is sglang's)
     }
 )
 """Packages that share much of sglang's wording (forks, sibling engines): a frame in one of them
@@ -1842,8 +1843,29 @@ def _announcers(
         twins = _twins(ranking, hit)
         exp = _as_error(view, record, head.no, ranking, twins, text, release)
         matches = tuple(replace(m, score=min(m.score, ANNOUNCED_CAP)) for m in exp.matches)
-        out.append(replace(exp, matches=matches, notes=(*exp.notes, ANNOUNCED_NOTE)))
+        exp = replace(exp, matches=matches, notes=(*exp.notes, ANNOUNCED_NOTE))
+        out.append(_announced_elsewhere(exp, x.error))
     return out
+
+
+def _announced_elsewhere(exp: Explanation, cut: RaisedError) -> Explanation:
+    """The record `exp`, a look-alike when the outermost frame of the cut traceback it announced
+    (the code that caught the error and logged the record) lies in a fork's or a sibling
+    engine's tree (:data:`ENGINES`: `sgl_jax/srt/managers/scheduler.py` logs sglang's words):
+    its matches move to the nearest, with the note that says why. Frames further in, in any
+    library the error passed through (`requests/adapters.py`), say nothing of who logged it."""
+    other = frames_package(cut.frames[:1])
+    if other is None or other not in ENGINES or not exp.matches:
+        return exp
+    project = exp.matches[0].entry.project
+    if other == (exp.matches[0].entry.source.path or "").split("/", 1)[0]:
+        return exp
+    note = (
+        f"the traceback this record announced was caught in {other}, not in {project}: "
+        f"{project} logs the same text (listed as nearest), but that is a {LOOK_ALIKE}"
+    )
+    nearest = (*exp.matches, *exp.nearest)[:3]
+    return replace(exp, matches=(), nearest=nearest, look_alike=True, notes=(*exp.notes, note))
 
 
 def _twins(ranking: Ranking, hit: Hit) -> set[str]:
