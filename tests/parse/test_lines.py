@@ -925,6 +925,8 @@ def test_a_labelled_log_in_a_fenced_block_of_a_post_is_read_without_its_labels(l
     assert [(f.path, f.line) for f in err.frames] == [("/app/pkg/run.py", 9)]
     assert pasted_lines(text)[3] == _LABELLED_TRACE[0]
     assert pasted_lines(text)[-2] == "Any idea? 1: it worked before."
+    (cut,) = parse_traceback(f"The server dies at start-up:\n\n```\n{body}\n")  # never closed
+    assert [(f.path, f.line) for f in cut.frames] == [("/app/pkg/run.py", 9)]
 
 
 @pytest.mark.parametrize(
@@ -935,6 +937,7 @@ def test_a_labelled_log_in_a_fenced_block_of_a_post_is_read_without_its_labels(l
         ("0|prefill | ", "1|decode  | "),  # pm2: two processes
         ("(head, rank=0, pid=11) ", "(worker1, rank=1, pid=12, ip=10.0.0.2) "),  # SkyPilot
         ("[default0]:", "[default1]:"),  # torchrun --tee: two local ranks
+        (" 3: ", "12: "),  # srun --label of 16 tasks: padded to the widest number
     ],
 )
 def test_two_labelled_sources_interleaved_parse_apart(one, two):

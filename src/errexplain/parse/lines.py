@@ -417,8 +417,9 @@ def _in_streams(lines: list[Line], labels: dict[int, tuple[str, str]]) -> list[L
 
 
 _TOOL_LABELS = (
-    # `srun --label` (Slurm): the task's number, `0: `, on every line a task printed
-    ("task", compile_regex(r"(?P<label>\d{1,5}):(?: |$)")),
+    # `srun --label` (Slurm): the task's number, `0: `, on every line a task printed (padded
+    # to the width of the highest: ` 3: ` beside `12: `)
+    ("task", compile_regex(r" {0,4}(?P<label>\d{1,5}):(?: |$)")),
     # `grep` over several files (`-r`, `-A`): the file, `logs/node0.log:` on a matching line and
     # `logs/node0.log-` on a context line, with `-n` its line number after it the same way
     (
@@ -497,7 +498,8 @@ def _unlabelled(raws: list[str]) -> tuple[list[str], dict[int, tuple[str, str]]]
 def _label_blocks(raws: list[str]) -> tuple[LabelBlock, ...]:
     """The runs of lines a tool labelled: the whole paste when every non-blank line of it opens
     with a label of one kind, else each fenced block whose lines all do (the prose a post
-    wraps around a relayed log has no labels); none for most pastes."""
+    wraps around a relayed log has no labels; a block left open runs to the paste's end);
+    none for most pastes."""
     found = _labelling(raws)
     if found is not None:
         return ((0, len(raws), *found),)
@@ -512,6 +514,8 @@ def _label_blocks(raws: list[str]) -> tuple[LabelBlock, ...]:
         if (found := _labelling(raws[opened:i])) is not None:
             blocks.append((opened, i, *found))
         opened = None
+    if opened is not None and (found := _labelling(raws[opened:])) is not None:
+        blocks.append((opened, len(raws), *found))  # (a block the paste was cut inside)
     return tuple(blocks)
 
 
