@@ -381,7 +381,8 @@ def clean_lines(text: str) -> list[Line]:
         text = _ENTITY.sub(_entity, text)  # a paste taken from a page's HTML source
     text = text.replace("\t", "    ").replace("\u00a0", " ")
     out: list[Line] = []
-    raws, labels = _unlabelled(_at_margin(text.split("\n"), text.lstrip("\n")[:2]))
+    fenced = "```" in text or "~~~" in text
+    raws, labels = _unlabelled(_at_margin(text.split("\n"), text.lstrip("\n")[:2]), fenced)
     for no, raw in _unmarked(_numbered(raws, 'File "' in text)):
         if raw[:2].lstrip()[:1] == "{" and (logged := _json_logged(raw)) is not None:
             out.extend(_cleaned(no, logged))  # a structured log record: its text, line by line
@@ -472,7 +473,7 @@ _GROUP_SEPARATOR = "--"
 """The line `grep -A`/`-B`/`-C` prints between groups of lines: a blank line."""
 
 
-def _unlabelled(raws: list[str]) -> tuple[list[str], dict[int, tuple[str, str]]]:
+def _unlabelled(raws: list[str], fenced: bool) -> tuple[list[str], dict[int, tuple[str, str]]]:
     """The lines without the label a tool put before each of them, where every non-blank line
     of the paste, or of one of its fenced blocks (a post's prose around a relayed log), opens
     with a label of one kind (:data:`_TOOL_LABELS`, :func:`_label_blocks`), and, when the labels
@@ -481,7 +482,7 @@ def _unlabelled(raws: list[str]) -> tuple[list[str], dict[int, tuple[str, str]]]
     `pdsh`, `12:...` and `13-...` of `grep -n -A`, whose line numbers only rise (a group
     separator `--` between them is a blank line), `logs/a.log:...` of `grep` over several
     files, `Dec 07 13:03:42 ...` of `ts`. Any other line is left as it is."""
-    blocks = _label_blocks(raws)
+    blocks = _label_blocks(raws, fenced)
     if not blocks:
         return raws, {}
     out = list(raws)
@@ -495,14 +496,16 @@ def _unlabelled(raws: list[str]) -> tuple[list[str], dict[int, tuple[str, str]]]
     return out, labels
 
 
-def _label_blocks(raws: list[str]) -> tuple[LabelBlock, ...]:
+def _label_blocks(raws: list[str], fenced: bool) -> tuple[LabelBlock, ...]:
     """The runs of lines a tool labelled: the whole paste when every non-blank line of it opens
     with a label of one kind, else each fenced block whose lines all do (the prose a post
     wraps around a relayed log has no labels; a block left open runs to the paste's end);
-    none for most pastes."""
+    none for most pastes. `fenced`: whether the paste may hold a fence at all."""
     found = _labelling(raws)
     if found is not None:
         return ((0, len(raws), *found),)
+    if not fenced:
+        return ()
     blocks: list[LabelBlock] = []
     opened: int | None = None
     for i, raw in enumerate(raws):
@@ -533,7 +536,8 @@ def _labelling(raws: list[str]) -> tuple[str, re.Pattern[str], bool] | None:
 @memo(maxsize=8)
 def _labelled_blocks(text: str) -> tuple[LabelBlock, ...]:
     """The runs of lines a tool labelled in `text` (as pasted): :func:`_label_blocks`."""
-    return _label_blocks(_one_break(readable(text)).split("\n"))
+    text = _one_break(readable(text))
+    return _label_blocks(text.split("\n"), "```" in text or "~~~" in text)
 
 
 def _label_split(pattern: re.Pattern[str], raw: str) -> tuple[str, str | None]:
