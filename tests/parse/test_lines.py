@@ -555,6 +555,28 @@ def test_a_frame_line_cut_inside_its_path_is_joined_to_the_rest():
     )
 
 
+def test_a_frame_line_cut_inside_its_path_behind_a_stream_prefix_is_joined_to_the_rest():
+    """The same behind a launcher's stream prefix on every line (SkyPilot's): the cut line
+    opens with the prefix, not with `File "`, and is still a frame's head."""
+    from errexplain.parse import parse_traceback
+
+    pre = "(worker6, rank=6, pid=33713, ip=10.128.0.37) "
+    tb = "".join(
+        pre + ln + "\n"
+        for ln in (
+            "Traceback (most recent call last):",
+            '  File "/home/user/sky_workdir/project/python/pkg/srt/managers/sched.py", line 12, '
+            "in run",
+            "    go()",
+            "ValueError: the page size must divide the chunk size",
+        )
+    )
+    (err,) = parse_traceback(_cut_at(tb, 80))
+    assert [(f.path, f.line) for f in err.frames] == [
+        ("/home/user/sky_workdir/project/python/pkg/srt/managers/sched.py", 12)
+    ]
+
+
 def test_a_short_paste_with_two_lines_cut_at_the_width_is_read_joined():
     """Two lines cut at one column are a terminal's cut when each cut splits a word or falls
     just before a space; a writer's line break does neither."""

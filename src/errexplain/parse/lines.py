@@ -895,8 +895,9 @@ def _carries(cut: str, nxt: str) -> bool:
     if ": " in st and exception_head(st, lax=False):
         return False  # (a line as long as the cut ones by chance, the exception line after it)
     # a frame line cut inside its path: what follows (`ts/http_server.py", line 548, in f`) reads
-    # as a frame whose head was cut, and is the rest of this one
-    return not line_kind(st) or (head.startswith('File "') and '", line ' not in head)
+    # as a frame whose head was cut, and is the rest of this one (behind a stream prefix too:
+    # `(worker6, rank=6, pid=7)   File "/home/u/s` cut at the width)
+    return not line_kind(st) or _OPEN_FRAME.search(head) is not None
 
 
 _STARTS_RECORD = compile_regex(
