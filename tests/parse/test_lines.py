@@ -894,6 +894,7 @@ _LABELLED_TRACE = (
         lambda n: "sglang-7d9f8c6b5-x2x4q sglang ",  # stern: the pod and the container
         lambda n: "0|sglang   | ",  # pm2 logs
         lambda n: f"0|sglang  | 2026-12-04T10:11:{n + 10}: ",  # pm2 logs, started with --time
+        lambda n: f"2026-12-04T10:11:{n + 10}: ",  # pm2's own log file, with --time
         lambda n: "sglang_server.1.x8k2j3l4m5n6@gpu-node-07    | ",  # docker service logs
         lambda n: "(head, rank=0, pid=2516) ",  # SkyPilot, the head node
         lambda n: "(worker1, rank=1, ip=10.0.0.2, pid=2517) ",  # SkyPilot, a worker

@@ -116,6 +116,14 @@ _PREFIXES: tuple[tuple[re.Pattern[str], bool], ...] = (
         ),
         True,
     ),
+    # the same stamp that pm2 writes into its own log files (`~/.pm2/logs/app-error.log`, with
+    # `--time`): `2026-12-04T10:11:12: `
+    (
+        compile_regex(
+            r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:[.,]\d{1,9})?(?: ?(?:Z|[+-]\d\d:?\d\d))?: "
+        ),
+        True,
+    ),
     # SkyPilot's job log: `(head, rank=0, pid=2516) `, `(worker1, rank=1, pid=2517, ip=10.0.0.2) `
     # (the ip first in some releases), `(task, pid=2516) `, `(setup pid=2410) `
     (
