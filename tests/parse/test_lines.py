@@ -295,6 +295,8 @@ def test_cluster_log_streams_are_prefixes(stream):
         lambda n: f"2026-01-02T10:00:0{n}.{n}23456789Z stderr F ",  # a CRI log file
         lambda n: f"Jan 02 10:00:0{n} gpu-node-3 python3[12345]: ",  # journald
         lambda n: f"2026-01-02T10:00:0{n}+0000 gpu-node-3 python3[12345]: ",  # -o short-iso
+        # aws logs tail: the event's stamp and its log stream
+        lambda n: f"2026-01-02T10:00:0{n}.{n}80000+00:00 ecs/sglang/320c2c3e42174603b624e0a08 ",
     ],
 )
 def test_a_stream_whose_stamp_changes_from_line_to_line_is_one_stream(stamp):

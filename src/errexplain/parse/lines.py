@@ -65,6 +65,15 @@ _PREFIXES: tuple[tuple[re.Pattern[str], bool], ...] = (
         ),
         True,
     ),
+    # `aws logs tail` (CloudWatch): the event's stamp and its log stream, a path
+    # (`2026-12-04T10:11:12.880000+00:00 ecs/sglang/320c2c3e42174603b624e0a08fd5e11e `)
+    (
+        compile_regex(
+            rf"\d{{4}}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{{6}}[+-]\d\d:\d\d (?!{_LEVEL}\b)"
+            r"[\w.$\[\]-]{1,256}/[\w.$/\[\]-]{1,512} "
+        ),
+        True,
+    ),
     # a collector's UTC stamp on every line it read (`docker logs -t`, `kubectl logs
     # --timestamps`, a CI runner's raw log: `2026-01-02T10:00:00.123456789Z `): the line
     # follows as the program wrote it (`WARNING:pkg.mod:...` too); a stamp the program's own
