@@ -121,7 +121,7 @@ _PREFIXES: tuple[tuple[re.Pattern[str], bool], ...] = (
     (
         compile_regex(
             r"\d{1,4}\|[^\s|]{1,100} +\| ?"
-            r"(?:\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d{1,9})?(?: ?(?:Z|[+-]\d\d:?\d\d))?: )?"
+            rf"(?:{_STAMP}(?: ?(?:Z|[+-]\d\d:?\d\d))?: )?"
         ),
         True,
     ),
@@ -398,8 +398,9 @@ def clean_lines(text: str) -> list[Line]:
         text = _ENTITY.sub(_entity, text)  # a paste taken from a page's HTML source
     text = text.replace("\t", "    ").replace("\u00a0", " ")
     out: list[Line] = []
-    fenced = "```" in text or "~~~" in text
-    raws, labels = _unlabelled(_at_margin(text.split("\n"), text.lstrip("\n")[:2]), fenced)
+    raws, labels = _unlabelled(
+        _at_margin(text.split("\n"), text.lstrip("\n")[:2]), _may_hold_fence(text)
+    )
     for no, raw in _unmarked(_numbered(raws, 'File "' in text)):
         if raw[:2].lstrip()[:1] == "{" and (logged := _json_logged(raw)) is not None:
             out.extend(_cleaned(no, logged))  # a structured log record: its text, line by line
@@ -554,7 +555,12 @@ def _labelling(raws: list[str]) -> tuple[str, re.Pattern[str], bool] | None:
 def _labelled_blocks(text: str) -> tuple[LabelBlock, ...]:
     """The runs of lines a tool labelled in `text` (as pasted): :func:`_label_blocks`."""
     text = _one_break(readable(text))
-    return _label_blocks(text.split("\n"), "```" in text or "~~~" in text)
+    return _label_blocks(text.split("\n"), _may_hold_fence(text))
+
+
+def _may_hold_fence(text: str) -> bool:
+    """Whether `text` may hold a markdown fence (```` ``` ```` or `~~~`) at all."""
+    return "```" in text or "~~~" in text
 
 
 def _label_split(pattern: re.Pattern[str], raw: str) -> tuple[str, str | None]:
@@ -1179,7 +1185,7 @@ def _strip_prefixes(s: str) -> tuple[str, str | None, str, str]:
 
 
 _STREAM_STAMP = compile_regex(
-    r"\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d{1,9})?(?: ?(?:Z|[+-]\d\d:?\d\d))?:?"
+    rf"{_STAMP}(?: ?(?:Z|[+-]\d\d:?\d\d))?:?"
     r"|(?:[A-Z][a-z]{2} )?[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d(?:\.\d{1,9})?"
     r"|[A-Z][a-z]{2} \d{4}-\d\d-\d\d \d\d:\d\d:\d\d [A-Z]{2,5}"
     r"|(?<=stdout|stderr) [FP]\b"
