@@ -904,6 +904,7 @@ _LABELLED_TRACE = (
         lambda n: "(ServeReplica:default:SGLangServer pid=1234, ip=10.0.0.5) ",  # Ray Serve
         lambda n: "[default0]:",  # torchrun --tee: the role and local rank
         lambda n: "[default0]:[rank0]: ",  # the same with torch's own rank prefix
+        lambda n: "llama3_8b/0 [default0]:[rank0]: ",  # TorchX (NeMo-Run) before torchrun's
         lambda n: "2026-12-04T10:11:12+0000 gpu-node-07 python3[1234]: ",  # journalctl short-iso
         lambda n: "Dec 04 10:11:12.123456 gpu-node-07 python3[1234]: ",  # short-precise
         lambda n: "Fri 2026-12-04 10:11:12 UTC gpu-node-07 python3[1234]: ",  # short-full
@@ -962,6 +963,7 @@ def test_a_labelled_log_in_a_fenced_block_of_a_post_is_read_without_its_labels(l
         ("0|prefill | ", "1|decode  | "),  # pm2: two processes
         ("(head, rank=0, pid=11) ", "(worker1, rank=1, pid=12, ip=10.0.0.2) "),  # SkyPilot
         ("[default0]:", "[default1]:"),  # torchrun --tee: two local ranks
+        ("trainer/0 [default0]:", "trainer/1 [default0]:"),  # TorchX: two replicas
         (" 3: ", "12: "),  # srun --label of 16 tasks: padded to the widest number
     ],
 )

@@ -142,6 +142,14 @@ _PREFIXES: tuple[tuple[re.Pattern[str], bool], ...] = (
         ),
         True,
     ),
+    # TorchX's local scheduler (NeMo-Run's LocalExecutor): the role and its replica before each
+    # line it relays (`llama3_8b/0 `), seen before torchrun's prefix or a glog record only
+    (
+        compile_regex(
+            r"[A-Za-z_][\w.-]{0,100}/\d{1,4} (?=\[[a-z]{1,20}\d{1,6}\]:|[DIWEF]\d{4} \d\d:\d\d)"
+        ),
+        True,
+    ),
     # torchrun's `--tee` / `--redirects`: the role and local rank, `[default0]:` (often with
     # torch's own `[rank0]: ` after it)
     (compile_regex(r"\[[a-z]{1,20}(?P<rank>\d{1,6})\]: ?"), True),
