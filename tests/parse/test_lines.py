@@ -905,6 +905,8 @@ _LABELLED_TRACE = (
         lambda n: "[default0]:",  # torchrun --tee: the role and local rank
         lambda n: "[default0]:[rank0]: ",  # the same with torch's own rank prefix
         lambda n: "llama3_8b/0 [default0]:[rank0]: ",  # TorchX (NeMo-Run) before torchrun's
+        lambda n: f"2026-12-04T10:11:{n + 10}.123Z\t",  # a CloudWatch export: stamp, a tab
+        lambda n: f"2026-12-04T10:11:{n + 10}.123Z\t[2026-12-04 10:11:12 TP3] ",  # and sglang's
         lambda n: "2026-12-04T10:11:12+0000 gpu-node-07 python3[1234]: ",  # journalctl short-iso
         lambda n: "Dec 04 10:11:12.123456 gpu-node-07 python3[1234]: ",  # short-precise
         lambda n: "Fri 2026-12-04 10:11:12 UTC gpu-node-07 python3[1234]: ",  # short-full

@@ -399,12 +399,27 @@ def readable(text: str) -> str:
     return text
 
 
+_TAB_AFTER_STAMP = compile_regex(
+    r"(?m)^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:[.,]\d{1,9})?(?:Z|[+-]\d\d:?\d\d))\t"
+)
+"""A collector's stamp and the tab after it (a CloudWatch or Loki export's `stamp<TAB>line`):
+one column separator, read as the one space the stamp's prefix ends with (four spaces, as any
+other tab becomes, would indent the program's own line)."""
+
+
+def _untabbed(text: str) -> str:
+    """The text with each tab as four spaces, but for the one after a collector's stamp."""
+    if "\t" not in text:
+        return text
+    return _TAB_AFTER_STAMP.sub(r"\1 ", text).replace("\t", "    ")
+
+
 def clean_lines(text: str) -> list[Line]:
     """Split `text` into cleaned lines, numbered from 1 as in the input."""
     text = _ESCAPES.sub("", _one_break(readable(text)))
     if "&" in text and '"' not in text and _ESCAPED_QUOTE.search(text):
         text = _ENTITY.sub(_entity, text)  # a paste taken from a page's HTML source
-    text = text.replace("\t", "    ").replace("\u00a0", " ")
+    text = _untabbed(text).replace("\u00a0", " ")
     out: list[Line] = []
     raws, labels = _unlabelled(
         _at_margin(text.split("\n"), text.lstrip("\n")[:2]), _may_hold_fence(text)
