@@ -957,6 +957,20 @@ def test_a_labelled_log_in_a_fenced_block_of_a_post_is_read_without_its_labels(l
     assert [(f.path, f.line) for f in cut.frames] == [("/app/pkg/run.py", 9)]
 
 
+@pytest.mark.parametrize("label", ["3: ", "sglang  | ", "[default0]:", ""])
+def test_a_labelled_log_in_an_indented_code_block_of_a_post_is_read_without_its_labels(label):
+    """Markdown's other code block: the relayed log indented by four spaces among prose (and
+    with no label, sglang's own log prefixes after the indentation)."""
+    from errexplain.parse import parse_traceback
+
+    body = "\n".join(("    " + label + ln).rstrip(" ") for ln in _LABELLED_TRACE)
+    text = f"The server dies at start-up:\n\n{body}\n\nAny idea? 1: it worked before.\n"
+    (err,) = parse_traceback(text)
+    assert (err.type, err.message) == ("ValueError", "the page size must divide the chunk size")
+    assert [(f.path, f.line) for f in err.frames] == [("/app/pkg/run.py", 9)]
+    assert pasted_lines(text)[-2] == "Any idea? 1: it worked before."
+
+
 @pytest.mark.parametrize(
     ("one", "two"),
     [

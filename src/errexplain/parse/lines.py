@@ -421,8 +421,9 @@ def clean_lines(text: str) -> list[Line]:
         text = _ENTITY.sub(_entity, text)  # a paste taken from a page's HTML source
     text = _untabbed(text).replace("\u00a0", " ")
     out: list[Line] = []
+    blocks = _may_hold_fence(text), _may_hold_indented_block(text)
     raws, labels = _unlabelled(
-        _at_margin(text.split("\n"), text.lstrip("\n")[:2]), _may_hold_fence(text)
+        _at_margin(text.split("\n"), text.lstrip("\n")[:2], blocks[1]), blocks
     )
     for no, raw in _unmarked(_numbered(raws, 'File "' in text)):
         if raw[:2].lstrip()[:1] == "{" and (logged := _json_logged(raw)) is not None:
@@ -514,21 +515,24 @@ _GROUP_SEPARATOR = "--"
 """The line `grep -A`/`-B`/`-C` prints between groups of lines: a blank line."""
 
 
-def _unlabelled(raws: list[str], fenced: bool) -> tuple[list[str], dict[int, tuple[str, str]]]:
+def _unlabelled(
+    raws: list[str], blocks: tuple[bool, bool]
+) -> tuple[list[str], dict[int, tuple[str, str]]]:
     """The lines without the label a tool put before each of them, where every non-blank line
-    of the paste, or of one of its fenced blocks (a post's prose around a relayed log), opens
+    of the paste, or of one of its code blocks (a post's prose around a relayed log), opens
     with a label of one kind (:data:`_TOOL_LABELS`, :func:`_label_blocks`), and, when the labels
     name several tasks or hosts (whose lines a launcher interleaves), each line's (rank,
     stream) by its number from 1: `0: Traceback ...` of `srun --label`, `node-3: ...` of
     `pdsh`, `12:...` and `13-...` of `grep -n -A`, whose line numbers only rise (a group
     separator `--` between them is a blank line), `logs/a.log:...` of `grep` over several
-    files, `Dec 07 13:03:42 ...` of `ts`. Any other line is left as it is."""
-    blocks = _label_blocks(raws, fenced)
-    if not blocks:
+    files, `Dec 07 13:03:42 ...` of `ts`. Any other line is left as it is. `blocks`: whether
+    the paste may hold a fence, an indented code block."""
+    found = _label_blocks(raws, *blocks)
+    if not found:
         return raws, {}
     out = list(raws)
     labels: dict[int, tuple[str, str]] = {}
-    for start, end, kind, pattern, streams in blocks:
+    for start, end, kind, pattern, streams in found:
         for i in range(start, end):
             out[i], name = _label_split(pattern, raws[i])
             if streams and name is not None:
@@ -537,16 +541,17 @@ def _unlabelled(raws: list[str], fenced: bool) -> tuple[list[str], dict[int, tup
     return out, labels
 
 
-def _label_blocks(raws: list[str], fenced: bool) -> tuple[LabelBlock, ...]:
+def _label_blocks(raws: list[str], fenced: bool, indented: bool) -> tuple[LabelBlock, ...]:
     """The runs of lines a tool labelled: the whole paste when every non-blank line of it opens
     with a label of one kind, else each fenced block whose lines all do (the prose a post
-    wraps around a relayed log has no labels; a block left open runs to the paste's end);
-    none for most pastes. `fenced`: whether the paste may hold a fence at all."""
+    wraps around a relayed log has no labels; a block left open runs to the paste's end), or,
+    in a paste with no fence, each indented code block whose lines all do; none for most
+    pastes. `fenced`, `indented`: whether the paste may hold a fence, an indented block."""
     found = _labelling(raws)
     if found is not None:
         return ((0, len(raws), *found),)
     if not fenced:
-        return ()
+        return _indented_blocks(raws) if indented else ()
     blocks: list[LabelBlock] = []
     opened: int | None = None
     for i, raw in enumerate(raws):
@@ -561,6 +566,50 @@ def _label_blocks(raws: list[str], fenced: bool) -> tuple[LabelBlock, ...]:
     if opened is not None and (found := _labelling(raws[opened:])) is not None:
         blocks.append((opened, len(raws), *found))  # (a block the paste was cut inside)
     return tuple(blocks)
+
+
+def _indented_blocks(raws: list[str]) -> tuple[LabelBlock, ...]:
+    """The labelled runs among a post's indented code blocks (:func:`_indented_runs`), in a
+    paste with no fence: the labels after the indentation (`    0: Traceback ...`)."""
+    blocks: list[LabelBlock] = []
+    for start, end, margin in _indented_runs(raws):
+        if (found := _labelling([r[margin:] for r in raws[start:end]])) is not None:
+            kind, pattern, streams = found
+            blocks.append((start, end, kind, _indented(pattern, margin), streams))
+    return tuple(blocks)
+
+
+def _indented(pattern: re.Pattern[str], margin: int) -> re.Pattern[str]:
+    """A label's pattern after a code block's indentation."""
+    return compile_regex(f" {{{margin}}}(?:{pattern.pattern})")
+
+
+def _indented_runs(raws: list[str]) -> list[tuple[int, int, int]]:
+    """(start, end, margin) of each indented code block of a post (markdown's other code block:
+    two lines or more indented by four spaces or more, blank lines within, after a blank line
+    that follows a line at the margin or the paste's start): none in a traceback pasted double
+    spaced, whose indented lines follow a frame's."""
+    runs: list[tuple[int, int, int]] = []
+    start: int | None = None
+    for i, raw in enumerate([*raws, "."]):
+        if start is None:
+            if raw[:4] == "    " and raw.strip() and _opens_block(raws, i):
+                start = i
+            continue
+        if raw[:4] == "    " or not raw.strip():
+            continue
+        end = i
+        while not raws[end - 1].strip():
+            end -= 1
+        block = [r for r in raws[start:end] if r.strip()]
+        if len(block) > 1:
+            runs.append((start, end, min(len(r) - len(r.lstrip(" ")) for r in block)))
+        start = None
+    return runs
+
+
+def _opens_block(raws: list[str], i: int) -> bool:
+    return i == 0 or (not raws[i - 1].strip() and (i == 1 or raws[i - 2][:1] not in " \t"))
 
 
 def _labelling(raws: list[str]) -> tuple[str, re.Pattern[str], bool] | None:
@@ -578,12 +627,17 @@ def _labelling(raws: list[str]) -> tuple[str, re.Pattern[str], bool] | None:
 def _labelled_blocks(text: str) -> tuple[LabelBlock, ...]:
     """The runs of lines a tool labelled in `text` (as pasted): :func:`_label_blocks`."""
     text = _one_break(readable(text))
-    return _label_blocks(text.split("\n"), _may_hold_fence(text))
+    return _label_blocks(text.split("\n"), _may_hold_fence(text), _may_hold_indented_block(text))
 
 
 def _may_hold_fence(text: str) -> bool:
     """Whether `text` may hold a markdown fence (```` ``` ```` or `~~~`) at all."""
     return "```" in text or "~~~" in text
+
+
+def _may_hold_indented_block(text: str) -> bool:
+    """Whether `text` may hold an indented code block (:func:`_indented_runs`) at all."""
+    return "\n\n    " in text or text[:4] == "    "
 
 
 def _label_split(pattern: re.Pattern[str], raw: str) -> tuple[str, str | None]:
@@ -1058,14 +1112,32 @@ def _dedented(raws: list[str]) -> list[str]:
     return [r[margin:] for r in raws] if margin else raws
 
 
-def _at_margin(raws: list[str], head: str) -> list[str]:
+def _at_margin(raws: list[str], head: str, indented: bool) -> list[str]:
     """The lines moved to the paste's margin: a paste indented as a whole (a markdown code
     block, a notebook cell's output) or pasted as list items, by what its first line opens with."""
     if head[:1] == " ":
         raws = _dedented(raws)
     elif head in ("- ", "* "):
         raws = _unbulleted(raws)
+    elif indented:
+        raws = _logs_at_margin(raws)
     return _uncommented(raws)
+
+
+def _logs_at_margin(raws: list[str]) -> list[str]:
+    """The lines with each indented code block of a post that holds a log (its first line opens
+    with a log prefix) moved to the margin, where log prefixes are looked for."""
+    runs = [
+        (start, end, margin)
+        for start, end, margin in _indented_runs(raws)
+        if _ANY_PREFIX.match(raws[start][margin:])
+    ]
+    if not runs:
+        return raws
+    out = list(raws)
+    for start, end, margin in runs:
+        out[start:end] = [r[margin:] for r in raws[start:end]]
+    return out
 
 
 _COMMENT_LEADERS = ("//", "#", "*")
