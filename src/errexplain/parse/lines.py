@@ -87,6 +87,9 @@ _PREFIXES: tuple[tuple[re.Pattern[str], bool], ...] = (
         ),
         True,
     ),
+    # BuildKit's plain progress (`docker build --progress=plain`): the build step and the
+    # seconds since it started, `#12 3.210 `, on each line a step printed
+    (compile_regex(r"#\d{1,5} \d{1,6}\.\d{3} "), True),
     # kubectl logs --prefix: `[pod/name/container] `
     (compile_regex(r"\[pod/[\w.-]{1,253}/[\w.-]{1,253}\] "), True),
     # a job runner's source label on every line it relays (`job-20251218-3da56 >> `)
@@ -1284,6 +1287,7 @@ _STREAM_STAMP = compile_regex(
     r"|(?:[A-Z][a-z]{2} )?[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d(?:\.\d{1,9})?"
     r"|[A-Z][a-z]{2} \d{4}-\d\d-\d\d \d\d:\d\d:\d\d [A-Z]{2,5}"
     r"|(?<=stdout|stderr) [FP]\b"
+    r"|(?<=\d) \d{1,6}\.\d{3} ?\Z"  # (BuildKit's seconds after its step)
 )
 """The stamp in a stream prefix (a collector's, journald's, a container runtime's, with its
 full/partial flag): each line has its own, so the stream a line belongs to is named without it
