@@ -907,6 +907,8 @@ _LABELLED_TRACE = (
         lambda n: "llama3_8b/0 [default0]:[rank0]: ",  # TorchX (NeMo-Run) before torchrun's
         lambda n: f"2026-12-04T10:11:{n + 10}.123Z\t",  # a CloudWatch export: stamp, a tab
         lambda n: f"#12 {3.2 + n / 100:.3f} ",  # docker build --progress=plain: step, seconds
+        lambda n: f'2026-12-04T10:11:{n + 10}Z {{app="sglang", pod="sglang-0"}} ',  # logcli
+        lambda n: f"2026-12-04T10:11:{n + 10}-07:00 {{}} ",  # logcli, local time, common labels
         lambda n: f"2026-12-04T10:11:{n + 10}.123Z\t[2026-12-04 10:11:12 TP3] ",  # and sglang's
         lambda n: "2026-12-04T10:11:12+0000 gpu-node-07 python3[1234]: ",  # journalctl short-iso
         lambda n: "Dec 04 10:11:12.123456 gpu-node-07 python3[1234]: ",  # short-precise
@@ -982,6 +984,7 @@ def test_a_labelled_log_in_an_indented_code_block_of_a_post_is_read_without_its_
         ("[default0]:", "[default1]:"),  # torchrun --tee: two local ranks
         ("trainer/0 [default0]:", "trainer/1 [default0]:"),  # TorchX: two replicas
         ("#7 0.512 ", "#9 0.513 "),  # BuildKit: two build steps run at once
+        ('2026-12-04T10:11:12Z {pod="sglang-0"} ', '2026-12-04T10:11:12Z {pod="sglang-1"} '),
         (" 3: ", "12: "),  # srun --label of 16 tasks: padded to the widest number
     ],
 )

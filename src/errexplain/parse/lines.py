@@ -74,6 +74,16 @@ _PREFIXES: tuple[tuple[re.Pattern[str], bool], ...] = (
         ),
         True,
     ),
+    # Loki's `logcli query`: the entry's stamp (UTC or local) and its stream's label set,
+    # `2026-12-04T10:11:12Z {app="sglang", pod="sglang-0"} ` (`{}` when every entry shares
+    # them: logcli prints them once, as "Common labels")
+    (
+        compile_regex(
+            r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d{1,9})?(?:Z|[+-]\d\d:\d\d) "
+            r'\{(?:\w{1,100}="[^"\n]{0,500}"(?:, ?\w{1,100}="[^"\n]{0,500}"){0,30})?\} '
+        ),
+        True,
+    ),
     # a collector's UTC stamp on every line it read (`docker logs -t`, `kubectl logs
     # --timestamps`, a CI runner's raw log: `2026-01-02T10:00:00.123456789Z `): the line
     # follows as the program wrote it (`WARNING:pkg.mod:...` too); a stamp the program's own
