@@ -5,7 +5,9 @@ each in one kind of noise people add when they paste (a blockquote, a page's HTM
 terminal that cut every long line at 80 columns, Windows line breaks, a markdown list, an
 indented code block, a collapsed `<details>` block, CJK prose around it, the whole paste
 flattened onto one line with `⏎` for its line breaks, a log collector's rising stamp or the
-prefix of a compose service, journald, pm2, stern or SkyPilot on every line of the log, an
+prefix of a compose service, journald, pm2, stern, SkyPilot, BuildKit, TorchX, Loki's logcli or
+a CloudWatch export on every line of the log, the paste as a post's indented code block with
+prose around it, an
 editor's curly quotes for the straight ones, a blank line after every line, colour codes whose
 escape character a page dropped, the whole paste logged as a string's repr, a client's
 traceback pasted in a block beside it, a launcher's label on every line) and counts the pastes
@@ -117,6 +119,12 @@ NOISE: dict[str, Callable[[str], str]] = {
     "crlf": lambda t: t.replace("\n", "\r\n"),
     "list item": lambda t: "\n".join(("- " + ln if ln.strip() else ln) for ln in t.split("\n")),
     "indented 4": lambda t: "\n".join("    " + line for line in t.split("\n")),
+    # the same as a post's indented code block, with a line of prose above and below it
+    "indented in prose": lambda t: (
+        "The server log:\n\n"
+        + "\n".join(("    " + line).rstrip() for line in t.split("\n"))
+        + "\n\nAny idea what is wrong?"
+    ),
     "details block": lambda t: "<details><summary>log</summary>\n\n" + t + "\n</details>",
     "cjk prose": lambda t: "启动时报错如下：\n" + t + "\n请问怎么解决？",  # noqa: RUF001
     # a digest or export that flattened the paste onto one line, `⏎` where its breaks were
@@ -133,6 +141,20 @@ NOISE: dict[str, Callable[[str], str]] = {
     "pm2": _collected(lambda n: "0|server   | "),
     "stern": _collected(lambda n: "llm-7d9f8c6b5-x2x4q server "),
     "skypilot": _collected(lambda n: "(head, rank=0, pid=2516) "),
+    # `docker build --progress=plain` (a step's seconds rise), TorchX's local scheduler before
+    # torchrun's `--tee` label, Loki's `logcli query`, a CloudWatch export's stamp and a tab
+    "buildkit": _collected(lambda n: f"#12 {3.2 + 0.037 * n:.3f} "),
+    "torchx": _collected(lambda n: "server/0 [default0]:"),
+    "logcli": _collected(
+        lambda n: '2026-12-04T10:{:02d}:{:02d}Z {{app="server", pod="server-0"}} '.format(
+            *_clock(n)[:2]
+        )
+    ),
+    "cloudwatch export": _collected(
+        lambda n: "2026-12-04T10:{:02d}:{:02d}.{:03d}Z\t".format(
+            *_clock(n)[:2], _clock(n)[2] // 1000
+        )
+    ),
     "typographic quotes": _typographic,
     # a copy from a web log viewer: a blank line after every line
     "double spaced": lambda t: "\n\n".join(t.split("\n")),

@@ -622,7 +622,7 @@ def _indented_runs(raws: list[str]) -> list[tuple[int, int, int]]:
 
 
 def _opens_block(raws: list[str], i: int) -> bool:
-    return i == 0 or (not raws[i - 1].strip() and (i == 1 or raws[i - 2][:1] not in " \t"))
+    return i == 0 or (not raws[i - 1].strip() and (i == 1 or not raws[i - 2][:1].isspace()))
 
 
 def _labelling(raws: list[str]) -> tuple[str, re.Pattern[str], bool] | None:
@@ -1127,7 +1127,9 @@ def _dedented(raws: list[str]) -> list[str]:
 
 def _at_margin(raws: list[str], head: str, indented: bool) -> list[str]:
     """The lines moved to the paste's margin: a paste indented as a whole (a markdown code
-    block, a notebook cell's output) or pasted as list items, by what its first line opens with."""
+    block, a notebook cell's output) or pasted as list items, by what its first line opens with,
+    else each indented code block of a post that holds a log (`indented`: the paste may hold
+    one)."""
     if head[:1] == " ":
         raws = _dedented(raws)
     elif head in ("- ", "* "):
