@@ -1168,3 +1168,82 @@ def test_a_ci_runner_line_after_the_error_is_not_its_message(after: str) -> None
     )
     (err,) = parse_traceback(text + after + "\n")
     assert (err.type, err.message) == ("KeyError", "'model_path'")
+
+
+def _child_traceback(k: int, message: str) -> list[str]:
+    """The traceback `multiprocessing` prints for a failed child `SpawnProcess-k`."""
+    return [
+        f"Process SpawnProcess-{k}:",
+        "Traceback (most recent call last):",
+        '  File "/usr/lib/python3.11/multiprocessing/process.py", line 314, in _bootstrap',
+        "    self.run()",
+        '  File "/opt/venv/lib/python3.11/site-packages/app/worker.py", line 88, in step',
+        "    self.process_batch_result(batch, result)",
+        message,
+    ]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(2, 4), st.randoms(use_true_random=False))
+def test_one_traceback_printed_by_processes_at_once_is_one_error(copies: int, rnd) -> None:
+    """Ranks that crash at once print the same traceback line by line into one terminal, their
+    lines interleaved in any order: one error, seen once per process, with the traceback's two
+    frames (each once; their order is the paste's to tell only when one copy took both) and its
+    message alone (not a line of another copy after it)."""
+    message = "RuntimeError: CUDA error: an illegal memory access was encountered"
+    sources = [_child_traceback(k, message) for k in range(copies)]
+    lines: list[str] = []
+    while any(sources):
+        lines.append(rnd.choice([s for s in sources if s]).pop(0))
+    (err,) = parse_traceback("\n".join(lines) + "\n")
+    assert (err.type, err.message, err.count) == (
+        "RuntimeError",
+        "CUDA error: an illegal memory access was encountered",
+        copies,
+    )
+    assert sorted((f.path.rsplit("/", 1)[-1], f.line) for f in err.frames) == [
+        ("process.py", 314),
+        ("worker.py", 88),
+    ]
+
+
+def test_two_errors_printed_at_once_stay_two() -> None:
+    """Two processes failing with different errors, their lines interleaved: two errors."""
+    one = _child_traceback(1, "RuntimeError: CUDA error: an illegal memory access was encountered")
+    two = _child_traceback(2, "ValueError: the page size must divide the chunk size")
+    lines = [ln for pair in zip(one, two, strict=True) for ln in pair]
+    got = {(e.type, e.message, e.count) for e in parse_traceback("\n".join(lines) + "\n")}
+    assert got == {
+        ("RuntimeError", "CUDA error: an illegal memory access was encountered", 1),
+        ("ValueError", "the page size must divide the chunk size", 1),
+    }
+
+
+def test_a_message_goes_on_past_a_line_no_frame_showed() -> None:
+    """Only a line repeating code a frame showed ends a message: a message's own indented
+    lines stay its own."""
+    text = textwrap.dedent(
+        """\
+        Traceback (most recent call last):
+          File "/app/pkg/run.py", line 9, in main
+            check(cfg)
+        ValueError: invalid config:
+            check(cfg) needs a model path
+        """
+    )
+    (err,) = parse_traceback(text)
+    assert err.message == "invalid config:\n    check(cfg) needs a model path"
+
+
+def test_the_same_message_with_no_text_or_apart_is_not_folded() -> None:
+    """Errors with no message are told by their frames alone, and the same error far apart in
+    a log is counted by its frames as before: neither is folded into another."""
+    a = _child_traceback(1, "KeyboardInterrupt")
+    b = [ln.replace('worker.py", line 88, in step', 'server.py", line 7, in serve') for ln in a]
+    got = parse_traceback("\n".join(a + b) + "\n")
+    assert sorted(e.frames[-1].line for e in got) == [7, 88]
+    far = _child_traceback(1, "RuntimeError: CUDA error: out of memory")
+    other = [ln.replace("line 88", "line 90") for ln in far]
+    filler = [f"[2026-01-02 10:00:{n:02d}] Decode batch, #running-req: 3" for n in range(20)]
+    got = parse_traceback("\n".join(far + filler + other) + "\n")
+    assert sorted(e.frames[-1].line for e in got) == [88, 90]

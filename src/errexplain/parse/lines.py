@@ -334,12 +334,14 @@ NOISE = compile_regex(
     r"|Exception ignored in|Fatal Python error|\S{1,500}\.py:\d{1,9}: \w{0,100}Warning:"
     r"|(?:##\[error\]|Error: )?Process completed with exit code -?\d{1,9}\.?$"
     r"|(?:ERROR: )?Job failed: exit code |make(?:\[\d{1,5}\])?: \*\*\* "
+    r"|Process [A-Za-z]{0,20}Process-\d{1,6}(?::\d{1,6}){0,4}:$"
 )
 """Lines that follow a failure but are no message of it: a process killed or dumped, a child's
-sigquit, an exception Python ignored, a warning line, and the line a CI runner or build tool
-adds when the command failed (GitHub Actions' `Error: Process completed with exit code 1.`,
-GitLab's `ERROR: Job failed: exit code 1`, make's `make: *** [build] Error 2`): a message
-ends before them and they are not read as records."""
+sigquit, an exception Python ignored, a warning line, the line a CI runner or build tool adds
+when the command failed (GitHub Actions' `Error: Process completed with exit code 1.`,
+GitLab's `ERROR: Job failed: exit code 1`, make's `make: *** [build] Error 2`), and the line
+`multiprocessing` prints before a failed child's traceback (`Process SpawnProcess-2:`, the next
+child's after this one's): a message ends before them and they are not read as records."""
 _SUFFIXES = ("Error", "Exception", "Warning", "Interrupt", "Exit")
 _KNOWN = frozenset(
     {
@@ -1128,31 +1130,33 @@ def _dedented(raws: list[str]) -> list[str]:
 def _at_margin(raws: list[str], head: str, indented: bool) -> list[str]:
     """The lines moved to the paste's margin: a paste indented as a whole (a markdown code
     block, a notebook cell's output) or pasted as list items, by what its first line opens with,
-    else each indented code block of a post that holds a log (`indented`: the paste may hold
-    one)."""
+    else each indented code block of a post (`indented`: the paste may hold one)."""
     if head[:1] == " ":
         raws = _dedented(raws)
     elif head in ("- ", "* "):
         raws = _unbulleted(raws)
     elif indented:
-        raws = _logs_at_margin(raws)
+        raws = _blocks_at_margin(raws)
     return _uncommented(raws)
 
 
-def _logs_at_margin(raws: list[str]) -> list[str]:
-    """The lines with each indented code block of a post that holds a log (its first line opens
-    with a log prefix) moved to the margin, where log prefixes are looked for."""
-    runs = [
-        (start, end, margin)
-        for start, end, margin in _indented_runs(raws)
-        if _ANY_PREFIX.match(raws[start][margin:])
-    ]
-    if not runs:
-        return raws
-    out = list(raws)
-    for start, end, margin in runs:
-        out[start:end] = [r[margin:] for r in raws[start:end]]
+def _blocks_at_margin(raws: list[str]) -> list[str]:
+    """The lines with each indented code block of a post that holds a log (a line of it opens
+    with a log prefix, a fence or a traceback's header) moved to the margin, where those are
+    looked for, as markdown shows it; a block whose lines a tool labelled is left to
+    :func:`_indented_blocks`, which reads it as pasted. (Code, such as the source a test
+    runner's report shows, keeps its indentation.)"""
+    out = raws
+    for start, end, margin in _indented_runs(raws):
+        block = [r[margin:] for r in raws[start:end]]
+        if any(map(_opens_log, block)) and _labelling(block) is None:
+            out = list(raws) if out is raws else out
+            out[start:end] = block
     return out
+
+
+def _opens_log(line: str) -> bool:
+    return line[:3] in ("```", "~~~") or line.startswith(TRACEBACK) or bool(_ANY_PREFIX.match(line))
 
 
 _COMMENT_LEADERS = ("//", "#", "*")

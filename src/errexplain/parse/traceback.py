@@ -209,7 +209,48 @@ def finish(
         complete += _cut_at_raise(complete, cut)
         complete += _announced_cut(complete, cut, blocks or {})
         complete.sort(key=lambda e: e.line_no)
-    return _merge(complete or found)
+    return _merge(_interleaved_twins(complete or found))
+
+
+TWIN_SPAN, TWIN_LEAST = 16, 8
+"""Lines at most between the exception lines of one traceback printed by several processes at
+once, its lines interleaved (:func:`_interleaved_twins`); characters at least of the message
+that tells the twins for one error."""
+
+
+def _interleaved_twins(found: list[RaisedError]) -> list[RaisedError]:
+    """The errors with each one's twins folded into it: the same exception (type, message, the
+    record around it, ranks) ending within TWIN_SPAN lines of it. Processes that crash at once
+    (the `Process SpawnProcess-N:` tracebacks of ranks with no prefix on their lines) print
+    their lines interleaved, so one traceback takes frames of both and the other few or none;
+    folded, the error has the frames of both (each once) and counts both. Errors seen apart,
+    different, of ranks a prefix told apart, or with no message to tell them by stay apart."""
+    out: list[RaisedError] = []
+    last: dict[tuple[object, ...], tuple[int, int]] = {}  # (index in out, its latest twin's line)
+    for err in found:
+        if len(err.message) < TWIN_LEAST:
+            out.append(err)  # (one with no message is told by its frames alone)
+            continue
+        key = (err.type, err.message, err.lead, err.truncated, err.ranks)
+        at, end = last.get(key, (-1, 0))
+        if at >= 0 and 0 < err.line_no - end <= TWIN_SPAN:
+            out[at] = _folded(out[at], err)
+            last[key] = (at, err.line_no)
+            continue
+        last[key] = (len(out), err.line_no)
+        out.append(err)
+    return out
+
+
+def _folded(err: RaisedError, twin: RaisedError) -> RaisedError:
+    """`err` with its interleaved twin's frames (each frame once: those of the one that took
+    more, in their order, then the other's), counts and ranks."""
+    more, fewer = (err, twin) if len(err.frames) >= len(twin.frames) else (twin, err)
+    seen: dict[tuple[str, int | None, str | None], Frame] = {}
+    for f in (*more.frames, *fewer.frames):
+        seen.setdefault((f.path, f.line, f.function), f)
+    ranks = tuple(dict.fromkeys((*err.ranks, *twin.ranks)))
+    return replace(err, frames=tuple(seen.values()), count=err.count + twin.count, ranks=ranks)
 
 
 def flushed(e: RaisedError) -> RaisedError:
@@ -586,6 +627,7 @@ class _Stream:
         self.relation: str | None = None
         self.linkable = False
         self.after_frames = False
+        self.shown: set[str] = set()  # code lines the stream's frames showed so far
 
     def run(self) -> list[RaisedError]:
         while self.i < len(self.lines):
@@ -619,6 +661,8 @@ class _Stream:
             self.trace.last = line.no
             self._close_trace(name)
         elif line.no not in self.json_lines:
+            if self.trace is not None and line.text[:4] == "    " and len(self.shown) < SHOWN_MOST:
+                self.shown.add(st)  # (a code line no frame took: another trace's, interleaved)
             self._inline(line, st)
 
     def _inline(self, line: Line, st: str) -> None:
@@ -866,7 +910,10 @@ class _Stream:
                 prev and prev.no != line.no and line.record and prev.prefix == line.prefix
             )
             spaced = self._spaced(line)
-            message, self.i = _message(self.lines, self.i, line, head[1], per_line, spaced)
+            self._note_shown(self.trace)
+            message, self.i = _message(
+                self.lines, self.i, line, head[1], per_line, spaced, self.shown
+            )
         trace, self.trace = self.trace, None
         start = trace.start if trace else line
         self.covered.update(range(start.no, self.lines[self.i - 1].no + 1))
@@ -886,6 +933,15 @@ class _Stream:
             typ, message, frames, (), None, (), 1, ranks, False, line.no, form, lead, shown
         )
         self._emit(err)
+
+    def _note_shown(self, trace: _Trace | None) -> None:
+        """Keep the code lines `trace`'s frames showed, a statement's further lines too (up to
+        SHOWN_MOST of the stream's)."""
+        if trace is not None and len(self.shown) < SHOWN_MOST:
+            for f in trace.frames:
+                for code in (f.code, *(f.more or "").split("\n")):
+                    if code and (c := code.strip()) and c != "\u2026":
+                        self.shown.add(c)
 
     def _statement_above(self, at: int) -> str:
         """The assert statement printed right above the exception line at `at` (its caret
@@ -930,6 +986,7 @@ class _Stream:
         trace, self.trace = self.trace, None
         if trace is None:
             return
+        self._note_shown(trace)
         # a chain's last traceback cut before its exception line: the error the chain led to
         # was not pasted; the errors above it are its chain (:func:`finish` flushes it back to
         # its last link when the paste holds a complete error elsewhere)
@@ -1018,15 +1075,27 @@ def _retext(ln: Line, text: str) -> Line:
     return Line(ln.no, text, ln.rank, ln.prefix, ln.stream, ln.fence)
 
 
+SHOWN_MOST = 4096
+"""Distinct code lines of a stream's frames kept to end a message at (:func:`_message`)."""
+
+
 def _message(
-    lines: Sequence[Line], j: int, exc: Line, first: str, per_line: bool, spaced: bool = False
+    lines: Sequence[Line],
+    j: int,
+    exc: Line,
+    first: str,
+    per_line: bool,
+    spaced: bool = False,
+    shown: Collection[str] = (),
 ) -> tuple[str, int]:
     """Collect the message lines after an exception line; return it and where reading stops.
 
     The message ends at a blank line followed by an unindented line, a new log record (unless
     every line of this record carries the same prefix, `per_line`), traceback structure, another
     exception line, a fence, or a log line that echoes the message. In a double-spaced paste
-    (`spaced`) a single blank line is the paste's, not the message's: two end it.
+    (`spaced`) a single blank line is the paste's, not the message's: two end it. A line that
+    repeats a code line a frame of the stream showed (`shown`) ends it too: another process
+    printing the same traceback at once, its lines interleaved with these.
     """
     prefix = exc.prefix if per_line else None
     parts = [first]
@@ -1052,6 +1121,8 @@ def _message(
             j = k
             continue
         if _stops(ln, prefix, first) or _comment_dedent(ln.text, exc.text):
+            break
+        if shown and ln.text.strip() in shown:
             break
         parts = _append(parts, prev, ln.text.rstrip())
         prev = ln.text.rstrip()
