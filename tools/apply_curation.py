@@ -162,8 +162,9 @@ def prune(docs: dict[Path, Any], root: Path) -> None:
             if e["id"] not in bad:
                 continue
             e["examples"] = [x for x in e.get("examples") or [] if x not in bad[e["id"]]]
+            src = expand_entry(e).get("source") or {}
             print(
-                f"PRUNE {e['id']} {e['source']['path']}:{e['source']['line']}: "
+                f"PRUNE {e['id']} {src.get('path')}:{src.get('line')}: "
                 f"{len(bad[e['id']])} example(s) not ranked first"
             )
             if not e["examples"]:
