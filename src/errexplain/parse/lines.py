@@ -624,6 +624,8 @@ def _indented_runs(raws: list[str]) -> list[tuple[int, int, int]]:
 
 
 def _opens_block(raws: list[str], i: int) -> bool:
+    """Whether an indented line at `i` may open a code block: the paste's first line, or one
+    after a blank line whose line above is not indented (a frame's, in a double-spaced paste)."""
     return i == 0 or (not raws[i - 1].strip() and (i == 1 or not raws[i - 2][:1].isspace()))
 
 
