@@ -33,6 +33,9 @@ that holds a reset code (`[0m`), which coloured text always ends with."""
 _SGR_RESETS = ("[0m", "[0;0m", "[39m", "^[[")
 _LEVEL = r"(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL|FATAL)"
 _STAMP = r"\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:[.,]\d{1,9})?"
+_ISO_T = r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d"
+"""An ISO stamp with its `T` (a collector's, journald's `short-iso`, pm2's, CloudWatch's, Loki's),
+to the second: each prefix adds the fraction and zone its tool writes."""
 _AT_FILE = r"(?: \[[\w.-]{1,100}\.py:\d{1,7}\])?"
 _LOGGER = r"(?: +[a-z_]\w{0,60}(?:\.[a-z_]\w{0,60}){1,10}:(?= ))"
 """A dotted logger name after the level (`%(levelname)s %(name)s: %(message)s`:
@@ -60,7 +63,7 @@ _PREFIXES: tuple[tuple[re.Pattern[str], bool], ...] = (
             r"(?:[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d(?:\.\d{1,9})? [\w.-]{1,100} [\w./@-]{1,100}"
             r"(?:\[\d{1,9}\])?"
             r"|(?:[A-Z][a-z]{2} \d{4}-\d\d-\d\d \d\d:\d\d:\d\d [A-Z]{2,5}"
-            r"|\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:[.,]\d{1,9})?(?:Z|[+-]\d\d:?\d\d))"
+            rf"|{_ISO_T}(?:[.,]\d{{1,9}})?(?:Z|[+-]\d\d:?\d\d))"
             r" [\w.-]{1,100} [\w./@-]{1,100}\[\d{1,9}\]): "
         ),
         True,
@@ -69,7 +72,7 @@ _PREFIXES: tuple[tuple[re.Pattern[str], bool], ...] = (
     # (`2026-12-04T10:11:12.880000+00:00 ecs/sglang/320c2c3e42174603b624e0a08fd5e11e `)
     (
         compile_regex(
-            rf"\d{{4}}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{{6}}[+-]\d\d:\d\d (?!{_LEVEL}\b)"
+            rf"{_ISO_T}\.\d{{6}}[+-]\d\d:\d\d (?!{_LEVEL}\b)"
             r"[\w.$\[\]-]{1,256}/[\w.$/\[\]-]{1,512} "
         ),
         True,
@@ -79,7 +82,7 @@ _PREFIXES: tuple[tuple[re.Pattern[str], bool], ...] = (
     # them: logcli prints them once, as "Common labels")
     (
         compile_regex(
-            r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d{1,9})?(?:Z|[+-]\d\d:\d\d) "
+            rf"{_ISO_T}(?:\.\d{{1,9}})?(?:Z|[+-]\d\d:\d\d) "
             r'\{(?:\w{1,100}="[^"\n]{0,500}"(?:, ?\w{1,100}="[^"\n]{0,500}"){0,30})?\} '
         ),
         True,
@@ -92,7 +95,7 @@ _PREFIXES: tuple[tuple[re.Pattern[str], bool], ...] = (
     # `INFO 11-26 14:23:34 ...`: the collector's stamp is before the program's whole prefix)
     (
         compile_regex(
-            rf"\d{{4}}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d{{1,9}})?Z "
+            rf"{_ISO_T}(?:\.\d{{1,9}})?Z "
             rf"(?! *(?:[-|] |{_LEVEL} (?!(?:\d\d-\d\d )?\d\d:\d\d:\d\d)|\[{_LEVEL}\]))"
         ),
         True,
@@ -141,9 +144,7 @@ _PREFIXES: tuple[tuple[re.Pattern[str], bool], ...] = (
     # the same stamp that pm2 writes into its own log files (`~/.pm2/logs/app-error.log`, with
     # `--time`): `2026-12-04T10:11:12: `
     (
-        compile_regex(
-            r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:[.,]\d{1,9})?(?: ?(?:Z|[+-]\d\d:?\d\d))?: "
-        ),
+        compile_regex(rf"{_ISO_T}(?:[.,]\d{{1,9}})?(?: ?(?:Z|[+-]\d\d:?\d\d))?: "),
         True,
     ),
     # SkyPilot's job log: `(head, rank=0, pid=2516) `, `(worker1, rank=1, pid=2517, ip=10.0.0.2) `
@@ -414,9 +415,7 @@ def readable(text: str) -> str:
     return text
 
 
-_TAB_AFTER_STAMP = compile_regex(
-    r"(?m)^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:[.,]\d{1,9})?(?:Z|[+-]\d\d:?\d\d))\t"
-)
+_TAB_AFTER_STAMP = compile_regex(rf"(?m)^({_ISO_T}(?:[.,]\d{{1,9}})?(?:Z|[+-]\d\d:?\d\d))\t")
 """A collector's stamp and the tab after it (a CloudWatch or Loki export's `stamp<TAB>line`):
 one column separator, read as the one space the stamp's prefix ends with (four spaces, as any
 other tab becomes, would indent the program's own line)."""
