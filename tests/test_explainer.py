@@ -1046,3 +1046,25 @@ def test_a_message_quoted_from_a_clause_start_to_its_end_reads_as_its_tail(line,
         assert any("to the template's end" in r for r in top.reasons)
     else:
         assert all(m.score < 0.85 for m in tops)
+
+
+def test_explain_text_reads_a_notebooks_saved_outputs(view):
+    """A notebook file's error output: its traceback's frames and type, as the notebook shows
+    it, with a note that the paste was read as one (the text between is JSON, not a log)."""
+    import json
+
+    from errexplain.parse.notebook import NOTEBOOK_NOTE
+
+    tb = [
+        "\x1b[0;31mValueError\x1b[0m    Traceback (most recent call last)",
+        "File \x1b[0;32m/site-packages/demo/images.py:10\x1b[0m, in \x1b[0;36mf\x1b[0m\n"
+        "\x1b[0;32m---> 10\x1b[0m     raise ValueError(msg)\n",
+        "\x1b[0;31mValueError\x1b[0m: feature length does not match image grids: 5824 != 5760",
+    ]
+    output = {"ename": "ValueError", "evalue": "x", "output_type": "error", "traceback": tb}
+    cell = {"cell_type": "code", "outputs": [output], "source": ["f()\n"]}
+    [exp] = explain_text(json.dumps({"cells": [cell], "nbformat": 4}, indent=1), view)
+    assert exp.error.type == "ValueError"
+    assert exp.error.frames[-1].path == "/site-packages/demo/images.py"
+    assert exp.matches[0].entry is ENTRIES[0]
+    assert NOTEBOOK_NOTE in exp.notes

@@ -1175,6 +1175,11 @@ def explain_text_bounded(
     are explained, the first ERRORS - 1 and the last (the one a crashing log ends with). The
     paste is read as its lines are (:func:`~errexplain.parse.lines.readable`: typographic
     quotes as straight ones, colour codes that lost their escape character left out)."""
+    if (printed := _notebook_printed(text)) is not None:
+        from errexplain.parse.notebook import NOTEBOOK_NOTE
+
+        exps, omitted = explain_text_bounded(printed, view, cutoff=cutoff, release=release)
+        return tuple(replace(x, notes=(*x.notes, NOTEBOOK_NOTE)) for x in exps), omitted
     text = readable(text)
     errors = parse_traceback(text)
     if not errors:
@@ -1211,6 +1216,16 @@ def explain_text_bounded(
     out = _with_carried(view, out, text, release)
     out = [short_starts_capped(x) for x in out]
     return _with_native(text, cleaned, out), len(errors) - len(kept)
+
+
+def _notebook_printed(text: str) -> str | None:
+    """What a Jupyter notebook's cells printed, when `text` is a notebook or a piece of one
+    (:func:`~errexplain.parse.notebook.notebook_outputs`); None for any other text."""
+    if '"output_type"' not in text:  # (every saved output has it: the module is not loaded)
+        return None
+    from errexplain.parse.notebook import notebook_outputs
+
+    return notebook_outputs(text)
 
 
 def _written(text: str, view: CatalogView, release: Mapping[str, str] | None) -> list[Explanation]:
@@ -1272,6 +1287,7 @@ def nearest_to_lines(
     They are guesses, never an answer: no line of the paste reads as an error."""
     from errexplain.parse.lines import clean_lines
 
+    text = _notebook_printed(text) or text
     lines = [
         ln
         for ln in clean_lines(text)  # (`readable` included, as the parser reads it)
