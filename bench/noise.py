@@ -103,6 +103,31 @@ def _fenced(text: str) -> str:
     return text if "```" in text else f"```\n{text}\n```"
 
 
+def _notebook(piece: bool) -> Callable[[str], str]:
+    """The paste as a Jupyter notebook saves it: a cell's stderr stream (a server started from
+    the notebook prints its log there), the whole file's JSON, or a piece of it (from its
+    `outputs` list on) posted under a line of prose."""
+
+    def dress(text: str) -> str:
+        import json
+
+        stream = {
+            "name": "stderr",
+            "output_type": "stream",
+            "text": text.splitlines(keepends=True),
+        }
+        cell = {"cell_type": "code", "execution_count": 3, "metadata": {}, "outputs": [stream]}
+        cell["source"] = ["llm = sgl.Engine(model_path=MODEL)\n"]
+        doc = json.dumps({"cells": [cell], "metadata": {}, "nbformat": 4}, indent=1)
+        if not piece:
+            return doc
+        lines = doc.split("\n")
+        start = next(i for i, ln in enumerate(lines) if '"outputs"' in ln)
+        return "My notebook saved this:\n" + "\n".join(lines[start:-6])
+
+    return dress
+
+
 def _beside_client(first: bool) -> Callable[[str], str]:
     def dress(text: str) -> str:
         client = f"Client:\n```\n{CLIENT_ERROR}```"
@@ -155,6 +180,9 @@ NOISE: dict[str, Callable[[str], str]] = {
             *_clock(n)[:2], _clock(n)[2] // 1000
         )
     ),
+    # saved in a Jupyter notebook's JSON: the whole file, or a piece of it posted with prose
+    "notebook file": _notebook(False),
+    "notebook piece": _notebook(True),
     "typographic quotes": _typographic,
     # a copy from a web log viewer: a blank line after every line
     "double spaced": lambda t: "\n\n".join(t.split("\n")),

@@ -1068,3 +1068,22 @@ def test_explain_text_reads_a_notebooks_saved_outputs(view):
     assert exp.error.frames[-1].path == "/site-packages/demo/images.py"
     assert exp.matches[0].entry is ENTRIES[0]
     assert NOTEBOOK_NOTE in exp.notes
+
+
+def test_a_paste_logged_whole_as_a_repr_reads_as_the_paste_does(view):
+    """A paste logged whole as a string's repr (`output.error='...\\n...'`): its lines are
+    read one number each, as the paste's own are, so a message line beside a block of
+    frame-like lines is found in it as in the paste (before, every line shared the repr's
+    number and the message was lost beside the block)."""
+    pasted = (
+        "Engine log, on both replicas:\n\n```\n"
+        "feature length does not match image grids: 5824 != 5760\n"
+        "  images.py:10  f  -> StopIteration\n"
+        "  images.py:22  g  -> ValueError\n```\n"
+    )
+    for text in (pasted, f"output.error={pasted!r}\n"):
+        found = [
+            (e.error.message, e.matches[0].entry.id if e.matches else None)
+            for e in explain_text(text, view)
+        ]
+        assert ("feature length does not match image grids: 5824 != 5760", CURATED) in found

@@ -69,6 +69,7 @@ from errexplain.parse.lines import (
     pasted_line,
     pasted_lines,
     readable,
+    unfolded_strings,
 )
 
 if TYPE_CHECKING:
@@ -1178,9 +1179,18 @@ def explain_text_bounded(
     if (printed := _notebook_printed(text)) is not None:
         from errexplain.parse.notebook import NOTEBOOK_NOTE
 
-        exps, omitted = explain_text_bounded(printed, view, cutoff=cutoff, release=release)
+        exps, omitted = _explain_printed(printed, view, cutoff, release)
         return tuple(replace(x, notes=(*x.notes, NOTEBOOK_NOTE)) for x in exps), omitted
+    return _explain_printed(text, view, cutoff, release)
+
+
+def _explain_printed(
+    text: str, view: CatalogView, cutoff: float, release: Mapping[str, str] | None
+) -> tuple[tuple[Explanation, ...], int]:
+    """:func:`explain_text_bounded` of the text as the program printed it (a notebook's
+    outputs already read out)."""
     text = readable(text)
+    text = unfolded_strings(text) or text
     errors = parse_traceback(text)
     if not errors:
         bare = list(bare_messages(text, view, release=release)) or _written(text, view, release)
@@ -1288,6 +1298,7 @@ def nearest_to_lines(
     from errexplain.parse.lines import clean_lines
 
     text = _notebook_printed(text) or text
+    text = unfolded_strings(readable(text)) or text
     lines = [
         ln
         for ln in clean_lines(text)  # (`readable` included, as the parser reads it)

@@ -837,6 +837,54 @@ def test_a_logged_repr_whose_first_line_holds_quotes_is_read_line_by_line(head: 
     assert texts == ["output.error=", head, "", "ValueError: pool exhausted", "  (see above)"]
 
 
+def test_unfolded_strings_writes_a_logged_repr_out_as_lines() -> None:
+    """The text inside a repr's escapes becomes lines of the text, each its own; lines read
+    otherwise (a structured log record, an HTTP error body holding a traceback, one break
+    only) stay as they are, and a text with none gives None."""
+    from errexplain.parse.lines import unfolded_strings
+
+    log = "[2026-03-01 10:00:00 TP0] Worker stopped\nRuntimeError: pool exhausted\n  (see above)"
+    text = f"before\njob.output={log!r}\nafter"
+    assert unfolded_strings(text) == (
+        "before\njob.output=\n[2026-03-01 10:00:00 TP0] Worker stopped\n"
+        "RuntimeError: pool exhausted\n  (see above)\nafter"
+    )
+    kept = [
+        '{"level": "ERROR", "message": "a\\nb\\nc"}',
+        '{"object": "error", "message": "Traceback (most recent call last):\\n  File \\"x.py\\"'
+        ', line 1, in f\\nValueError: v", "code": 500}',
+        "error='first part\\nsecond part'",
+        "no escapes at all",
+    ]
+    for line in kept:
+        assert unfolded_strings(line) is None, line
+
+
+@given(
+    st.lists(
+        st.text(st.characters(codec="ascii", exclude_categories=("Cc",)), max_size=20),
+        min_size=3,
+        max_size=6,
+    )
+)
+def test_unfolded_strings_gives_back_the_logged_lines(lines: list[str]) -> None:
+    """Whatever the lines (quotes, backslashes), the repr of their text logged under a name
+    is written out as the name and then those lines (the string's closing quote aside)."""
+    from errexplain.parse.lines import unfolded_strings
+
+    closers = " \"'`,;)]}"
+    if sum(1 for ln in lines if ln.strip()) <= 2:
+        return
+    out = unfolded_strings(f"output.error={chr(10).join(lines)!r}")
+    assert out is not None
+    name, *body = out.split("\n")
+    want = list(lines)
+    for seq in (body, want):
+        while seq and not seq[-1].strip(closers):
+            seq.pop()
+    assert (name, body) == ("output.error=", want)
+
+
 def test_a_traceback_logged_as_a_repr_keeps_its_first_frame() -> None:
     """A traceback's repr logged under a name, opening with a frame: the frame's path quotes
     (`File "..."`, which the repr's own quotes need not escape) do not pass for the string's,

@@ -459,6 +459,38 @@ def clean_lines(text: str) -> list[Line]:
     return _in_streams(out, labels) if labels else out
 
 
+def unfolded_strings(text: str) -> str | None:
+    """`text` with each line that holds text of several lines inside a string's escapes (a
+    paste logged whole as a repr, `output.error='Traceback ...\\n  File ...'`, an escaped
+    traceback in a log line) written out as those lines, as :func:`clean_lines` reads it, each
+    now a line of its own; None when no line holds such a string.
+
+    Read so, the lines are numbered as the program printed them, one number each, and what
+    tells lines apart by number (a record beside an error, an error quoted apart) works as on
+    the paste it was logged from. Lines :func:`clean_lines` reads otherwise are left as they
+    are: a structured log record, an HTTP error body holding a traceback (its reader reads the
+    message), a line behind a tool's label."""
+    if "\\n" not in text:
+        return None
+    out: list[str] = []
+    changed = False
+    for raw in _one_break(text).split("\n"):
+        lines = None
+        if "\\n" not in raw or (raw[:2].lstrip()[:1] == "{" and _json_logged(raw) is not None):
+            pass
+        elif trace := _ESCAPED_TRACE.search(raw):
+            if not _body_holding_trace(raw):
+                lines = _unescaped_lines(raw, trace.span(), ESCAPE_DEPTH)
+        elif raw.count("\\n") >= ESCAPED_BREAKS:
+            lines = escaped_text(raw)
+        if lines is None:
+            out.append(raw)
+        else:
+            out += lines
+            changed = True
+    return "\n".join(out) if changed else None
+
+
 def _in_streams(lines: list[Line], labels: dict[int, tuple[str, str]]) -> list[Line]:
     """Each line in the stream its tool's label names (by line number), as a stream prefix would
     put it, unless a stream prefix of its own did; its rank the label's unless its log prefix
