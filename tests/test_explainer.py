@@ -1071,7 +1071,8 @@ def test_explain_text_reads_a_notebooks_saved_outputs(view):
 
 
 def test_a_paste_logged_whole_as_a_repr_reads_as_the_paste_does(view):
-    """A paste logged whole as a string's repr (`output.error='...\\n...'`): its lines are
+    """A paste logged whole as a string's repr (`output.error='...\\n...'`), or flattened
+    onto one line with `⏎` marks where its breaks were: its lines are
     read one number each, as the paste's own are, so a message line beside a block of
     frame-like lines is found in it as in the paste (before, every line shared the repr's
     number and the message was lost beside the block)."""
@@ -1081,7 +1082,8 @@ def test_a_paste_logged_whole_as_a_repr_reads_as_the_paste_does(view):
         "  images.py:10  f  -> StopIteration\n"
         "  images.py:22  g  -> ValueError\n```\n"
     )
-    for text in (pasted, f"output.error={pasted!r}\n"):
+    flattened = " \u23ce ".join(pasted.split("\n"))
+    for text in (pasted, f"output.error={pasted!r}\n", flattened):
         found = [
             (e.error.message, e.matches[0].entry.id if e.matches else None)
             for e in explain_text(text, view)

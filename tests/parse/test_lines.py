@@ -860,6 +860,15 @@ def test_unfolded_strings_writes_a_logged_repr_out_as_lines() -> None:
         assert unfolded_strings(line) is None, line
 
 
+def test_unfolded_strings_splits_a_flattened_line_at_its_marks() -> None:
+    from errexplain.parse.lines import unfolded_strings
+
+    flat = "crashes on idle ranks: \u23ce ``` \u23ce AssertionError: x \u23ce ``` \u23ce done"
+    assert unfolded_strings(f"title\n{flat}") == (
+        "title\ncrashes on idle ranks:\n```\nAssertionError: x\n```\ndone"
+    )
+
+
 @given(
     st.lists(
         st.text(st.characters(codec="ascii", exclude_categories=("Cc",)), max_size=20),

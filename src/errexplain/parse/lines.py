@@ -462,20 +462,23 @@ def clean_lines(text: str) -> list[Line]:
 def unfolded_strings(text: str) -> str | None:
     """`text` with each line that holds text of several lines inside a string's escapes (a
     paste logged whole as a repr, `output.error='Traceback ...\\n  File ...'`, an escaped
-    traceback in a log line) written out as those lines, as :func:`clean_lines` reads it, each
-    now a line of its own; None when no line holds such a string.
+    traceback in a log line) or flattened with `⏎` marks written out as those lines, as
+    :func:`clean_lines` reads it, each now a line of its own; None when no line holds any.
 
     Read so, the lines are numbered as the program printed them, one number each, and what
     tells lines apart by number (a record beside an error, an error quoted apart) works as on
     the paste it was logged from. Lines :func:`clean_lines` reads otherwise are left as they
     are: a structured log record, an HTTP error body holding a traceback (its reader reads the
     message), a line behind a tool's label."""
-    if "\\n" not in text:
+    if "\\n" not in text and BREAK_MARK not in text:
         return None
     out: list[str] = []
-    changed = False
-    for raw in _one_break(text).split("\n"):
+    changed, prev = False, 0
+    for no, raw in _unmarked(enumerate(_one_break(text).split("\n"), start=1)):
         lines = None
+        if no == prev:  # (a part of a line flattened with `⏎` marks)
+            changed = True
+        prev = no
         if "\\n" not in raw or (raw[:2].lstrip()[:1] == "{" and _json_logged(raw) is not None):
             pass
         elif trace := _ESCAPED_TRACE.search(raw):
