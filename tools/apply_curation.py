@@ -111,6 +111,7 @@ def apply(items: list[dict[str, Any]], root: Path) -> tuple[dict[Path, Any], lis
                 f"SKIP {item.get('path')}:{item.get('line')}: no such site in the catalog"
             )
         elif _curate(item, entry, report):
+            item["_entry"] = entry  # (counted as applied by main)
             curated.append((item, entry))
     for item, entry in curated:
         ids = _related_ids(item, entry, doc_for, report)
