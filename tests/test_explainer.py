@@ -1089,3 +1089,14 @@ def test_a_paste_logged_whole_as_a_repr_reads_as_the_paste_does(view):
             for e in explain_text(text, view)
         ]
         assert ("feature length does not match image grids: 5824 != 5760", CURATED) in found
+
+
+def test_a_flattened_traceback_cut_at_a_terminals_width_keeps_its_frames(view):
+    """A traceback flattened with `⏎` marks and then cut into rows at a terminal's width: the
+    rows are joined before the marks split the line (each row holds marks of its own), so
+    the message cut across two rows is read whole."""
+    flat = " \u23ce ".join(TRACEBACK.split("\n"))
+    text = "\n".join(flat[i : i + 80] for i in range(0, len(flat), 80))  # (an 80-column terminal)
+    [exp] = explain_text(text, view)
+    assert exp.error.frames[0].path == "/site-packages/demo/images.py"
+    assert exp.matches[0].entry is ENTRIES[0]

@@ -467,14 +467,18 @@ def unfolded_strings(text: str) -> str | None:
 
     Read so, the lines are numbered as the program printed them, one number each, and what
     tells lines apart by number (a record beside an error, an error quoted apart) works as on
-    the paste it was logged from. Lines :func:`clean_lines` reads otherwise are left as they
+    the paste it was logged from. Lines a terminal cut at its width are joined first, as
+    :func:`clean_lines` joins them (a flattened line cut into rows holds marks in each row).
+
+    Lines :func:`clean_lines` reads otherwise are left as they
     are: a structured log record, an HTTP error body holding a traceback (its reader reads the
     message), a line behind a tool's label."""
     if "\\n" not in text and BREAK_MARK not in text:
         return None
     out: list[str] = []
     changed, prev = False, 0
-    for no, raw in _unmarked(enumerate(_one_break(text).split("\n"), start=1)):
+    text = _one_break(text)
+    for no, raw in _unmarked(_numbered(text.split("\n"), 'File "' in text)):
         lines = None
         if no == prev:  # (a part of a line flattened with `⏎` marks)
             changed = True
