@@ -8,7 +8,9 @@ and whether the final traceback was explained:
     time, beside a short lookup (the start-up cost);
   * pastes of many lines whose readings compare lines with lines: 20,000 messages each
     repeated cut with `...`, 20,000 pytest reports with 20,000 cut summary lines, a rich panel
-    of 100,000 lines;
+    of 100,000 lines; and the text-level readings before the parse: 20,000 structured log
+    records holding escaped tracebacks, a notebook of 20,000 error outputs, one line
+    flattened with 60,000 `⏎` marks;
   * a 200 MB single line that starts `ValueError: `, then a traceback;
   * a 1 GB log dense with `WARNING ... Error 500` lines, then a traceback;
   * a 500-byte user catalog whose entry id is a YAML alias bomb, its anchors under top-level
@@ -22,6 +24,7 @@ and whether the final traceback was explained:
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import random
 import shutil
@@ -128,6 +131,39 @@ MANY = {
     ),
     "a rich panel of 100,000 lines": lambda n: (
         "╭── Traceback (most recent call last) ──╮\n" + f"│ {'a' * 50} │\n" * (5 * n)
+    ),
+    # the text-level readings before the parse: a structured log whose records hold escaped
+    # tracebacks, a notebook's saved outputs, a line flattened with ⏎ marks
+    "structured records with escaped tracebacks (20,000 lines)": lambda n: "".join(
+        '{"level": "ERROR", "message": "Scheduler hit an exception: Traceback (most recent call'
+        f' last):\\n  File \\"/x/s.py\\", line {i}, in f\\nValueError: boom {i}\\n"}}\n'
+        for i in range(n)
+    ),
+    "a notebook of 20,000 error outputs": lambda n: json.dumps(
+        {
+            "cells": [
+                {
+                    "cell_type": "code",
+                    "source": ["f()\n"],
+                    "outputs": [
+                        {
+                            "output_type": "error",
+                            "ename": "ValueError",
+                            "evalue": f"boom {i}",
+                            "traceback": [
+                                f"\x1b[0;31mValueError\x1b[0m: boom {i}",
+                            ],
+                        }
+                    ],
+                }
+                for i in range(n)
+            ],
+            "nbformat": 4,
+        },
+        indent=1,
+    ),
+    "a line flattened with ⏎ marks (60,000 parts)": lambda n: " \u23ce ".join(
+        f"ValueError: part {i} of the flattened paste" for i in range(3 * n)
     ),
 }
 """Pastes of many lines whose readings compare lines with lines (each was quadratic once)."""
