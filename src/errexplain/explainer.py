@@ -1175,7 +1175,10 @@ def explain_text_bounded(
     """:func:`explain_text` and how many distinct errors were left unexplained: at most ERRORS
     are explained, the first ERRORS - 1 and the last (the one a crashing log ends with). The
     paste is read as its lines are (:func:`~errexplain.parse.lines.readable`: typographic
-    quotes as straight ones, colour codes that lost their escape character left out)."""
+    quotes as straight ones, colour codes that lost their escape character left out), a
+    Jupyter notebook as the outputs its cells saved (with a note), and text logged inside a
+    string's escapes or flattened with `⏎` marks as the lines it holds
+    (:func:`~errexplain.parse.lines.unfolded_strings`)."""
     if (printed := _notebook_printed(text)) is not None:
         from errexplain.parse.notebook import NOTEBOOK_NOTE
 
