@@ -157,6 +157,9 @@ def test_result_plain_text_is_read() -> None:
         'the key "output_type" is what nbformat writes\n',
         '{"output_type": "stream", "text": ""}',
         '{"cells": []}\n"output_type"',
+        # another program's setting of the same name (a logged server_args), with a text key
+        'server_args: {"output_type": "pil", "text": "a\\nb", "ename": "x"}',
+        '{\n "output_type": "pil",\n "text": [\n  "ValueError: not an output\\n"\n ]\n}',
     ],
 )
 def test_no_notebook_output_keeps_the_text(text: str) -> None:

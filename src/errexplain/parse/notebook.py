@@ -34,6 +34,11 @@ NOTEBOOK_NOTE = (
 
 _MARK = '"output_type"'
 """Every saved output has this key: a text without it holds no notebook output."""
+_OUTPUT = compile_regex(
+    r'"output_type"\s{0,8}:\s{0,8}"(?:stream|error|execute_result|display_data|pyerr|pyout)"'
+)
+"""The key with one of nbformat's output types as its value (another program's setting of the
+same name, sglang's diffusion `"output_type": "pil"` in its logged arguments, is not one)."""
 _SGR = compile_regex(r"\x1b\[[0-9;]{0,40}m")
 _OUTPUT_LISTS = ("traceback", "text", "text/plain")
 """Keys of an output whose list of strings is what it printed."""
@@ -52,7 +57,7 @@ _JSON_SYNTAX = compile_regex(r'\s{0,80}(?:[\[\]{}]\s{0,8},?\s{0,8}$|"[^"\n]{1,10
 def notebook_outputs(text: str) -> str | None:
     """The text a notebook's cells printed, as the notebook shows it (module docstring); None
     when `text` holds no saved output of a notebook (the text is then read as it is)."""
-    if _MARK not in text:
+    if _MARK not in text or not _OUTPUT.search(text):
         return None
     st = text.strip()
     if st[:1] in ("{", "["):
