@@ -860,6 +860,17 @@ def test_unfolded_strings_writes_a_logged_repr_out_as_lines() -> None:
         assert unfolded_strings(line) is None, line
 
 
+def test_unfolded_strings_leaves_a_string_that_runs_on_below() -> None:
+    """A string cut at the line's end with more text below (a terminal's rows not joined
+    again) is left to clean_lines, which reads its pieces as one line's; cut at the paste's
+    end, it is written out."""
+    from errexplain.parse.lines import unfolded_strings
+
+    head = 'err=\'Traceback (most recent call last):\\n  File "/x/a.py", line 3, in f\\n    g('
+    assert unfolded_strings(f"{head}\nh)\\nValueError: v\\n'") is None
+    assert unfolded_strings(head) is not None
+
+
 def test_unfolded_strings_splits_a_flattened_line_at_its_marks() -> None:
     from errexplain.parse.lines import unfolded_strings
 

@@ -478,13 +478,16 @@ def unfolded_strings(text: str) -> str | None:
     out: list[str] = []
     changed, prev = False, 0
     text = _one_break(text)
-    for no, raw in _unmarked(_numbered(text.split("\n"), 'File "' in text)):
+    numbered = list(_unmarked(_numbered(text.split("\n"), 'File "' in text)))
+    for k, (no, raw) in enumerate(numbered):
         lines = None
         if no == prev:  # (a part of a line flattened with `⏎` marks)
             changed = True
         prev = no
         if "\\n" not in raw or (raw[:2].lstrip()[:1] == "{" and _json_logged(raw) is not None):
             pass
+        elif _runs_on(raw, numbered[k + 1][1] if k + 1 < len(numbered) else ""):
+            pass  # (left to clean_lines, which reads the string's pieces as one line's)
         elif trace := _ESCAPED_TRACE.search(raw):
             if not _body_holding_trace(raw):
                 lines = _unescaped_lines(raw, trace.span(), ESCAPE_DEPTH)
@@ -496,6 +499,14 @@ def unfolded_strings(text: str) -> str | None:
             out += lines
             changed = True
     return "\n".join(out) if changed else None
+
+
+def _runs_on(raw: str, below: str) -> bool:
+    """Whether the string a line holds runs on past the line's end, onto the line below it:
+    the line ends inside it (no quote or bracket closes it) and the text goes on. Rows a
+    terminal cut that were not joined again are such lines: read on lines of their own, their
+    pieces would be read apart (a frame cut between two rows, a message between its pieces)."""
+    return raw.rstrip()[-1:] not in _CLOSERS and bool(below.strip())
 
 
 def _in_streams(lines: list[Line], labels: dict[int, tuple[str, str]]) -> list[Line]:
