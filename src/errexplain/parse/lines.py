@@ -470,9 +470,9 @@ def unfolded_strings(text: str) -> str | None:
     the paste it was logged from. Lines a terminal cut at its width are joined first, as
     :func:`clean_lines` joins them (a flattened line cut into rows holds marks in each row).
 
-    Lines :func:`clean_lines` reads otherwise are left as they
-    are: a structured log record, an HTTP error body holding a traceback (its reader reads the
-    message), a line behind a tool's label."""
+    Lines :func:`clean_lines` reads otherwise are left as they are: a structured log record, an
+    HTTP error body holding a traceback (its reader reads the message), a line whose string
+    runs on below it (:func:`_runs_on`)."""
     if "\\n" not in text and BREAK_MARK not in text:
         return None
     out: list[str] = []
