@@ -1179,21 +1179,29 @@ def explain_text_bounded(
     Jupyter notebook as the outputs its cells saved (with a note), and text logged inside a
     string's escapes or flattened with `⏎` marks as the lines it holds
     (:func:`~errexplain.parse.lines.unfolded_strings`)."""
-    if (printed := _notebook_printed(text)) is not None:
+    text, notebook = _printed_paste(text)
+    exps, omitted = _explain_printed(text, view, cutoff, release)
+    if notebook:
         from errexplain.parse.notebook import NOTEBOOK_NOTE
 
-        exps, omitted = _explain_printed(printed, view, cutoff, release)
         return tuple(replace(x, notes=(*x.notes, NOTEBOOK_NOTE)) for x in exps), omitted
-    return _explain_printed(text, view, cutoff, release)
+    return exps, omitted
+
+
+def _printed_paste(text: str) -> tuple[str, bool]:
+    """The paste as the program printed it, and whether it was a notebook: a notebook's saved
+    outputs read out, :func:`readable`, and text held inside strings' escapes or flattened
+    with `⏎` marks written out as lines (:func:`unfolded_strings`)."""
+    printed = _notebook_printed(text)
+    text = readable(text if printed is None else printed)
+    return unfolded_strings(text) or text, printed is not None
 
 
 def _explain_printed(
     text: str, view: CatalogView, cutoff: float, release: Mapping[str, str] | None
 ) -> tuple[tuple[Explanation, ...], int]:
-    """:func:`explain_text_bounded` of the text as the program printed it (a notebook's
-    outputs already read out)."""
-    text = readable(text)
-    text = unfolded_strings(text) or text
+    """:func:`explain_text_bounded` of the text as the program printed it
+    (:func:`_printed_paste`)."""
     errors = parse_traceback(text)
     if not errors:
         bare = list(bare_messages(text, view, release=release)) or _written(text, view, release)
@@ -1300,8 +1308,7 @@ def nearest_to_lines(
     They are guesses, never an answer: no line of the paste reads as an error."""
     from errexplain.parse.lines import clean_lines
 
-    text = _notebook_printed(text) or text
-    text = unfolded_strings(readable(text)) or text
+    text = _printed_paste(text)[0]
     lines = [
         ln
         for ln in clean_lines(text)  # (`readable` included, as the parser reads it)

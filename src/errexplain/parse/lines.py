@@ -442,13 +442,9 @@ def clean_lines(text: str) -> list[Line]:
     for no, raw in _unmarked(_numbered(raws, 'File "' in text)):
         if raw[:2].lstrip()[:1] == "{" and (logged := _json_logged(raw)) is not None:
             out.extend(_cleaned(no, logged))  # a structured log record: its text, line by line
-        elif "\\n" in raw and (trace := _ESCAPED_TRACE.search(raw)):  # inside a string
-            if _body_holding_trace(raw):  # (an error body, whole: the parser reads its message)
-                out.append(Line(no, raw.strip()))
-            else:
-                out.extend(_cleaned(no, _unescaped_lines(raw, trace.span(), ESCAPE_DEPTH)))
-        elif raw.count("\\n") >= ESCAPED_BREAKS and (text_lines := escaped_text(raw)):
-            out.extend(_cleaned(no, text_lines))  # a logged string's repr of several lines
+        elif (held := _held_lines(raw)) is not None:  # inside a string
+            # (an error body holding a traceback, whole: the parser reads its message)
+            out.extend(_cleaned(no, held) if held else [Line(no, raw.strip())])
         elif "pid=" in raw:  # a ray log whose line breaks the paste lost: one line per record
             for part in _unflattened(raw):
                 out.extend(_clean_one(no, part))
@@ -488,17 +484,27 @@ def unfolded_strings(text: str) -> str | None:
             pass
         elif _runs_on(raw, numbered[k + 1][1] if k + 1 < len(numbered) else ""):
             pass  # (left to clean_lines, which reads the string's pieces as one line's)
-        elif trace := _ESCAPED_TRACE.search(raw):
-            if not _body_holding_trace(raw):
-                lines = _unescaped_lines(raw, trace.span(), ESCAPE_DEPTH)
-        elif raw.count("\\n") >= ESCAPED_BREAKS:
-            lines = escaped_text(raw)
+        else:
+            lines = _held_lines(raw) or None
         if lines is None:
             out.append(raw)
         else:
             out += lines
             changed = True
     return "\n".join(out) if changed else None
+
+
+def _held_lines(raw: str) -> list[str] | None:
+    """The lines a pasted line holds inside a string's escapes, read as lines of their own (by
+    :func:`clean_lines`, and before it by :func:`unfolded_strings`): an escaped traceback, or a
+    logged string's repr of several lines (:func:`escaped_text`). None when it holds none; no
+    lines (`[]`) for an HTTP error body holding a traceback, read whole (the parser reads its
+    message)."""
+    if "\\n" in raw and (trace := _ESCAPED_TRACE.search(raw)):
+        return [] if _body_holding_trace(raw) else _unescaped_lines(raw, trace.span(), ESCAPE_DEPTH)
+    if raw.count("\\n") >= ESCAPED_BREAKS:
+        return escaped_text(raw)
+    return None
 
 
 def _runs_on(raw: str, below: str) -> bool:
