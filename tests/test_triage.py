@@ -141,3 +141,59 @@ def test_a_progress_bar_redrawn_with_carriage_returns_keeps_the_dates_in_place(t
     )
     (group,) = _scan([log]).groups
     assert (group.first_seen, group.last_seen) == ("2026-10-02 10:00:05", "2026-10-02 10:00:05")
+
+
+def _notebook(*outputs: dict) -> str:
+    import json
+
+    cell = {"cell_type": "code", "metadata": {}, "outputs": list(outputs), "source": ["run()\n"]}
+    return json.dumps({"cells": [cell], "metadata": {}, "nbformat": 4, "nbformat_minor": 5})
+
+
+def _logged(text: str) -> dict:
+    return {"name": "stderr", "output_type": "stream", "text": text.splitlines(keepends=True)}
+
+
+def test_a_notebook_is_scanned_as_the_outputs_its_cells_saved(tmp_path):
+    # a server started from a notebook: its log is a stream output, the traceback's lines are
+    # escaped strings inside the JSON, which the byte searches alone would not find
+    nb = _notebook(_logged(burst("2026-10-02 10:00:01", range(2))))
+    (tmp_path / "serve.ipynb").write_text(nb)
+    (tmp_path / "serve.json").write_text(nb)  # (a notebook saved under another name: by its head)
+    (tmp_path / "node0.log").write_text(burst("2026-10-02 11:00:00", range(2, 4)))
+    found = _scan([tmp_path / "serve.ipynb", tmp_path / "serve.json", tmp_path / "node0.log"])
+    cuda = _by_message(found)[CUDA]
+    assert cuda.error.count == 6 and cuda.error.ranks == ("TP0", "TP1", "TP2", "TP3")
+    assert [f.line for f in cuda.error.frames] == [2890, 2417]
+    assert cuda.first_seen == "2026-10-02 10:00:01" and len(cuda.files) == 3
+    assert found.bytes_read == sum(p.stat().st_size for p in tmp_path.iterdir())
+
+
+def test_a_notebook_error_output_is_read_with_its_type_and_frames(tmp_path):
+    tb = [
+        "\x1b[0;31mValueError\x1b[0m" + " " * 20 + "Traceback (most recent call last)",
+        "File \x1b[0;32m~/w/load.py:12\x1b[0m, in \x1b[0;36mload\x1b[0m\x1b[0;34m(p)\x1b[0m\n"
+        "\x1b[0;32m---> 12\x1b[0m     raise ValueError(f'no weights in {p}')\n",
+        "\x1b[0;31mValueError\x1b[0m: no weights in w/",
+    ]
+    err = {"ename": "ValueError", "evalue": "no weights in w/", "output_type": "error"}
+    (tmp_path / "a.ipynb").write_bytes(gzip.compress(_notebook({**err, "traceback": tb}).encode()))
+    (tmp_path / "a.ipynb").rename(tmp_path / "a.ipynb.gz")
+    (group,) = _scan([tmp_path / "a.ipynb.gz"]).groups
+    assert (group.error.type, group.error.message) == ("ValueError", "no weights in w/")
+    assert [(f.path, f.line, f.function) for f in group.error.frames] == [
+        ("~/w/load.py", 12, "load")
+    ]
+
+
+def test_what_is_not_read_as_a_notebook_is_read_as_text(tmp_path, monkeypatch):
+    log = burst("2026-10-02 10:00:01", range(2))
+    # JSON that is no notebook, a notebook with no saved output, one over the size read whole
+    (tmp_path / "a.json").write_text('{"cells": 3}\n' + log)
+    (tmp_path / "b.ipynb").write_text(_notebook() + "\n" + log)
+    (tmp_path / "c.ipynb").write_text(_notebook(_logged(log)))
+    monkeypatch.setattr(tr, "NOTEBOOK_MAX", 100)
+    for name in ("a.json", "b.ipynb"):
+        assert _by_message(_scan([tmp_path / name]))[CUDA].error.count == 2
+    # (read as text, the big one's log is an escaped string: not one error of it is made up)
+    assert CUDA not in _by_message(_scan([tmp_path / "c.ipynb"]))

@@ -15,13 +15,19 @@ Memory is bounded: a region is at most MAX_REGION bytes, a task parses at most P
 (repeats of a traceback already parsed do not count; past that, an error-dense log is read, not
 parsed, and said so) and always parses its last TAIL_REGIONS regions, so the last traceback of a
 log is never lost; at most MAX_GROUPS groups are kept.
+
+A Jupyter notebook (a file whose head is a notebook's JSON, any extension) is read as the
+outputs its cells saved (errexplain.parse.notebook): its tracebacks are escaped strings inside
+the JSON, which the byte searches would not find. It is read whole, so only one up to
+NOTEBOOK_MAX bytes; a larger one is read as text.
 """
 
 from __future__ import annotations
 
+import io
 import os
 
-from errexplain._startup import TYPE_CHECKING, Record
+from errexplain._startup import TYPE_CHECKING, Record, replace
 from errexplain.input.logs import HEADER, expand, open_log, quiet_split, regions
 from errexplain.models import RaisedError
 from errexplain.parse import parse_traceback
@@ -43,6 +49,10 @@ SAMPLE = 64 * 1024
 """Text kept around a group's first occurrence (the release guess reads version strings in it)."""
 SPLIT_AT = 64 * 1024 * 1024
 """An uncompressed file larger than this is split into byte ranges, one per worker."""
+NOTEBOOK_MAX = 512 * 1024 * 1024
+"""A notebook larger than this (decompressed) is read as text, as any log: it is read whole."""
+_HEAD = 4096
+_NOTEBOOK_KEYS = (b'"cells"', b'"worksheets"', b'"nbformat"')
 
 
 class Group(Record):
@@ -238,12 +248,18 @@ def scan_task(
 ) -> Partial:
     """Group the errors of one file or byte range, in a worker process (progress goes to the
     shared counters) or here (progress goes to `step`): bytes of the file on disk read."""
+    notebook = _notebook_outputs(task)
     log = open_log(task.path)
     try:
         if task.start:
             log.stream.seek(task.start)
         limit = None if task.end is None else task.end - task.start
         raw = log.raw
+        stream = log.stream
+        if notebook is not None:  # (read already: the whole file counts as read)
+            stream = notebook[0]
+            if raw is not None:
+                raw.seek(0, os.SEEK_END)
 
         def progress(n: int) -> None:
             done = raw.tell() - task.start if raw is not None else n
@@ -252,7 +268,58 @@ def scan_task(
             elif _COUNTERS is not None:
                 _COUNTERS[task.index] = done
 
-        return scan_stream(log.stream, task.path, limit, progress, budget)
+        found = scan_stream(stream, task.path, limit, progress, budget)
+    finally:
+        log.close()
+    return found if notebook is None else replace(found, read=notebook[1])
+
+
+def _notebook_outputs(task: Task) -> tuple[BinaryIO, int] | None:
+    """What a notebook's cells printed (errexplain.parse.notebook), as a stream, and the
+    notebook's size, when the task is a whole file that is a Jupyter notebook
+    (:func:`_notebook_head`); None for any other file, a range of one, a notebook with no saved
+    output or one larger than NOTEBOOK_MAX: read as text."""
+    if task.start or task.end is not None:
+        return None
+    log = open_log(task.path)
+    try:
+        head = log.stream.read(_HEAD)
+        if not _notebook_head(head):
+            return None
+        data = _read_upto(log.stream, head, NOTEBOOK_MAX + 1)
+    except (OSError, EOFError, ValueError):
+        return None  # (a broken compressed file: the text reader says so)
+    finally:
+        log.close()
+    if len(data) > NOTEBOOK_MAX:
+        return None
+    from errexplain.parse.notebook import notebook_outputs
+
+    printed = notebook_outputs(data.decode("utf-8", errors="replace"))
+    return None if printed is None else (io.BytesIO(printed.encode("utf-8")), len(data))
+
+
+def _notebook_head(head: bytes) -> bool:
+    """Whether a file's first bytes are a Jupyter notebook's JSON: `{` and one of a notebook's
+    top-level keys (nbformat 4 writes `"cells"` first)."""
+    return head.lstrip()[:1] == b"{" and any(k in head for k in _NOTEBOOK_KEYS)
+
+
+def _read_upto(stream: BinaryIO, head: bytes, most: int) -> bytes:
+    """`head` and what follows it in `stream`, up to `most` bytes in all."""
+    parts, n = [head], len(head)
+    while n < most and (chunk := stream.read(min(most - n, 1 << 20))):
+        parts.append(chunk)
+        n += len(chunk)
+    return b"".join(parts)
+
+
+def _is_notebook(path: str) -> bool:
+    log = open_log(path)
+    try:
+        return _notebook_head(log.stream.read(_HEAD))
+    except (OSError, EOFError, ValueError):
+        return False
     finally:
         log.close()
 
@@ -278,7 +345,7 @@ def plan(paths: Sequence[str], workers: int) -> Plan:
     for f in on_disk:
         size = os.path.getsize(f)
         plain = os.path.splitext(f)[1].lower() not in _COMPRESSED_EXTS
-        if plain and size > SPLIT_AT and len(on_disk) < workers:
+        if plain and size > SPLIT_AT and len(on_disk) < workers and not _is_notebook(f):
             for a, b in quiet_split(f, workers // len(on_disk), seamless):
                 tasks.append(Task(f, a, b, len(tasks)))
         else:
