@@ -1100,3 +1100,25 @@ def test_a_flattened_traceback_cut_at_a_terminals_width_keeps_its_frames(view):
     [exp] = explain_text(text, view)
     assert exp.error.frames[0].path == "/site-packages/demo/images.py"
     assert exp.matches[0].entry is ENTRIES[0]
+
+
+def test_a_double_spaced_record_wrapped_onto_its_next_line_is_read_whole() -> None:
+    # a paste copied with a blank line after each line: the record's message went on to the next
+    # line, which the blank no longer separates from it
+    died = _entry(
+        "8" * 16,
+        "Subprocess <name> (pid=<pid>) crashed with exit code <code>. Triggering SIGQUIT for "
+        "cleanup...",
+        "error",
+        "demo/watch.py",
+        kind="log",
+        derived=True,
+    )
+    view = MemoryCatalog((*ENTRIES, died))
+    record = (
+        "```\n[2026-08-12 11:48:55] Subprocess scheduler_0 (pid=98) crashed with exit\n"
+        "code -9. Triggering SIGQUIT for cleanup...\n```"
+    )
+    for text in (record, "\n\n".join(record.split("\n"))):
+        [exp] = explain_text(text, view)
+        assert exp.matches and exp.matches[0].entry.id == "8" * 16 and exp.matches[0].score >= 0.9

@@ -1107,3 +1107,75 @@ def test_lines_that_merely_open_like_a_relaying_tools_label_keep_it(text):
 )
 def test_lines_that_merely_open_with_a_word_and_a_colon_keep_it(text):
     assert _texts(text) == text.split("\n")
+
+
+def _doubled(text: str) -> str:
+    """The text copied with a blank line after each line (some terminals and web pages)."""
+    return "\n\n".join(text.split("\n"))
+
+
+_CHAINED = (
+    "Traceback (most recent call last):\n"
+    '  File "/opt/w/pool.py", line 40, in take\n'
+    "    return self.free.pop()\n"
+    "IndexError: pop from empty list\n"
+    "\n"
+    "During handling of the above exception, another exception occurred:\n"
+    "\n"
+    "Traceback (most recent call last):\n"
+    '  File "/opt/w/sched.py", line 88, in step\n'
+    "    slot = pool.take()\n"
+    '  File "/opt/w/pool.py", line 42, in take\n'
+    "    raise RuntimeError(\n"
+    "RuntimeError: the request pool has no free slot left; lower\n"
+    "--max-running-requests or raise --max-total-tokens\n"
+)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a record whose message the log wrapped onto the next line, in a fence
+        "```\n[2026-08-12 11:48:55] Subprocess scheduler_0 (pid=98) crashed with exit\n"
+        "code -9. Triggering SIGQUIT for cleanup...\n```",
+        _CHAINED,
+        HARD_LOG,
+    ],
+)
+def test_a_double_spaced_paste_reads_as_the_paste(text: str) -> None:
+    from errexplain.parse import parse_traceback
+
+    def read(t: str) -> list[tuple[object, ...]]:
+        return [
+            (e.type, e.message, [(f.path, f.line) for f in e.frames]) for e in parse_traceback(t)
+        ]
+
+    assert read(_doubled(text)) == read(text)
+    assert read(text) or "```" in text  # (the record is read by the explainer: test_explainer)
+    lines = clean_lines(_doubled(text))
+    assert [ln.text for ln in lines if ln.text] == [ln.text for ln in clean_lines(text) if ln.text]
+    # each line keeps its own number (its place in the double-spaced paste)
+    assert {ln.no for ln in lines if ln.text} <= set(range(1, 2 * text.count("\n") + 3, 2))
+
+
+def test_prose_in_one_line_paragraphs_keeps_its_blank_lines() -> None:
+    # one error quoted in a post whose paragraphs are one line each: the paragraph after it is
+    # not read as the rest of its message
+    post = (
+        "Hi, I start the server on two GPUs.\n\nThen it fails with this:\n\n"
+        "ValueError: --tp-size 2 needs two visible devices\n\nAny idea?\n\nThanks a lot."
+    )
+    assert [ln.text for ln in clean_lines(post)] == post.split("\n")
+    # and a traceback's own blank lines, doubled, still end the runs around them
+    doubled = clean_lines(_doubled(_CHAINED))
+    assert "During handling of the above exception, another exception occurred:" in [
+        ln.text for ln in doubled
+    ]
+    assert sum(1 for ln in doubled if not ln.text) >= 4
+
+
+def test_a_double_spaced_paste_cut_at_a_terminals_width_is_read_joined() -> None:
+    lines = clean_lines(_doubled(_cut_at(HARD_LOG, 70)))
+    texts = [ln.text for ln in lines if ln.text]
+    assert texts[-1].endswith("4096 tokens asked, 1024 free in the pool of the first rank")
+    assert len(texts) == 3 and [ln.no for ln in lines if ln.text] == [1, 7, 13]

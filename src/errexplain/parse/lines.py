@@ -439,7 +439,7 @@ def clean_lines(text: str) -> list[Line]:
     raws, labels = _unlabelled(
         _at_margin(text.split("\n"), text.lstrip("\n")[:2], blocks[1]), blocks
     )
-    for no, raw in _unmarked(_numbered(raws, 'File "' in text)):
+    for no, raw in _unmarked(_single_spaced(raws, 'File "' in text)):
         if raw[:2].lstrip()[:1] == "{" and (logged := _json_logged(raw)) is not None:
             out.extend(_cleaned(no, logged))  # a structured log record: its text, line by line
         elif (held := _held_lines(raw)) is not None:  # inside a string
@@ -760,6 +760,54 @@ def _labels_hold(kind: str, names: list[str]) -> bool:
     if kind == "pod":  # (a pod's generated name: `sglang-7d9f8c6b5-x2x4q`, `sglang-0`)
         return all("-" in n.split(" ")[-2] for n in distinct)
     return any(c.isdigit() or c in ".-" for n in distinct for c in n)
+
+
+DOUBLE_SPACED_RUN = 4
+"""Lines at least, each alone between blank lines, for a run of them to read as double-spaced."""
+
+
+def _single_spaced(raws: list[str], frames: bool) -> Iterable[tuple[int, str]]:
+    """:func:`_numbered`'s lines, with the blank line between each two lines of a double-spaced
+    run taken out (a paste copied with a blank line after each of its lines: from some terminals
+    and web pages). Read double-spaced, a record's message that went on to the next line, or a
+    row a terminal cut, ends at the blank; each line keeps its number.
+
+    A run is at least DOUBLE_SPACED_RUN lines each alone between single blank lines, two of
+    them at least starting a record, a frame, a traceback or a code fence: prose written in
+    one-line paragraphs has no such lines; a traceback's own blank lines (around `During
+    handling ...`) read as three blank lines once doubled, and end a run."""
+    keep = _kept_of_double_spaced(raws) if len(raws) >= 2 * DOUBLE_SPACED_RUN - 1 else None
+    if keep is None:
+        return _numbered(raws, frames)
+    numbered = _numbered([raws[i] for i in keep], frames)
+    return ((keep[k - 1] + 1, line) for k, line in numbered)
+
+
+def _kept_of_double_spaced(raws: list[str]) -> list[int] | None:
+    """Indexes of the lines :func:`_single_spaced` keeps, or None when it keeps them all."""
+    blank = [not r.strip() for r in raws]
+    n, drop = len(raws), set[int]()
+    alone = [
+        not blank[i] and (i == 0 or blank[i - 1]) and (i == n - 1 or blank[i + 1]) for i in range(n)
+    ]
+    i = 0
+    while i < n:
+        if not alone[i]:
+            i += 1
+            continue
+        run = [i]
+        while run[-1] + 2 < n and alone[run[-1] + 2]:
+            run.append(run[-1] + 2)
+        i = run[-1] + 1
+        if len(run) < DOUBLE_SPACED_RUN:
+            continue
+        marked = sum(1 for k in run if _STARTS_RECORD.match(raws[k]) or _FENCE_LINE.match(raws[k]))
+        if marked >= 2:
+            drop.update(k + 1 for k in run[:-1])
+    return [k for k in range(n) if k not in drop] if drop else None
+
+
+_FENCE_LINE = compile_regex(r"\s{0,40}(?:```|~~~)")
 
 
 def _numbered(raws: list[str], frames: bool) -> Iterable[tuple[int, str]]:
