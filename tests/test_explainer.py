@@ -1122,3 +1122,26 @@ def test_a_double_spaced_record_wrapped_onto_its_next_line_is_read_whole() -> No
     for text in (record, "\n\n".join(record.split("\n"))):
         [exp] = explain_text(text, view)
         assert exp.matches and exp.matches[0].entry.id == "8" * 16 and exp.matches[0].score >= 0.9
+
+
+def test_a_compiled_checks_place_picks_its_site_among_same_text_checks() -> None:
+    # two kernels check the same thing in the same words; the place the check put before its
+    # message says which one failed, and is shown as where it was raised
+    twins = tuple(
+        _entry(
+            ident * 16,
+            "head_dim must be a multiple of 8, got <head_dim>",
+            "RuntimeError",
+            f"demo/kernels/{name}.cuh",
+            derived=True,
+        )
+        for ident, name in (("5", "rope"), ("6", "norm"))
+    )
+    view = MemoryCatalog((*ENTRIES, *twins))
+    for place in ("/opt/py/demo/kernels/norm.cuh:10", "kernels/norm.cuh:10"):
+        text = f"RuntimeError: Failed at {place}: head_dim must be a multiple of 8, got 12\n"
+        [exp] = explain_text(text, view)
+        assert exp.matches[0].entry.id == "6" * 16
+        assert exp.error.message == "head_dim must be a multiple of 8, got 12"
+        assert exp.error.frames[-1].path.endswith("kernels/norm.cuh")
+        assert any("where a C++ check failed" in note for note in exp.notes)

@@ -56,6 +56,21 @@ def _extents(source: str) -> dict[int, int]:
     return out
 
 
+def _cpp_extents(source: str) -> dict[int, int]:
+    """First line -> last line of the statement starting on each line of a C/C++ source: up
+    to the line its `;` ends (a check streamed or called over several lines)."""
+    lines = source.splitlines()
+    out: dict[int, int] = {}
+    for k, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        for end in range(k, min(len(lines), k + MAX_LINES) + 1):
+            if lines[end - 1].rstrip().endswith((";", "{", "}")):
+                out[k] = end
+                break
+    return out
+
+
 def _cut(lines: list[str], extents: dict[int, int], at: int) -> tuple[int, list[str]]:
     end = min(extents.get(at, at), at + MAX_LINES - BEFORE - AFTER - 1)
     first = max(1, at - BEFORE)
@@ -76,7 +91,8 @@ def build(src_root: Path, project: str) -> tuple[list[tuple[str, str]], int]:
         if key not in files:
             path = src_root / f"{project}-{release}" / c.path
             text = path.read_text(encoding="utf-8", errors="replace") if path.is_file() else None
-            files[key] = (text.splitlines(), _extents(text)) if text is not None else None
+            reach = _extents if c.path.endswith(".py") else _cpp_extents
+            files[key] = (text.splitlines(), reach(text)) if text is not None else None
         found = files[key]
         if found is None or c.line > len(found[0]):
             missing += 1

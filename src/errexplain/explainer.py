@@ -48,6 +48,7 @@ from errexplain.match.template import (
     sentence_stops,
 )
 from errexplain.models import (
+    CPP_SUFFIXES,
     ELLIPSES,
     UNRAISED_KINDS,
     Current,
@@ -292,7 +293,14 @@ def _class_package(error: RaisedError, text: str, matches: tuple[Match, ...]) ->
         return None  # a client's class for the server's reply: it carries the server's text
     if error.short_type == entry.exception.rsplit(".", 1)[-1]:
         return None  # (the project raising another package's class: `fastapi.HTTPException`)
+    if root in FFI_LAYERS and (entry.source.path or "").endswith(CPP_SUFFIXES):
+        return None  # (a compiled check's error, in the class its binding gives it)
     return root
+
+
+FFI_LAYERS = frozenset({"tvm", "tvm_ffi"})
+"""Packages that carry a compiled function's error into Python in a class of their own
+(tvm-ffi's `tvm.error.InternalError`, through which sglang's JIT kernels throw)."""
 
 
 RELAYS = frozenset(
@@ -1091,6 +1099,7 @@ def _explain_error(
     """Explain one parsed error. `text` is the whole paste (version strings in it tell the
     release); `release` maps a project to the release the user states it runs. Only the first
     MESSAGE_CHARS characters of a message are matched and shown."""
+    error, check = check_located(error)
     cut = len(error.message) - MESSAGE_CHARS
     if cut > 0:
         error = replace(error, message=error.message[:MESSAGE_CHARS])
@@ -1121,7 +1130,7 @@ def _explain_error(
         g = _final_guess(text, error, facts, first, matches[0] if matches else None)
         matches = _same_text_now(tuple(_follow_release(view, m, g, facts) for m in matches))
         matches = tuple(_replaced_now(view, m) for m in matches)
-    notes = []
+    notes = [check] if check else []
     if tag:
         notes.append(
             f"the tag '{tag.strip()}' before the message, put on by what passed it on, was left out"
@@ -3408,6 +3417,55 @@ _CHAINED_HEADS = compile_regex(
 )
 """Exception names a wrapper repeated before the message it passed on (LiteLLM's
 `litellm.MidStreamFallbackError: litellm.APIConnectionError: APIConnectionError: ...`)."""
+
+
+_CHECK_LEAD = compile_regex(
+    r"\s{0,8}(?:Runtime check failed|Failed) at\s{1,8}"
+    r"(?P<path>[^\s:]{1,500}?\.(?:cuh|cu|hpp|h|cpp|cc|cxx)):(?P<line>\d{1,7})(?::\s{0,80}|\s{1,8}in\s{1,8}(?P<func>[^\n]{1,400})\Z)"
+)
+"""The place a compiled check puts before its text (sglang's JIT kernels: `Failed at
+<file>:<line>: <text>`, `Runtime check failed at ...` before 0.5.16; `... at <file>:<line> in
+<function>` when it has no text): a C/C++ source only."""
+
+
+_SIGNATURE_NAME = compile_regex(r"(?P<name>[~\w:]{1,300})\(")
+"""The function's name in the signature a check without text prints (`void ns::plan(int)`)."""
+CHECK_NOTE = (
+    "'{}' before the message is where a C++ check failed (a compiled kernel's): read as the "
+    "frame it was raised in"
+)
+ROOT_CAUSE_NOTE = (
+    "a C++ check's error passed on with the place it was checked from ('{}'): its root cause is "
+    "read as the message, raised from that place"
+)
+
+
+_ROOT_CAUSE = compile_regex(
+    r"[^\n]{1,2000} at (?P<path>[^\s:]{1,500}?\.(?:cuh|cu|hpp|h|cpp|cc|cxx)):(?P<line>\d{1,7})"
+    r"\s{0,8}\n\s{0,8}-?\s{0,8}Root cause:\s{0,8}"
+)
+"""A compiled check's error passed on with the place it was checked from (sglang's tensor
+matcher: `Tensor match failed for <tensor> at <file>:<line>` then `- Root cause: <the
+check's text>`)."""
+
+
+def check_located(error: RaisedError) -> tuple[RaisedError, str]:
+    """The error with the place a compiled check put before its message (:data:`_CHECK_LEAD`)
+    read as its innermost frame and taken off the message, and a note saying so (or ""). A
+    check's error passed on with the place it was checked from (:data:`_ROOT_CAUSE`) is read
+    as its root cause, raised from that place."""
+    m = _CHECK_LEAD.match(error.message)
+    note = CHECK_NOTE
+    if m is None:
+        m, note = _ROOT_CAUSE.match(error.message), ROOT_CAUSE_NOTE
+        if m is None:
+            return error, ""
+    signature = m.groupdict().get("func")
+    func = _SIGNATURE_NAME.search(signature) if signature else None
+    frame = Frame(m["path"], int(m["line"]), func["name"].rsplit("::", 1)[-1] if func else None)
+    rest = "" if signature else _CHECK_LEAD.sub("", error.message[m.end() :], count=1)
+    note = note.format(f"{m['path']}:{m['line']}")
+    return replace(error, message=rest, frames=(*error.frames, frame)), note
 
 
 def wrapper_tag(message: str) -> str:

@@ -266,6 +266,8 @@ class Candidate(Record):
     since: str | None = None
     """The first release that raised the check in any wording, when an older wording of its
     lineage came before its own `releases` (history catalogs): how long users have met it."""
+    placed: bool = False
+    """A C++ check that prints its place before its text (:data:`LOCATED_CHECKS`)."""
 
     @property
     def in_tests(self) -> bool:
@@ -303,6 +305,7 @@ def candidate_fields(
         _older_paths(e),
         e.via == PRINTED,
         since,
+        cpp_check(e.via) in LOCATED_CHECKS,
     )
 
 
@@ -685,6 +688,20 @@ PRINTED = "print"
 """The ``via`` of a log site whose message is written with ``print`` (level ``error``, or
 ``warning`` when its text says so): the line has no logger's prefix and is neither logged nor
 raised."""
+
+CPP_SUFFIXES = (".h", ".cuh", ".cu", ".cpp", ".hpp", ".cc")
+"""The C/C++ sources of a package whose checks reach Python as exceptions (extract.cpp)."""
+CPP_VIA = "C++ "
+"""How the ``via`` of a check in a C/C++ source starts (``C++ RuntimeCheck``: the check's
+name follows): the extractor writes it (extract.cpp), the derived text and the view read it."""
+LOCATED_CHECKS = frozenset({"RuntimeCheck", "Panic", "panic", "CHECK_HOST", "SGL_PANIC"})
+"""The C++ checks (sglang's) that put their place before the text: `Failed at <file>:<line>: `."""
+
+
+def cpp_check(via: str | None) -> str | None:
+    """The C++ check's name of a ``via`` the extractor wrote for one, else None."""
+    return via[len(CPP_VIA) :] if via and via.startswith(CPP_VIA) else None
+
 
 UNRAISED_KINDS = frozenset({"log", "abort"})
 """Kinds of sites whose message is never raised: logged (``log``: its level is the entry's

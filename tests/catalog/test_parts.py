@@ -216,7 +216,7 @@ def _history_catalog(root: Path, files: int = 6, per_file: int = 50) -> Path:
     return root
 
 
-HISTORY_INDEX_SHA256 = "bc5564933a5ec121f2e2098056fcbec6b727aef180bb61a8de08a238760809cd"
+HISTORY_INDEX_SHA256 = "d35754aff1c757dda1432ca06ada6469d908b91140f2ff0001424a6a9901ea41"
 """The index of _history_catalog as main built it before the records were encoded in load
 order (speed8), on CPython 3.11; updated in session 10, when the ``sites`` blob began to hold
 message-carrying raise sites (a traceback cut before its exception line is located by its
@@ -230,7 +230,8 @@ candidate row began to end with whether its site prints its message (FORMAT 21);
 session 32, when it began to end with the first release of its check's oldest wording
 (FORMAT 22); and in session 36, when an assert whose test has `self.` began to be filed under
 its test without it too (FORMAT 23); and in session 46, when a project row began to end with
-its ``own_log_prefixes`` (FORMAT 24). Marshal's
+its ``own_log_prefixes`` (FORMAT 24); and in session 57, when a candidate row began to end
+with whether its site is a C++ check that prints its place before its text (FORMAT 25). Marshal's
 bytes depend on which objects are shared and which referenced twice, so a change of how
 records are encoded
 can change bytes without changing an answer: this pins the bytes. Update it (with a reason)

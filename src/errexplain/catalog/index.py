@@ -73,12 +73,13 @@ if TYPE_CHECKING:
     _T = TypeVar("_T")
 
 MAGIC = b"ERRXID15"
-FORMAT = 24
-"""24: a project row ends with its `own_log_prefixes`. 23: an assert whose test has `self.` is
-filed under its test without it too. 22: a candidate row ends with the first release of its
-check's oldest wording (`since`). 21: a candidate row ends with whether its site prints the
-message. 20: a site key's value holds, beside its positions, which of them have a message;
-entries filed under no word are in file and line order."""
+FORMAT = 25
+"""25: a candidate row ends with whether its site is a C++ check that prints its place before its
+text (`placed`). 24: a project row ends with its `own_log_prefixes`. 23: an assert whose test
+has `self.` is filed under its test without it too. 22: a candidate row ends with the first
+release of its check's oldest wording (`since`). 21: a candidate row ends with whether its site
+prints the message. 20: a site key's value holds, beside its positions, which of them have a
+message; entries filed under no word are in file and line order."""
 OFFS_PAGE = 4096
 """Bytes of ``offs`` verified together (the CRC-32 of each page is in ``meta``)."""
 ROW_GAP = 32

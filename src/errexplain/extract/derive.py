@@ -12,7 +12,14 @@ from errexplain.catalog.relation import SAME_FAILURE, SAME_FUNCTION, related_by,
 from errexplain.catalog.relation import Site as RelSite
 from errexplain.extract.records import Site
 from errexplain.match.template import compile_template
-from errexplain.models import PRINTED, UNRAISED_KINDS, WARNED, is_test_path
+from errexplain.models import (
+    LOCATED_CHECKS,
+    PRINTED,
+    UNRAISED_KINDS,
+    WARNED,
+    cpp_check,
+    is_test_path,
+)
 
 MAX_RELATED = 6
 FAILURE_SIMILARITY = 50
@@ -80,6 +87,18 @@ def _what(facts: Site, where: str, when: str) -> str:
 def _raised(facts: Site, where: str, when: str) -> str:
     """How a raise site's exception is made: by a helper that raises it, built by one, or
     in place."""
+    check = cpp_check(facts.via)
+    if check:
+        shown = (
+            ", with `Failed at <file>:<line>: ` before the message"
+            if check in LOCATED_CHECKS
+            else ""
+        )
+        return (
+            f"Thrown by the C++ check `{check}` {where.replace('by ', 'in ', 1)}"
+            + (f"{when}" if when else "")
+            + f" (a kernel compiled at run time): Python shows it as a {facts.exception}{shown}."
+        )
     if facts.via:
         name, _, at = facts.via.partition(" at ")
         return (
@@ -112,7 +131,10 @@ class RelatedIndex:
         self.by_func: dict[tuple[str, str], list[int]] = defaultdict(list)
         self.by_template: dict[str, list[int]] = defaultdict(list)
         self.by_path: dict[str, list[int]] = defaultdict(list)
-        self.by_name: dict[str, list[int]] = defaultdict(list)
+        # guard names by language: a kernel's C++ checks share names (`topk_ids`) with the
+        # Python code around them, which would make those names common for both
+        self.by_name: dict[tuple[bool, str], list[int]] = defaultdict(list)
+        self.py = [e.path.endswith(".py") for e in self.entries]
         self.traits = [traits(_relation_site(s)) for s in self.entries]
         self.names = [t[1] for t in self.traits]  # (guard names)
         for i, e in enumerate(self.entries):
@@ -120,15 +142,25 @@ class RelatedIndex:
             self.by_template[e.template].append(i)
             self.by_path[e.path].append(i)
             for n in self.names[i]:
-                self.by_name[n].append(i)
-        self.rare = frozenset(n for n, ids in self.by_name.items() if len(ids) <= _MAX_NAME_DF)
+                self.by_name[(self.py[i], n)].append(i)
+        self.rare = {
+            lang: frozenset(
+                n
+                for (py, n), ids in self.by_name.items()
+                if py is lang and len(ids) <= _MAX_NAME_DF
+            )
+            for lang in (True, False)
+        }
 
     def _offered(self, j: int, me: Site) -> bool:
         """Entries without a message are never offered as related (nothing to read), nor
-        logged errors to a raise/assert site, nor a test file's checks to library code."""
+        logged errors to a raise/assert site, nor a test file's checks to library code, nor a
+        compiled check (C/C++) to a Python one by a guard name alone."""
         other = self.entries[j]
         if is_test_path(other.path) and not is_test_path(me.path):
             return False  # a library check is not related to the project's own tests
+        if other.path.endswith(".py") != me.path.endswith(".py") and other.template != me.template:
+            return False  # (`success` guarded in a kernel and in a benchmark: nothing in common)
         return bool(other.template) and (
             other.kind not in UNRAISED_KINDS or me.kind in UNRAISED_KINDS
         )
@@ -136,8 +168,8 @@ class RelatedIndex:
     def _candidates(self, i: int) -> set[int]:
         me = self.entries[i]
         out = set(self.by_func[(me.path, me.function)]) | set(self.by_template[me.template])
-        for n in self.names[i] & self.rare:
-            out.update(self.by_name[n])
+        for n in self.names[i] & self.rare[self.py[i]]:
+            out.update(self.by_name[(self.py[i], n)])
         if len(self.by_path[me.path]) <= _MAX_MODULE:
             out.update(self.by_path[me.path])
         out.discard(i)
@@ -149,7 +181,7 @@ class RelatedIndex:
         for j in self._candidates(i):
             if not self._offered(j, me):
                 continue
-            found = related_by(self.traits[i], self.traits[j], self.rare)
+            found = related_by(self.traits[i], self.traits[j], self.rare[self.py[i]])
             if found is None:
                 continue
             similar = fuzz.token_set_ratio(self.texts[i], self.texts[j]) if self.texts[i] else 0

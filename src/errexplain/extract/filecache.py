@@ -20,7 +20,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from errexplain._startup import astuple, replace, user_cache_dir
-from errexplain.extract import helpers, logs, messages, records, scope, visitor
+from errexplain.extract import cpp, helpers, logs, messages, records, scope, visitor
 from errexplain.extract.records import CallInfo, ClassInfo, FileResult, HelperInfo, Site
 from errexplain.extract.scan import scan
 from errexplain.extract.sources import SourceFile
@@ -30,7 +30,7 @@ from errexplain.match import normalize, template
 Progress = Callable[[int, int], None]
 
 
-WALKER_MODULES = (visitor, messages, scope, records, helpers, logs, template, normalize)
+WALKER_MODULES = (visitor, cpp, messages, scope, records, helpers, logs, template, normalize)
 """The modules whose code decides what the walk of a file records (every errexplain module the
 visitor imports, directly or not, but the start-up helpers)."""
 

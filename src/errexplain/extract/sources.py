@@ -1,4 +1,6 @@
-"""Read the Python files of a source directory, wheel, sdist or installed distribution.
+"""Read the Python files (and the C/C++ sources, :data:`~errexplain.models.CPP_SUFFIXES`,
+whose checks reach Python as exceptions) of a source directory, wheel, sdist or installed
+distribution.
 
 Archives are read in place (never extracted). Each file is named by its path inside the
 installed package (``sglang/srt/managers/scheduler.py``).
@@ -14,8 +16,10 @@ from pathlib import Path, PurePosixPath
 
 from errexplain._startup import Record
 from errexplain.errors import ExtractError
+from errexplain.models import CPP_SUFFIXES
 
 _SKIP_DIRS = frozenset({"__pycache__", ".git", ".venv", "node_modules", "build", "dist"})
+SOURCE_SUFFIXES = (".py", *CPP_SUFFIXES)
 
 
 class SourceFile(Record):
@@ -47,12 +51,12 @@ def _archive_root(names: list[str], package: str) -> str:
 
 
 def _select(names: list[str], package: str) -> list[tuple[str, str]]:
-    """(member name, package path) for every .py member of the package."""
+    """(member name, package path) for every source member of the package."""
     root = _archive_root(names, package)
     has_package = any(n.startswith(f"{root}{package}/") for n in names)
     chosen = []
     for name in names:
-        if not name.endswith(".py") or not name.startswith(root):
+        if not name.endswith(SOURCE_SUFFIXES) or not name.startswith(root):
             continue
         rel = name[len(root) :]
         if has_package and not rel.lower().startswith(package + "/"):
@@ -93,8 +97,10 @@ def _from_dir(path: Path, package: str) -> Iterator[SourceFile]:
     scan, rel_to = _dir_root(path, package)
     files = sorted(
         p
-        for p in scan.rglob("*.py")
-        if not set(p.relative_to(scan).parts[:-1]) & _SKIP_DIRS and p.is_file()
+        for p in scan.rglob("*")
+        if p.suffix in SOURCE_SUFFIXES
+        and not set(p.relative_to(scan).parts[:-1]) & _SKIP_DIRS
+        and p.is_file()
     )
     for file in files:
         yield SourceFile(file.relative_to(rel_to).as_posix(), file.read_bytes())
@@ -103,7 +109,7 @@ def _from_dir(path: Path, package: str) -> Iterator[SourceFile]:
 def _from_distribution(name: str) -> Iterator[SourceFile]:
     dist = importlib.metadata.distribution(name)
     files = sorted(
-        (f for f in dist.files or () if f.suffix == ".py" and ".." not in f.parts),
+        (f for f in dist.files or () if f.suffix in SOURCE_SUFFIXES and ".." not in f.parts),
         key=str,
     )
     for file in files:
@@ -121,7 +127,7 @@ def _unreadable(source: str | Path, why: str) -> ExtractError:
 
 
 def read_sources(source: str | Path, project: str) -> list[SourceFile]:
-    """All .py files of ``source``, sorted by package path. Raises :class:`ExtractError`."""
+    """All source files of ``source``, sorted by package path. Raises :class:`ExtractError`."""
     package = _package_name(project)
     path = Path(source)
     try:

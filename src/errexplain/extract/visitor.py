@@ -10,6 +10,7 @@ from collections.abc import Callable, Iterator
 from functools import partial
 from typing import Any, ClassVar
 
+from errexplain.extract.cpp import visit_cpp
 from errexplain.extract.helpers import Helpers
 from errexplain.extract.logs import (
     abort_reason_message,
@@ -758,6 +759,8 @@ def visit_source(path: str, data: bytes) -> FileResult:
 
 
 def _visit(path: str, data: bytes) -> FileResult:
+    if not path.endswith(".py"):
+        return visit_cpp(path, data)
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")

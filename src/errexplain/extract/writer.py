@@ -35,8 +35,13 @@ class CatalogFile(Record):
 
 
 def catalog_file_for(module: str) -> str:
-    """``sglang/srt/x.py`` -> ``srt/x.yaml`` (the leading package directory is dropped)."""
-    parts = PurePosixPath(module).with_suffix(".yaml").parts
+    """``sglang/srt/x.py`` -> ``srt/x.yaml`` (the leading package directory is dropped); a C/C++
+    source keeps its suffix (``.../utils.h`` -> ``.../utils.h.yaml``: `utils.h` and `utils.cuh`
+    of one directory are two files)."""
+    path = PurePosixPath(module)
+    parts = (
+        path.with_suffix(".yaml") if path.suffix == ".py" else path.with_name(path.name + ".yaml")
+    ).parts
     return "/".join(parts[1:] if len(parts) > 1 else parts)
 
 

@@ -9,13 +9,17 @@ from errexplain.models import Snippet
 
 BEFORE, AFTER, MAX_BYTES = 4, 6, 4 * 1024 * 1024
 RAISERS = ("raise", "assert", "logger.", "logging.", "log.", "warnings.warn")
+CPP_RAISERS = ("RuntimeCheck(", "Panic(", "host::", "CHECK_HOST(", "TORCH_CHECK(", "throw ")
+"""How a C/C++ source's check starts (errexplain.extract.cpp)."""
 
 
 def holds_raise(line: str, literal: str) -> bool:
     """Whether a source line still raises: it starts a raise/assert/log statement, or holds
     the longest literal piece of the catalog's message."""
     text = line.strip()
-    return text.startswith(RAISERS) or (bool(literal.strip()) and literal.strip() in text)
+    return text.startswith((*RAISERS, *CPP_RAISERS)) or (
+        bool(literal.strip()) and literal.strip() in text
+    )
 
 
 def installed_snippet(path: str, line: int, literal: str) -> Snippet | None:

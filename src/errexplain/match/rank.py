@@ -33,6 +33,7 @@ from errexplain.match.template import (
     spans_inside,
 )
 from errexplain.models import (
+    CPP_SUFFIXES,
     ELLIPSES,
     UNRAISED_KINDS,
     Candidate,
@@ -1404,6 +1405,11 @@ def rank(
         h = best[pos]
         why = "its words are only inside the value of a wrapping message's template"
         best[pos] = replace(h, raw=cap, reasons=(*h.reasons, why))
+    placed = bool(frames) and frames[-1].path.endswith(CPP_SUFFIXES)
+    for pos, h in best.items():
+        if h.cand.placed != placed:  # (a check's place before the message, or none)
+            why = UNPLACED if h.cand.placed else PLACED
+            best[pos] = replace(h, raw=h.raw - UNPLACED_CHECK, reasons=(*h.reasons, why))
     ordered = _at_frame_line(view, _order(list(best.values()), msg), seen)
     good = [
         h
@@ -1425,6 +1431,24 @@ def rank(
     )
     return Ranking(tuple(good[:limit]), (), _ambiguous(good), more)
 
+
+UNPLACED_CHECK = 0.1
+"""What a C++ check that prints its place before its text (`Failed at <file>:<line>: `) loses
+on a message that came without it (the same check built elsewhere: sgl-kernel's and vLLM's
+copies use torch's check, which prints none; or a text quoted apart from its place), and what
+any other site loses on a message that came with such a place (errexplain.explainer reads it as
+the innermost frame, a C/C++ source): torch's `CUDA error: ...` relayed by sglang's
+`RuntimeDeviceCheck` is sglang's throw."""
+UNPLACED = (
+    "sglang's C++ check prints 'Failed at <file>:<line>: ' before this text and the paste's "
+    "message has no such place: another build of the same check (sgl-kernel, vLLM) may have "
+    "raised it"
+)
+
+PLACED = (
+    "the message came with the place of a C++ check of sglang's ('Failed at <file>:<line>: '), "
+    "which this site does not print"
+)
 
 SAME_TEXT_KEEP, SAME_TEXT_MARGIN = 64, 0.02
 """Hits kept beyond the limit (Ranking.more): of the best hit's template, within this margin

@@ -15,7 +15,14 @@ from __future__ import annotations
 
 from errexplain._startup import TYPE_CHECKING, Record
 from errexplain.match.template import compile_template, normalize_ws, render_plain
-from errexplain.models import PRINTED, RESPONSE_VIA, WARNED, is_test_path
+from errexplain.models import (
+    LOCATED_CHECKS,
+    PRINTED,
+    RESPONSE_VIA,
+    WARNED,
+    cpp_check,
+    is_test_path,
+)
 
 if TYPE_CHECKING:
     from errexplain.models import Candidate, Entry, Explanation, Match, RaisedError, Snippet
@@ -150,7 +157,8 @@ def snippet_parts(snip: Snippet) -> list[Part]:
     else:
         license_note = f"; {snip.license}" if snip.license else ""
         said = f"{snip.release} as released, from the catalog{license_note}"
-    code = Code((("", "\n".join(snip.lines)),), "python", 2, snip.first_line, snip.raise_line)
+    lexer = "python" if snip.path.endswith(".py") else "cpp"
+    code = Code((("", "\n".join(snip.lines)),), lexer, 2, snip.first_line, snip.raise_line)
     return [_line(f"Code ({said}):", "dim", wrap=False), code]
 
 
@@ -164,6 +172,17 @@ def _via_text(entry: Entry) -> str:
         return "(printed with print, not logged or raised)"
     if entry.kind == "log":
         return f"(issued with {entry.via}, not raised)"
+    check = cpp_check(entry.via)
+    if check:
+        return (
+            f"(a check, {check}, in C++ source that sglang compiles at run time: Python shows "
+            f"it as a {entry.exception}"
+            + (
+                ", with `Failed at <file>:<line>: ` before the message)"
+                if check in LOCATED_CHECKS
+                else ")"
+            )
+        )
     return f"(the message is handed to the helper {entry.via}, which raises it)"
 
 
