@@ -231,49 +231,39 @@ def _string_end(code: str, at: int) -> int:
 
 def _streamed(code: str, at: int) -> tuple[list[str], int]:
     """The parts of `<< a << b ... ;` from `at`, and the end of the statement (0 if none)."""
-    parts: list[str] = []
-    depth, start, i, n = 0, at, at, min(len(code), at + 4000)
-    while i < n:
-        c = code[i]
-        if c in "\"'":
-            i = _string_end(code, i)
-            continue
-        if c in "([{":
-            depth += 1
-        elif c in ")]}":
-            depth -= 1
-            if depth < 0:
-                return [], 0
-        elif depth == 0 and code.startswith("<<", i):
-            parts.append(code[start:i].strip())
-            start = i = i + 2
-            continue
-        elif depth == 0 and c == ";":
-            parts.append(code[start:i].strip())
-            return [p for p in parts if p], i + 1
-        i += 1
-    return [], 0
+    parts, end = _split_top(code[: at + 4000], at, "<<")
+    return (parts, end + 1) if end >= 0 else ([], 0)
 
 
 def _summed(expr: str) -> list[str]:
     """The parts of `"a" + std::to_string(n) + "b"` (top-level `+`)."""
+    return _split_top(expr, 0, "+")[0]
+
+
+def _split_top(text: str, at: int, sep: str) -> tuple[list[str], int]:
+    """The parts of `text` from `at` split at `sep` outside brackets and literals, up to the
+    `;` that ends the statement, and where it is (-1 at the text's end or at a bracket closed
+    that was not opened there, which ends no statement)."""
     parts: list[str] = []
-    depth, start, i = 0, 0, 0
-    while i < len(expr):
-        c = expr[i]
+    depth, start, i = 0, at, at
+    while i < len(text):
+        c = text[i]
         if c in "\"'":
-            i = _string_end(expr, i)
+            i = _string_end(text, i)
             continue
-        if c in "([{":
-            depth += 1
-        elif c in ")]}":
-            depth -= 1
-        elif c == "+" and depth == 0:
-            parts.append(expr[start:i].strip())
-            start = i + 1
+        depth += (c in "([{") - (c in ")]}")
+        if depth < 0:
+            return [], -1
+        if depth == 0 and text.startswith(sep, i):
+            parts.append(text[start:i].strip())
+            start = i = i + len(sep)
+            continue
+        if depth == 0 and c == ";":
+            parts.append(text[start:i].strip())
+            return [p for p in parts if p], i
         i += 1
-    parts.append(expr[start:].strip())
-    return [p for p in parts if p]
+    parts.append(text[start:].strip())
+    return [p for p in parts if p], -1
 
 
 def _template(parts: list[str]) -> tuple[str, bool]:
