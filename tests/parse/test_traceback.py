@@ -601,11 +601,14 @@ _ALPHABET = st.characters(
 # them.
 _EXCEPTION_LIKE = re.compile(r"\s*[A-Z][\w.]*(?:\(.*\))?:")
 _COMPOSE_LIKE = re.compile(r"[A-Za-z0-9][\w.-]*[-_]\d{1,4} {1,40}\|")  # (`name-1  | `)
+# (TorchX's `role/0 ` before torchrun's `[default0]:` or a glog record: a relayed line's label)
+_TORCHX_LIKE = re.compile(r"\s*[A-Za-z_][\w.-]*/\d{1,4} (?:\[[a-z]{1,20}\d{1,6}\]:|[DIWEF]\d{4} )")
 _LINE = st.text(_ALPHABET, max_size=60).filter(
     lambda s: (
         not s.lstrip().startswith((">", "|", "+", "~", "[", "("))
         and not _EXCEPTION_LIKE.match(s)
         and not _COMPOSE_LIKE.match(s)
+        and not _TORCHX_LIKE.match(s)
         and not ELIDED.fullmatch(s.strip())
         and not NOISE.match(s.strip())
         and bool(s.strip())
