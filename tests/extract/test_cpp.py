@@ -207,3 +207,17 @@ def test_the_derived_meaning_says_a_compiled_check_threw_it() -> None:
     )
     # torch's check puts no place before its text
     assert meaning(by_line[35]).endswith("Python shows it as a RuntimeError.")
+
+
+@pytest.mark.parametrize(
+    "chunk",
+    ["RuntimeCheck(", "CHECK_HOST(x) << ", "SGL_PANIC << ", "throw std::runtime_error(", 'f("'],
+)
+def test_a_file_of_calls_left_open_is_read_in_linear_time(chunk: str) -> None:
+    # (as tests/test_linear.py: each name inside a call left open was read to the file's end,
+    # 20,000 of them took about a minute; a generous threshold for a loaded 2-core machine)
+    import time
+
+    start = time.perf_counter()
+    assert visit_cpp("x.cuh", (chunk * 20_000).encode()).sites == ()
+    assert time.perf_counter() - start < 10

@@ -33,6 +33,9 @@ from errexplain.match.template import escape, placeholder
 from errexplain.models import CPP_VIA
 
 MAX_TEXT = 400
+MAX_CALL = 8000
+"""Characters a check's call is read over at most (its arguments, its streamed parts): a call
+left open is read no further, so a file of unclosed calls is read in linear time."""
 _MAX_ARGS = 40
 
 _CHECKS = {
@@ -94,10 +97,12 @@ def visit_cpp(path: str, data: bytes) -> FileResult:
     code = _blanked(text)
     scopes = _Scopes(code)
     sites: list[Site] = []
+    line, counted = 1, 0  # (the line of offset `counted`: lines are counted once, forward)
+    reached = 0  # (how far a check left open was read: a name before it is inside it)
     for m in _CALL.finditer(code):
-        if _DECLARED.search(code, max(0, m.start() - 40), m.start()):
+        if m.start() < reached or _DECLARED.search(code, max(0, m.start() - 40), m.start()):
             continue
-        found = _check(code, m)
+        found, reached = _check(code, m)
         if found is None:
             continue
         parts, cond, statement_end = found
@@ -106,7 +111,8 @@ def visit_cpp(path: str, data: bytes) -> FileResult:
         name = m.group("name")
         exception = _CHECKS[name] if name else _THROWN[m.group("std")]
         template, constant = _template(parts)
-        line = code.count("\n", 0, m.start()) + 1
+        line += code.count("\n", counted, m.start())
+        counted = m.start()
         sites.append(
             Site(
                 path=path,
@@ -124,42 +130,46 @@ def visit_cpp(path: str, data: bytes) -> FileResult:
     return FileResult(path, tuple(sites))
 
 
-def _check(code: str, m: re.Match[str]) -> tuple[list[str], str | None, int] | None:
-    """(message parts, condition, end of the statement) of the check at `m`, or None when `m`
-    is no such check (a declaration, a definition, a name used otherwise)."""
+Found = tuple[list[str], str | None, int]
+"""A check's message parts, condition and the end of its statement."""
+
+
+def _check(code: str, m: re.Match[str]) -> tuple[Found | None, int]:
+    """The check at `m` (None when `m` is no such check: a declaration, a definition, a name
+    used otherwise), and how far a call it left open was read (0 if none: the names inside such
+    a call are not read again, so a file of unclosed calls is read in linear time)."""
     name, at = m.group("name"), m.end()
     if name == "SGL_PANIC":
         parts, end = _streamed(code, at)
-        return (parts, None, end) if end else None
+        return ((parts, None, end) if end > 0 else None), max(0, -end)
     opened = _skip_space(code, at)
     if opened >= len(code) or code[opened] != "(":
-        return None
+        return None, 0
     args, close = _arguments(code, opened)
     if close < 0:
-        return None
+        return None, -close
     after = _skip_space(code, close + 1)
     if name == "CHECK_HOST":
         return _host_check(code, args, close, after)
     if not code.startswith(";", after):
-        return None  # (a definition, `-> void {`, or a call inside an expression)
+        return None, 0  # (a definition, `-> void {`, or a call inside an expression)
     if m.group("std"):
-        return (_summed(args[0]) if len(args) == 1 else [], None, close + 1)
-    return _called(name, args, close + 1)
+        return (_summed(args[0]) if len(args) == 1 else [], None, close + 1), 0
+    return _called(name, args, close + 1), 0
 
 
-def _host_check(
-    code: str, args: list[str], close: int, after: int
-) -> tuple[list[str], str | None, int] | None:
-    """`CHECK_HOST(cond) << parts...;` or `CHECK_HOST(cond);`."""
+def _host_check(code: str, args: list[str], close: int, after: int) -> tuple[Found | None, int]:
+    """`CHECK_HOST(cond) << parts...;` or `CHECK_HOST(cond);` (and how far a stream left open
+    was read, as :func:`_check` says)."""
     if len(args) != 1:
-        return None
+        return None, 0
     if code.startswith("<<", after):
         parts, end = _streamed(code, after)
-        return (parts, args[0], end) if end else None
-    return ([], args[0], close + 1) if code.startswith(";", after) else None
+        return ((parts, args[0], end) if end > 0 else None), max(0, -end)
+    return (([], args[0], close + 1) if code.startswith(";", after) else None), 0
 
 
-def _called(name: str, args: list[str], end: int) -> tuple[list[str], str | None, int] | None:
+def _called(name: str, args: list[str], end: int) -> Found | None:
     """A check called with its arguments: a location passed on first is not text; a check
     with a condition takes it first."""
     if name in ("RuntimeCheck", "Panic", "panic") and args and _LOCATION.match(args[0]):
@@ -178,9 +188,11 @@ def _skip_space(code: str, at: int) -> int:
 
 
 def _arguments(code: str, opened: int) -> tuple[list[str], int]:
-    """The top-level arguments of the call whose `(` is at `opened`, and its `)` (or -1)."""
+    """The top-level arguments of the call whose `(` is at `opened`, and its `)`; or minus
+    where the reading stopped, when no `)` closes it (a statement ended inside it, MAX_CALL
+    characters read, too many arguments)."""
     args: list[str] = []
-    depth, start, i, n = 0, opened + 1, opened, len(code)
+    depth, start, i, n = 0, opened + 1, opened, min(len(code), opened + MAX_CALL)
     while i < n and len(args) <= _MAX_ARGS:
         c = code[i]
         if c in "\"'":
@@ -190,7 +202,7 @@ def _arguments(code: str, opened: int) -> tuple[list[str], int]:
             i = _template_args_end(code, i)
             continue
         if c == ";" and depth <= 1:
-            return args, -1  # (no call: a statement ended inside it)
+            return args, -i  # (no call: a statement ended inside it)
         depth += (c in "([{") - (c in ")]}")
         if depth == 0:
             last = code[start:i].strip()
@@ -199,7 +211,7 @@ def _arguments(code: str, opened: int) -> tuple[list[str], int]:
             args.append(code[start:i].strip())
             start = i + 1
         i += 1
-    return args, -1
+    return args, -i
 
 
 def _template_args_end(code: str, at: int) -> int:
@@ -230,9 +242,11 @@ def _string_end(code: str, at: int) -> int:
 
 
 def _streamed(code: str, at: int) -> tuple[list[str], int]:
-    """The parts of `<< a << b ... ;` from `at`, and the end of the statement (0 if none)."""
-    parts, end = _split_top(code[: at + 4000], at, "<<")
-    return (parts, end + 1) if end >= 0 else ([], 0)
+    """The parts of `<< a << b ... ;` from `at`, and the end of the statement; or minus where
+    the reading stopped, when no `;` ends it within MAX_CALL characters."""
+    end = min(len(code), at + MAX_CALL)
+    parts, stop = _split_top(code[:end], at, "<<")
+    return (parts, stop + 1) if stop >= 0 else ([], -end)
 
 
 def _summed(expr: str) -> list[str]:
