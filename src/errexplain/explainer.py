@@ -3419,9 +3419,17 @@ _CHAINED_HEADS = compile_regex(
 `litellm.MidStreamFallbackError: litellm.APIConnectionError: APIConnectionError: ...`)."""
 
 
+_CPP_PLACE = (
+    r"(?P<path>[^\s:]{1,500}?\.(?:"
+    + "|".join(sorted((x[1:] for x in CPP_SUFFIXES), key=len, reverse=True))
+    + r")):(?P<line>\d{1,7})"
+)
+"""A C/C++ source's `path:line` (:data:`~errexplain.models.CPP_SUFFIXES`), as a compiled
+check prints its place."""
 _CHECK_LEAD = compile_regex(
     r"\s{0,8}(?:Runtime check failed|Failed) at\s{1,8}"
-    r"(?P<path>[^\s:]{1,500}?\.(?:cuh|cu|hpp|h|cpp|cc|cxx)):(?P<line>\d{1,7})(?::\s{0,80}|\s{1,8}in\s{1,8}(?P<func>[^\n]{1,400})\Z)"
+    + _CPP_PLACE
+    + r"(?::\s{0,80}|\s{1,8}in\s{1,8}(?P<func>[^\n]{1,400})\Z)"
 )
 """The place a compiled check puts before its text (sglang's JIT kernels: `Failed at
 <file>:<line>: <text>`, `Runtime check failed at ...` before 0.5.16; `... at <file>:<line> in
@@ -3441,8 +3449,7 @@ ROOT_CAUSE_NOTE = (
 
 
 _ROOT_CAUSE = compile_regex(
-    r"[^\n]{1,2000} at (?P<path>[^\s:]{1,500}?\.(?:cuh|cu|hpp|h|cpp|cc|cxx)):(?P<line>\d{1,7})"
-    r"\s{0,8}\n\s{0,8}-?\s{0,8}Root cause:\s{0,8}"
+    r"[^\n]{1,2000} at " + _CPP_PLACE + r"\s{0,8}\n\s{0,8}-?\s{0,8}Root cause:\s{0,8}"
 )
 """A compiled check's error passed on with the place it was checked from (sglang's tensor
 matcher: `Tensor match failed for <tensor> at <file>:<line>` then `- Root cause: <the

@@ -689,8 +689,9 @@ PRINTED = "print"
 ``warning`` when its text says so): the line has no logger's prefix and is neither logged nor
 raised."""
 
-CPP_SUFFIXES = (".h", ".cuh", ".cu", ".cpp", ".hpp", ".cc")
-"""The C/C++ sources of a package whose checks reach Python as exceptions (extract.cpp)."""
+CPP_SUFFIXES = (".h", ".cuh", ".cu", ".cpp", ".hpp", ".cc", ".cxx")
+"""The C/C++ sources of a package whose checks reach Python as exceptions (extract.cpp), and
+the files a compiled check names as its place (explainer.check_located, match.rank)."""
 CPP_VIA = "C++ "
 """How the ``via`` of a check in a C/C++ source starts (``C++ RuntimeCheck``: the check's
 name follows): the extractor writes it (extract.cpp), the derived text and the view read it."""
